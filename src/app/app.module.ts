@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GracefulShutdownModule } from '../lib';
+import { AuthModule } from './auth/auth.module';
+import { APP_CONFIG_KEY, loadAppConfig, type AppConfig } from './config/app-config';
+import { databaseOptions } from './database/database-options';
+import { HealthModule } from './health/health.module';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { RunsController } from './runs/runs.controller';
+import { ThreadsController } from './threads/threads.controller';
+
+const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+
+/** The reference agent service: the demo agent behind the contract's HTTP API. */
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ [APP_CONFIG_KEY]: loadAppConfig(process.env) })] }),
+    TypeOrmModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => databaseOptions(appConfig(config)) }),
+    GracefulShutdownModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => ({
+        drainTimeoutMs: appConfig(config).drainTimeoutMs,
+        shutdownTimeoutMs: appConfig(config).shutdownTimeoutMs,
+      }),
+    }),
+    AuthModule,
+    HealthModule,
+  ],
+  controllers: [RunsController, ThreadsController],
+  providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+})
+export class AppModule {}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: int(3000, 0).pipe(z.number().max(65535)),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: z.string().url().optional(),
+  AUTH_JWT_SECRET: z.string().min(1).optional(),
+  SHUTDOWN_DRAIN_TIMEOUT_MS: int(20_000),
+  SHUTDOWN_TIMEOUT_MS: int(25_000, 1),
+  MODEL_PROVIDER: z.enum(['demo', 'openai']).default('demo'),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  MODEL_NAME: z.string().optional(),
+  DEMO_STEPS: int(3, 1),
+  DEMO_REASONING_MS: int(300),
+  DEMO_TOOL_MS: int(300),
+  BODY_LIMIT: z.string().default('1mb'),
+});
+
+/** The reference service's configuration, from the environment (see the README's table). */
+export interface AppConfig {
+  nodeEnv: string;
+  port: number;
+  databaseUrl?: string;
+  dataDir: string;
+  redisUrl?: string;
+  /** HS256 secret of bearer tokens; made at random for this boot when unset outside production. */
+  authJwtSecret: string;
+  /** True when `authJwtSecret` was made at boot: a dev token is logged. */
+  authSecretGenerated: boolean;
+  drainTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  modelProvider: 'demo' | 'openai';
+  demo: { steps: number; reasoningMs: number; toolMs: number };
+  bodyLimit: string;
+}
+
+/** Reads and checks the environment; throws an Error whose message says what to fix. */
+export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.AUTH_JWT_SECRET) {
+    throw new Error('AUTH_JWT_SECRET is required when NODE_ENV=production: set it to a long random string (e.g. `openssl rand -hex 32`)');
+  }
+  if (e.SHUTDOWN_TIMEOUT_MS <= e.SHUTDOWN_DRAIN_TIMEOUT_MS) {
+    throw new Error('SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs');
+  }
+  if (e.MODEL_PROVIDER === 'openai') {
+    throw new Error('MODEL_PROVIDER=openai is not available in this version; use MODEL_PROVIDER=demo');
+  }
+  if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
+    throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    authJwtSecret: e.AUTH_JWT_SECRET ?? randomBytes(32).toString('hex'),
+    authSecretGenerated: !e.AUTH_JWT_SECRET,
+    drainTimeoutMs: e.SHUTDOWN_DRAIN_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    modelProvider: e.MODEL_PROVIDER,
+    demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS },
+    bodyLimit: e.BODY_LIMIT,
+  };
+}
+
+/** The `@nestjs/config` namespace the service reads its settings from. */
+export const APP_CONFIG_KEY = 'app';

@@ -1,0 +1,22 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentTool, ToolCallContext, ToolDefinition } from '../../lib';
+
+export const DEMO_TOOL_NAME = 'demo_step';
+
+/** The demo tool: takes `toolMs` and returns a result naming its step. It has no side effect, so it is idempotent. */
+export class DemoTool implements AgentTool {
+  readonly idempotent = true;
+  readonly definition: ToolDefinition = {
+    name: DEMO_TOOL_NAME,
+    description: 'Performs one numbered step of the demo task.',
+    parameters: { type: 'object', properties: { step: { type: 'integer', minimum: 1 } }, required: ['step'] },
+  };
+
+  constructor(private readonly toolMs: number) {}
+
+  async execute(args: unknown, context: ToolCallContext): Promise<string> {
+    const step = (args as { step?: unknown }).step;
+    await sleep(this.toolMs, undefined, { signal: context.signal });
+    return `step ${String(step)} done`;
+  }
+}

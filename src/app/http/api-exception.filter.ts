@@ -1,0 +1,49 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import { AgentServiceError, ShuttingDownError } from '../../lib';
+
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Every error as `{ statusCode, code, message }`; a 503 during shutdown carries `Retry-After`. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const { statusCode, code, message } = this.describe(error);
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (error instanceof ShuttingDownError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    response.status(statusCode).json({ statusCode, code, message });
+  }
+
+  private describe(error: unknown): { statusCode: number; code: string; message: string } {
+    if (error instanceof AgentServiceError) return { statusCode: error.status, code: error.code, message: error.message };
+    if (error instanceof HttpException) {
+      const statusCode = error.getStatus();
+      const body = error.getResponse() as { message?: string | string[]; code?: string };
+      const text = typeof body === 'string' ? body : Array.isArray(body.message) ? body.message.join('; ') : body.message;
+      return { statusCode, code: body.code ?? CODES[statusCode] ?? 'ERROR', message: text ?? error.message };
+    }
+    const status = (error as { status?: number; type?: string }).status;
+    if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+    if ((error as { type?: string }).type === 'entity.parse.failed') {
+      return { statusCode: 400, code: 'INVALID_JSON', message: 'body: the request body is not valid JSON' };
+    }
+    this.logger.error({ msg: 'unhandled error', error: error instanceof Error ? error.stack : String(error) });
+    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL_ERROR', message: 'internal error' };
+  }
+}

@@ -1,0 +1,15 @@
+import type { AgentModel } from './agent-model.interface';
+import type { AgentTool } from './agent-tool.interface';
+
+/** What an agent is made of. */
+export interface AgentDefinition {
+  model: AgentModel;
+  tools: readonly AgentTool[];
+  /** Sent first on every model call; not stored in the history. */
+  systemPrompt?: string;
+  /**
+   * Reasoning rounds one run may take before it stops with `step_limit`.
+   * @default 25
+   */
+  maxIterations?: number;
+}

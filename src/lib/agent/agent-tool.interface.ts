@@ -1,0 +1,37 @@
+/** What the model is told about a tool. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** Per-call context of a tool execution. */
+export interface ToolCallContext {
+  threadId: string;
+  runId: string;
+  toolCallId: string;
+  /** Aborted when the run is stopped: stop work and reject. */
+  signal: AbortSignal;
+}
+
+/**
+ * A tool the agent can act with.
+ *
+ * @example
+ * const clock: AgentTool = {
+ *   definition: { name: 'now', description: 'current time', parameters: { type: 'object' } },
+ *   execute: async () => new Date().toISOString(),
+ * };
+ */
+export interface AgentTool {
+  readonly definition: ToolDefinition;
+  /**
+   * True when running the same call twice is harmless. A call of such a tool that was cut
+   * off by an interruption is run again on resume; otherwise it is reported as of unknown outcome.
+   * @default false
+   */
+  readonly idempotent?: boolean;
+  /** Runs the tool; the returned text becomes the tool message's content. */
+  execute(args: unknown, context: ToolCallContext): Promise<string>;
+}

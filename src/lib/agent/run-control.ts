@@ -1,0 +1,33 @@
+import type { StopReason } from './stop-reason';
+
+/** A request to stop one run, with who asked and why. */
+export interface StopRequest {
+  reason: StopReason;
+  detail?: string;
+}
+
+/**
+ * Stops one run: records why, and aborts the model or tool call in progress through
+ * `signal`. The first request wins; later ones are ignored.
+ */
+export class RunControl {
+  private readonly abortController = new AbortController();
+  private request?: StopRequest;
+
+  /** Aborted as soon as a stop is requested. */
+  get signal(): AbortSignal {
+    return this.abortController.signal;
+  }
+
+  /** The stop asked for, if any. */
+  get stopRequest(): StopRequest | undefined {
+    return this.request;
+  }
+
+  /** Asks the run to stop at its next safe point and aborts the call in progress. */
+  requestStop(reason: StopReason, detail?: string): void {
+    if (this.request) return;
+    this.request = { reason, detail };
+    this.abortController.abort(this.request);
+  }
+}

@@ -1,0 +1,22 @@
+import type { ToolCall } from './agent-message';
+import type { RunPhase, StopReason } from './stop-reason';
+
+/** A tool call of the interrupted step that has no result yet. */
+export interface PendingToolCall extends ToolCall {
+  /** True when the call was running when the run stopped: its outcome is unknown. */
+  started: boolean;
+}
+
+/** How a run ended, as after-run hooks and the run record see it. */
+export interface RunOutcome {
+  stopReason: StopReason;
+  /** The phase the run was in, or about to enter, when it stopped. */
+  phase: RunPhase;
+  iteration: number;
+  /** Calls of the last assistant message left without a result. */
+  pendingToolCalls: PendingToolCall[];
+  /** Set when `stopReason` is `failed`. */
+  error?: Error;
+  /** Free text from whoever stopped the run. */
+  detail?: string;
+}

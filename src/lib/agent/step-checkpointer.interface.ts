@@ -1,0 +1,16 @@
+import type { AgentMessage } from './agent-message';
+import type { RunPhase } from './stop-reason';
+
+/** Where the run stood when a step finished. */
+export interface StepProgress {
+  iteration: number;
+  phase: RunPhase;
+}
+
+/**
+ * Makes a finished step durable before the run goes on. Called with only the new
+ * messages, so its cost does not grow with the history.
+ */
+export interface StepCheckpointer {
+  append(messages: readonly AgentMessage[], progress: StepProgress): Promise<void>;
+}

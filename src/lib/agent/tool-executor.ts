@@ -1,0 +1,35 @@
+import { CallAbortedError, abortable } from './abortable';
+import type { ToolCall } from './agent-message';
+import type { AgentTool, ToolCallContext, ToolDefinition } from './agent-tool.interface';
+
+/**
+ * Runs tool calls by name. A tool's own failure (bad arguments, unknown tool, a throw) is
+ * reported to the model as the call's result so it can correct itself; only an abort
+ * escapes, because it means the run is stopping.
+ */
+export class ToolExecutor {
+  private readonly byName: ReadonlyMap<string, AgentTool>;
+  readonly definitions: readonly ToolDefinition[];
+
+  constructor(tools: readonly AgentTool[]) {
+    this.byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+    this.definitions = tools.map((tool) => tool.definition);
+  }
+
+  async execute(call: ToolCall, context: ToolCallContext): Promise<string> {
+    const tool = this.byName.get(call.name);
+    if (!tool) return `error: unknown tool "${call.name}"`;
+    let args: unknown;
+    try {
+      args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch {
+      return `error: the arguments of "${call.name}" are not valid JSON`;
+    }
+    try {
+      return await abortable(tool.execute(args, context), context.signal);
+    } catch (error) {
+      if (error instanceof CallAbortedError || context.signal.aborted) throw new CallAbortedError();
+      return `error: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+}

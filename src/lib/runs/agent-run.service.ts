@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentDefinition } from '../agent/agent-definition';
+import type { AgentMessage } from '../agent/agent-message';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error';
+import { RunInProgressError } from '../errors/run-in-progress.error';
+import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { planResume } from '../resume/resume-planner';
+import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../session/session-store.interface';
+import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
+import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
+import { AgentRun } from './agent-run';
+import type { ValidRunInput } from './run-input';
+
+/**
+ * Starts and continues agent runs on durable threads. Every run it starts carries the
+ * graceful-shutdown hook; an interrupted thread is resumed on its next run request.
+ */
+@Injectable()
+export class AgentRunService {
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
+    private readonly registry: InFlightRunRegistry,
+    private readonly coordinator: ShutdownCoordinator,
+  ) {}
+
+  /**
+   * Admits and records a run. Refuses it, writing nothing, during a shutdown
+   * (`ShuttingDownError`), on another user's thread (`ThreadAccessDeniedError`) or while
+   * the thread has an active run (`RunInProgressError`). Messages already in the history
+   * (a client's retry or echo) are not added again.
+   */
+  async start(userId: string, input: ValidRunInput, agent: AgentDefinition): Promise<AgentRun> {
+    const { threadId, runId } = input;
+    this.coordinator.assertAcceptingRuns();
+    const thread = await this.store.findThread(threadId);
+    if (thread && thread.ownerId !== userId) throw new ThreadAccessDeniedError(threadId);
+    if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
+    const history = thread ? await this.store.loadMessages(threadId) : [];
+    const known = new Set(history.map((message) => message.id));
+    const newMessages = input.userMessages
+      .filter((message) => !known.has(message.id))
+      .map((message): AgentMessage => ({ id: message.id, role: 'user', content: message.content }));
+    if (!thread && newMessages.length === 0) {
+      throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
+    }
+    const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
+    const idempotent = new Set(agent.tools.filter((tool) => tool.idempotent).map((tool) => tool.definition.name));
+    const plan = planResume(history, marker, (name) => idempotent.has(name));
+    this.coordinator.assertAcceptingRuns();
+    const runKey = randomUUID();
+    try {
+      await this.store.startRun({
+        threadId,
+        ownerId: userId,
+        runKey,
+        runId,
+        instanceId: this.options.instanceId,
+        messages: plan.resolvedResults,
+      });
+    } catch (error) {
+      if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
+      throw error;
+    }
+    return new AgentRun({
+      threadId,
+      runId,
+      runKey,
+      agent,
+      history: [...history, ...plan.resolvedResults],
+      toRun: plan.toRun,
+      prelude: plan.resumeMessage ? [plan.resumeMessage, ...newMessages] : newMessages,
+      hooks: this.options.hooks,
+      store: this.store,
+      signals: this.signals,
+      shutdown: { registry: this.registry, coordinator: this.coordinator },
+    });
+  }
+}

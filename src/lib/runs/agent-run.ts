@@ -1,0 +1,98 @@
+import { Logger } from '@nestjs/common';
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import type { AgentDefinition } from '../agent/agent-definition';
+import type { AgentHook } from '../agent/agent-hook.interface';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import { AgentRuntime } from '../agent/agent-runtime';
+import { RunControl } from '../agent/run-control';
+import type { RunEventSink } from '../agent/run-events';
+import type { RunOutcome } from '../agent/run-outcome';
+import type { SessionStore } from '../session/session-store.interface';
+import { StoreCheckpointer } from '../session/store-checkpointer';
+import type { SignalBus } from '../signals/signal-bus.interface';
+import { GracefulShutdownHook, type GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
+import type { InterruptedState } from '../shutdown/interrupted-state';
+import { summarizeOutcome, terminalEvent } from './run-outcome-mapping';
+
+/** Everything an admitted run needs to execute. */
+export interface AgentRunSpec {
+  threadId: string;
+  runId: string;
+  runKey: string;
+  agent: AgentDefinition;
+  history: readonly AgentMessage[];
+  toRun: readonly ToolCall[];
+  prelude: readonly AgentMessage[];
+  hooks: readonly AgentHook[];
+  store: SessionStore;
+  signals: SignalBus;
+  shutdown: Omit<GracefulShutdownHookDeps, 'finalizer' | 'signals'>;
+}
+
+/**
+ * A run that was admitted and recorded. `execute` streams its AG-UI events, from
+ * `RUN_STARTED` to exactly one terminal event, and resolves with how it ended.
+ */
+export class AgentRun {
+  private readonly logger = new Logger('AgentRun');
+
+  constructor(private readonly spec: AgentRunSpec) {}
+
+  get threadId(): string {
+    return this.spec.threadId;
+  }
+
+  get runId(): string {
+    return this.spec.runId;
+  }
+
+  async execute(emit: RunEventSink): Promise<RunOutcome> {
+    const { threadId, runId, runKey, store, signals } = this.spec;
+    const shutdownHook = new GracefulShutdownHook({
+      ...this.spec.shutdown,
+      signals,
+      finalizer: { finalize: (outcome, interrupt) => this.finalize(outcome, interrupt) },
+    });
+    emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
+    this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length });
+    const outcome = await new AgentRuntime(this.spec.agent).run(
+      { threadId, runId, history: this.spec.history, pendingToolCalls: this.spec.toRun, prelude: this.spec.prelude },
+      {
+        hooks: [...this.spec.hooks, shutdownHook],
+        control: new RunControl(),
+        checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }),
+        emit,
+      },
+    );
+    emit(terminalEvent(threadId, runId, summarizeOutcome(outcome)));
+    return outcome;
+  }
+
+  private async finalize(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
+    const { threadId, runId, runKey, store, signals } = this.spec;
+    const summary = summarizeOutcome(outcome);
+    await store.finishRun({
+      threadId,
+      runKey,
+      status: summary.status,
+      stopReason: outcome.stopReason,
+      iteration: outcome.iteration,
+      phase: outcome.phase,
+      errorCode: summary.errorCode,
+      errorMessage: summary.errorCode ? summary.message : undefined,
+      interrupt,
+    });
+    this.logger.log({
+      msg: 'run ended',
+      threadId,
+      runId,
+      status: summary.status,
+      phase: outcome.phase,
+      iteration: outcome.iteration,
+      ...(outcome.error ? { error: outcome.error.message } : {}),
+    });
+    await signals
+      .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
+      .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
+  }
+}

@@ -1,0 +1,70 @@
+import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import type { RunAgentInput } from '@ag-ui/core';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error';
+
+/** Thread and run ids: letters, digits and `._:-`, 1 to 128 characters. */
+export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A message of the client's input that the service may add to the history. */
+export interface IncomingUserMessage {
+  id: string;
+  content: string;
+}
+
+/** A run request, validated. */
+export interface ValidRunInput {
+  threadId: string;
+  runId: string;
+  /** The user messages of the input, in order; duplicates by id removed. */
+  userMessages: IncomingUserMessage[];
+  /** Every message id the client sent, to recognise echoes. */
+  messageIds: string[];
+}
+
+/**
+ * Validates an AG-UI `RunAgentInput`; throws `InvalidRunInputError` naming the first bad field.
+ * Only user messages are input: assistant, tool and system messages are the stored history's
+ * echoes (the stored history is the source of truth).
+ */
+export function parseRunInput(body: unknown): ValidRunInput {
+  const parsed = RunAgentInputSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidRunInputError(fieldPath(issue.path) || 'body', issue.message);
+  }
+  const input: RunAgentInput = parsed.data as RunAgentInput;
+  if (!ID_PATTERN.test(input.threadId)) throw new InvalidRunInputError('threadId', `must match ${ID_PATTERN.source}`);
+  if (!ID_PATTERN.test(input.runId)) throw new InvalidRunInputError('runId', `must match ${ID_PATTERN.source}`);
+  const seen = new Set<string>();
+  const userMessages: IncomingUserMessage[] = [];
+  input.messages.forEach((message, index) => {
+    if (!message.id || message.id.length > 128) {
+      throw new InvalidRunInputError(`messages[${index}].id`, 'must be a string of 1 to 128 characters');
+    }
+    if (message.role !== 'user' || seen.has(message.id)) {
+      seen.add(message.id);
+      return;
+    }
+    seen.add(message.id);
+    userMessages.push({ id: message.id, content: userText(message.content, index) });
+  });
+  return { threadId: input.threadId, runId: input.runId, userMessages, messageIds: [...seen] };
+}
+
+function userText(content: unknown, index: number): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const parts = content as Array<{ type?: string; text?: string }>;
+    const other = parts.findIndex((part) => part.type !== 'text');
+    if (other >= 0) throw new InvalidRunInputError(`messages[${index}].content[${other}].type`, 'only text parts are supported');
+    return parts.map((part) => part.text ?? '').join('');
+  }
+  throw new InvalidRunInputError(`messages[${index}].content`, 'must be a string or an array of text parts');
+}
+
+function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>(
+    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+    '',
+  );
+}

@@ -1,0 +1,38 @@
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import type { RunOutcome } from '../agent/run-outcome';
+import { StopReason } from '../agent/stop-reason';
+import type { RunStatus } from '../session/session-records';
+
+/** How an outcome is recorded and told to the client. */
+export interface OutcomeSummary {
+  status: RunStatus;
+  /** `RUN_ERROR` code; absent for a completed run. */
+  errorCode?: string;
+  message: string;
+}
+
+/** Maps a run's outcome to its stored status and its terminal event's code and message. */
+export function summarizeOutcome(outcome: RunOutcome): OutcomeSummary {
+  switch (outcome.stopReason) {
+    case StopReason.Completed:
+      return { status: 'completed', message: 'run completed' };
+    case StopReason.Canceled:
+      return { status: 'canceled', errorCode: 'RUN_CANCELED', message: 'the run was canceled by the user; messages so far are kept' };
+    case StopReason.Interrupted:
+      return {
+        status: 'interrupted',
+        errorCode: 'RUN_INTERRUPTED',
+        message: 'the run was interrupted by a server shutdown and saved; retry the same request to continue it',
+      };
+    case StopReason.StepLimit:
+      return { status: 'failed', errorCode: 'STEP_LIMIT_REACHED', message: `the run stopped without an answer: ${outcome.detail ?? 'step limit'}` };
+    default:
+      return { status: 'failed', errorCode: 'RUN_FAILED', message: `the run failed: ${outcome.error?.message ?? outcome.detail ?? 'unknown error'}` };
+  }
+}
+
+/** The one terminal AG-UI event of a run. */
+export function terminalEvent(threadId: string, runId: string, summary: OutcomeSummary): BaseEvent {
+  if (!summary.errorCode) return { type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent;
+  return { type: EventType.RUN_ERROR, message: summary.message, code: summary.errorCode } as BaseEvent;
+}

@@ -1,0 +1,45 @@
+import type { ServerResponse } from 'node:http';
+import { EventType, type BaseEvent } from '@ag-ui/core';
+
+/**
+ * Writes AG-UI events to an HTTP response as server-sent events, each with an `id:`.
+ * Steps left open by a stopped run are closed before the terminal event, so the stream
+ * is always well formed. Writes after the client went away are dropped: the run goes on.
+ */
+export class SseEventStream {
+  private nextId = 1;
+  private readonly openSteps: string[] = [];
+
+  constructor(private readonly response: ServerResponse) {}
+
+  /** Sends the SSE headers. */
+  open(): void {
+    this.response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    this.response.flushHeaders();
+  }
+
+  readonly write = (event: BaseEvent): void => {
+    const step = (event as { stepName?: string }).stepName ?? '';
+    if (event.type === EventType.STEP_STARTED) this.openSteps.push(step);
+    if (event.type === EventType.STEP_FINISHED) this.openSteps.splice(this.openSteps.lastIndexOf(step), 1);
+    if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
+      while (this.openSteps.length) this.send({ type: EventType.STEP_FINISHED, stepName: this.openSteps.pop() } as BaseEvent);
+    }
+    this.send(event);
+  };
+
+  /** Ends the response. */
+  close(): void {
+    if (!this.response.writableEnded) this.response.end();
+  }
+
+  private send(event: BaseEvent): void {
+    if (this.response.writableEnded || this.response.destroyed) return;
+    this.response.write(`id: ${this.nextId++}\ndata: ${JSON.stringify(event)}\n\n`);
+  }
+}

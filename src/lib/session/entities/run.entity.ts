@@ -1,0 +1,43 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** One attempt of a run on a thread. */
+@Entity({ name: 'agent_runs' })
+@Index('ix_agent_runs_thread_run', ['threadId', 'runId'])
+@Index('ix_agent_runs_status', ['status'])
+export class RunEntity {
+  @PrimaryColumn({ name: 'run_key', type: 'varchar', length: 36 })
+  key: string;
+
+  @Column({ name: 'thread_id', type: 'varchar', length: 128 })
+  threadId: string;
+
+  @Column({ name: 'run_id', type: 'varchar', length: 128 })
+  runId: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: string;
+
+  @Column({ name: 'stop_reason', type: 'varchar', length: 16, nullable: true })
+  stopReason: string | null;
+
+  @Column({ name: 'error_code', type: 'varchar', length: 64, nullable: true })
+  errorCode: string | null;
+
+  @Column({ name: 'error_message', type: 'text', nullable: true })
+  errorMessage: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  iteration: number;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  phase: string | null;
+
+  @Column({ name: 'instance_id', type: 'varchar', length: 64 })
+  instanceId: string;
+
+  @Column({ name: 'started_at', type: 'varchar', length: 32 })
+  startedAt: string;
+
+  @Column({ name: 'ended_at', type: 'varchar', length: 32, nullable: true })
+  endedAt: string | null;
+}

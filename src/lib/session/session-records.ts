@@ -1,0 +1,46 @@
+import type { AgentMessage } from '../agent/agent-message';
+import type { RunPhase, StopReason } from '../agent/stop-reason';
+import type { InterruptedState } from '../shutdown/interrupted-state';
+
+/** A thread's status as clients see it. */
+export type ThreadStatus = 'idle' | 'running' | 'interrupted' | 'awaiting_approval';
+
+/** A run's status as clients see it. */
+export type RunStatus = 'running' | 'completed' | 'canceled' | 'interrupted' | 'failed';
+
+/** One run of a thread, as stored. */
+export interface RunRecord {
+  /** Storage key: one per attempt, since a client may retry with the same `runId`. */
+  key: string;
+  threadId: string;
+  runId: string;
+  status: RunStatus;
+  stopReason: StopReason | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  iteration: number;
+  phase: RunPhase | null;
+  instanceId: string;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/** A thread (session) and its run state. */
+export interface ThreadRecord {
+  threadId: string;
+  ownerId: string;
+  status: ThreadStatus;
+  messageCount: number;
+  activeRunId: string | null;
+  interrupt: InterruptedState | null;
+  lastRun: RunRecord | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A message as stored, with where and when it was written. */
+export interface StoredMessage extends AgentMessage {
+  seq: number;
+  runId: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,15 @@
+import type { AgentMessage } from '../agent/agent-message';
+import type { StepCheckpointer, StepProgress } from '../agent/step-checkpointer.interface';
+import type { SessionStore } from './session-store.interface';
+
+/** Checkpoints each finished step of one run into the session store. */
+export class StoreCheckpointer implements StepCheckpointer {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly run: { threadId: string; runId: string; runKey: string },
+  ) {}
+
+  append(messages: readonly AgentMessage[], progress: StepProgress): Promise<void> {
+    return this.store.appendMessages({ ...this.run, ...progress }, messages);
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { RunControl } from '../agent/run-control';
+
+/** A run this process is executing. */
+export interface InFlightRun {
+  threadId: string;
+  runId: string;
+  control: RunControl;
+}
+
+/**
+ * The runs in flight in this process. The shutdown hook registers each run when it starts
+ * and unregisters it once its final state is durable, on every path.
+ */
+@Injectable()
+export class InFlightRunRegistry {
+  private readonly runs = new Set<InFlightRun>();
+  private readonly emptyWaiters = new Set<() => void>();
+
+  get size(): number {
+    return this.runs.size;
+  }
+
+  list(): InFlightRun[] {
+    return [...this.runs];
+  }
+
+  /** Adds a run; the returned function removes it and is safe to call twice. */
+  register(run: InFlightRun): () => void {
+    this.runs.add(run);
+    return () => {
+      if (!this.runs.delete(run) || this.runs.size > 0) return;
+      for (const wake of this.emptyWaiters) wake();
+    };
+  }
+
+  /** Resolves true once no run is in flight, or false after `timeoutMs`. */
+  waitUntilEmpty(timeoutMs: number): Promise<boolean> {
+    if (this.runs.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (empty: boolean) => {
+        clearTimeout(timer);
+        this.emptyWaiters.delete(wake);
+        resolve(empty);
+      };
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+      timer.unref();
+      this.emptyWaiters.add(wake);
+    });
+  }
+}

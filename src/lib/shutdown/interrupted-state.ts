@@ -1,0 +1,23 @@
+import type { PendingToolCall } from '../agent/run-outcome';
+import type { RunPhase } from '../agent/stop-reason';
+
+/** Why a thread's run was interrupted rather than finished. */
+export type InterruptReason = 'shutdown' | 'crash' | 'approval';
+
+/**
+ * The marker saved with a session when its run was stopped before finishing. The next run
+ * request for the thread, on any instance, sees it and resumes; it is cleared when that run ends.
+ */
+export interface InterruptedState {
+  reason: InterruptReason;
+  /** ISO 8601 time of the interruption. */
+  interruptedAt: string;
+  /** The run that was interrupted. */
+  runId: string;
+  /** The phase the run was in, or about to enter. */
+  phase: RunPhase;
+  /** Reasoning rounds the run had started. */
+  iteration: number;
+  /** Tool calls of the last step left without a result. */
+  pendingToolCalls: PendingToolCall[];
+}

@@ -1,0 +1,47 @@
+import { EventEmitter } from 'node:events';
+import type { CancelSignal, RunEndedSignal, SignalBus, Unsubscribe } from './signal-bus.interface';
+
+const key = (threadId: string, runId: string) => `${threadId}\u0000${runId}`;
+
+/**
+ * Signals within one process. A cancel is remembered for `cancelTtlMs`, so a run that
+ * subscribes just after the cancel was published still sees it.
+ */
+export class InProcessSignalBus implements SignalBus {
+  private readonly cancels = new EventEmitter().setMaxListeners(0);
+  private readonly ended = new EventEmitter().setMaxListeners(0);
+  private readonly recentCancels = new Map<string, number>();
+
+  /** @param cancelTtlMs how long a published cancel is remembered, in milliseconds. */
+  constructor(private readonly cancelTtlMs = 60_000) {}
+
+  async publishCancel(signal: CancelSignal): Promise<void> {
+    const id = key(signal.threadId, signal.runId);
+    this.prune();
+    this.recentCancels.set(id, Date.now() + this.cancelTtlMs);
+    this.cancels.emit(id);
+  }
+
+  onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe {
+    const id = key(threadId, runId);
+    this.cancels.on(id, handler);
+    const expiresAt = this.recentCancels.get(id);
+    if (expiresAt !== undefined && expiresAt > Date.now()) queueMicrotask(handler);
+    return () => this.cancels.off(id, handler);
+  }
+
+  async publishRunEnded(signal: RunEndedSignal): Promise<void> {
+    this.ended.emit(key(signal.threadId, signal.runId), signal);
+  }
+
+  onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {
+    const id = key(threadId, runId);
+    this.ended.on(id, handler);
+    return () => this.ended.off(id, handler);
+  }
+
+  private prune(): void {
+    const now = Date.now();
+    for (const [id, expiresAt] of this.recentCancels) if (expiresAt <= now) this.recentCancels.delete(id);
+  }
+}

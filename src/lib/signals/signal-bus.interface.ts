@@ -1,0 +1,35 @@
+import type { StopReason } from '../agent/stop-reason';
+import type { RunStatus } from '../session/session-records';
+
+/** A user's request to stop one run. */
+export interface CancelSignal {
+  threadId: string;
+  runId: string;
+}
+
+/** Tells waiters that a run has ended and its final state is durable. */
+export interface RunEndedSignal {
+  threadId: string;
+  runId: string;
+  status: RunStatus;
+  stopReason: StopReason;
+}
+
+/** Call to stop listening. */
+export type Unsubscribe = () => void;
+
+/**
+ * Carries stop requests and run-ended notices to whichever instance runs the thread.
+ * In-process by default; a Redis bus serves many instances.
+ */
+export interface SignalBus {
+  /** Delivers a cancel to the run's subscriber now, or at its subscription if it comes later. */
+  publishCancel(signal: CancelSignal): Promise<void>;
+  /** Listens for cancels of one run; fires at once if one was published before. */
+  onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe;
+  publishRunEnded(signal: RunEndedSignal): Promise<void>;
+  onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe;
+}
+
+/** Injection token of the signal bus. */
+export const SIGNAL_BUS = Symbol('SIGNAL_BUS');

@@ -1,0 +1,57 @@
+import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../session/session-records';
+
+/** A thread's status, as `GET /v1/threads/{threadId}` returns it. */
+export interface ThreadView {
+  threadId: string;
+  status: ThreadStatus;
+  messageCount: number;
+  activeRunId: string | null;
+  lastRun: { runId: string; status: RunStatus; stopReason: string | null; startedAt: string; endedAt: string | null } | null;
+  interrupt: Omit<InterruptedState, 'iteration'> & { iteration?: number } | null;
+}
+
+/** A message, as `GET /v1/threads/{threadId}/messages` returns it. */
+export interface MessageView {
+  id: string;
+  role: StoredMessage['role'];
+  content: string;
+  toolCalls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  toolCallId?: string;
+  runId: string | null;
+  createdAt: string;
+}
+
+export function toThreadView(thread: ThreadRecord): ThreadView {
+  const run = thread.lastRun;
+  return {
+    threadId: thread.threadId,
+    status: thread.status,
+    messageCount: thread.messageCount,
+    activeRunId: thread.activeRunId,
+    lastRun: run
+      ? { runId: run.runId, status: run.status, stopReason: run.stopReason, startedAt: run.startedAt, endedAt: run.endedAt }
+      : null,
+    interrupt: thread.interrupt,
+  };
+}
+
+export function toMessageView(message: StoredMessage): MessageView {
+  return {
+    id: message.id,
+    role: message.role,
+    content: message.content,
+    ...(message.toolCalls
+      ? {
+          toolCalls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+    ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
+    runId: message.runId,
+    createdAt: message.createdAt,
+  };
+}

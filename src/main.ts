@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import { ConsoleLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app/app.module';
+import { loadAppConfig } from './app/config/app-config';
+
+async function bootstrap(): Promise<void> {
+  const logger = new ConsoleLogger({ json: true, colors: false });
+  let config;
+  try {
+    config = loadAppConfig(process.env);
+  } catch (error) {
+    logger.error({ msg: 'cannot start', error: (error as Error).message }, undefined, 'Bootstrap');
+    process.exitCode = 1;
+    return;
+  }
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { logger, bodyParser: false, abortOnError: false });
+  app.useBodyParser('json', { limit: config.bodyLimit });
+  await app.listen(config.port);
+  logger.log({ msg: 'listening', port: config.port, store: config.databaseUrl ? 'postgres' : 'sqlite' }, 'Bootstrap');
+}
+
+void bootstrap();
