@@ -4,6 +4,8 @@ const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
+  // End-to-end tests spawn services and wait on conditions with their own deadlines.
+  testTimeout: 120000,
   projects: [
     {
       displayName: 'unit',
@@ -18,7 +20,6 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
-      testTimeout: 120000,
     },
   ],
 };

@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { TEST_SECRET } from './http';
+import { waitFor } from './wait-for';
+
+const MAIN = resolve(__dirname, '../../dist/main.js');
+
+/** A free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** A fresh data directory for the embedded store. */
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'agent-svc-'));
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** When the process exited, as `Date.now()`. */
+  at: number;
+}
+
+/**
+ * The built reference service (`dist/main.js`) in a child process, on its own port,
+ * receiving real OS signals.
+ */
+export class ServiceProcess {
+  readonly baseUrl: string;
+  readonly exited: Promise<ExitStatus>;
+  private output = '';
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+    readonly dataDir: string,
+  ) {
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exited = new Promise((resolveExit) =>
+      child.once('exit', (code, signal) => resolveExit({ code, signal, at: Date.now() })),
+    );
+  }
+
+  /** Starts the service and waits until `/health/ready` answers 200. */
+  static async start(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ServiceProcess> {
+    const port = await freePort();
+    const dataDir = options.dataDir ?? tempDataDir();
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        AUTH_JWT_SECRET: TEST_SECRET,
+        DEMO_REASONING_MS: '100',
+        DEMO_TOOL_MS: '100',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = new ServiceProcess(child, port, dataDir);
+    let exitedEarly = false;
+    void service.exited.then(() => (exitedEarly = true));
+    await waitFor(async () => {
+      if (exitedEarly) throw new Error(`service exited during startup:\n${service.logs}`);
+      const response = await fetch(`${service.baseUrl}/health/ready`);
+      return response.status === 200;
+    }, 'the service to become ready', 60_000, 50);
+    return service;
+  }
+
+  /** Everything the process printed. */
+  get logs(): string {
+    return this.output;
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Sends a real OS signal to the process. */
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** Waits for the exit, failing after `timeoutMs`. */
+  async waitForExit(timeoutMs = 30_000): Promise<ExitStatus> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`service did not exit within ${timeoutMs} ms:\n${this.logs}`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Ends the process if it still runs (test clean-up). */
+  async stop(): Promise<void> {
+    if (!this.alive) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}
