@@ -2,12 +2,11 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { GracefulShutdownModule } from '../lib';
+import { AgentExceptionFilter, GracefulShutdownModule } from '../lib';
 import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG_KEY, loadAppConfig, type AppConfig } from './config/app-config';
 import { databaseOptions } from './database/database-options';
 import { HealthModule } from './health/health.module';
-import { ApiExceptionFilter } from './http/api-exception.filter';
 import { RunsController } from './runs/runs.controller';
 import { ThreadsController } from './threads/threads.controller';
 
@@ -29,6 +28,6 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
     HealthModule,
   ],
   controllers: [RunsController, ThreadsController],
-  providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+  providers: [{ provide: APP_FILTER, useClass: AgentExceptionFilter }],
 })
 export class AppModule {}

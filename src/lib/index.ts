@@ -38,6 +38,7 @@ export { AgentRun } from './runs/agent-run';
 export { parseRunInput, ID_PATTERN, type ValidRunInput } from './runs/run-input';
 export { RunCancelService, type CancelResult } from './runs/run-cancel.service';
 export { SseEventStream } from './runs/sse-event-stream';
+export { AgentExceptionFilter } from './http/agent-exception.filter';
 export { ThreadQueryService } from './threads/thread-query.service';
 export type { MessageView, ThreadView } from './threads/thread-views';
 

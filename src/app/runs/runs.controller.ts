@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
-import { AgentRunService, parseRunInput, RunCancelService, SseEventStream, type AgentDefinition } from '../../lib';
+import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition } from '../../lib';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 import { demoAgent } from '../demo/demo-agent';
@@ -25,13 +25,7 @@ export class RunsController {
   @Post()
   async run(@CurrentUser() userId: string, @Body() body: unknown, @Res() response: Response): Promise<void> {
     const run = await this.runs.start(userId, parseRunInput(body), this.agent);
-    const stream = new SseEventStream(response);
-    stream.open();
-    try {
-      await run.execute(stream.write);
-    } finally {
-      stream.close();
-    }
+    await run.streamTo(response);
   }
 
   /** A user's stop; with `waitMs`, waits for the run to stop and says whether it did. */

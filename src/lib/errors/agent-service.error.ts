@@ -1,8 +1,17 @@
+import { HttpException } from '@nestjs/common';
+
 /**
- * Base of the errors the library raises for a request it refuses. `code` is stable
- * (UPPER_SNAKE) and `status` is the HTTP status an API should answer with.
+ * Base of the errors the library raises for a request it refuses: an `HttpException` whose
+ * body is `{ statusCode, code, message }`, so Nest answers correctly even without a filter.
+ * `code` is stable (UPPER_SNAKE); `getStatus()` is the HTTP status.
  */
-export abstract class AgentServiceError extends Error {
-  abstract readonly code: string;
-  abstract readonly status: number;
+export abstract class AgentServiceError extends HttpException {
+  constructor(
+    readonly code: string,
+    status: number,
+    message: string,
+  ) {
+    super({ statusCode: status, code, message }, status);
+    this.message = message;
+  }
 }

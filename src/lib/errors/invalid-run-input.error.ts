@@ -3,11 +3,9 @@ import { AgentServiceError } from './agent-service.error';
 /** The request names a field whose value cannot be used. */
 export class InvalidRunInputError extends AgentServiceError {
   override readonly name = 'InvalidRunInputError';
-  readonly code = 'VALIDATION_FAILED';
-  readonly status = 422;
 
   /** @param field the offending field, as a path (`messages[0].id`). */
   constructor(readonly field: string, problem: string) {
-    super(`${field}: ${problem}`);
+    super('VALIDATION_FAILED', 422, `${field}: ${problem}`);
   }
 }

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { AgentDefinition } from '../agent/agent-definition';
@@ -13,6 +14,7 @@ import type { SignalBus } from '../signals/signal-bus.interface';
 import { GracefulShutdownHook, type GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { summarizeOutcome, terminalEvent } from './run-outcome-mapping';
+import { SseEventStream } from './sse-event-stream';
 
 /** Everything an admitted run needs to execute. */
 export interface AgentRunSpec {
@@ -44,6 +46,17 @@ export class AgentRun {
 
   get runId(): string {
     return this.spec.runId;
+  }
+
+  /** Executes the run with its events streamed to `response` as server-sent events. */
+  async streamTo(response: ServerResponse): Promise<RunOutcome> {
+    const stream = new SseEventStream(response);
+    stream.open();
+    try {
+      return await this.execute(stream.write);
+    } finally {
+      stream.close();
+    }
   }
 
   async execute(emit: RunEventSink): Promise<RunOutcome> {

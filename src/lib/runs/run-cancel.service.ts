@@ -52,7 +52,11 @@ export class RunCancelService {
     try {
       if (active) await this.signals.publishCancel({ threadId, runId: target });
       if (waitMs === undefined) return { threadId, runId: target, accepted: true };
-      if (ended) await ended;
+      if (ended && target) {
+        // The run may have ended between the read above and the subscription.
+        const current = await this.store.findRun(threadId, target);
+        if (current?.status === 'running') await ended;
+      }
     } finally {
       stopWaiting();
     }

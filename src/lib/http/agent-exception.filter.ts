@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentServiceError, ShuttingDownError } from '../../lib';
+import { AgentServiceError } from '../errors/agent-service.error';
+import { ShuttingDownError } from '../errors/shutting-down.error';
 
 const CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -14,9 +15,12 @@ const CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** Every error as `{ statusCode, code, message }`; a 503 during shutdown carries `Retry-After`. */
+/**
+ * Answers every error as `{ statusCode, code, message }`; a 503 during a shutdown carries
+ * `Retry-After`. Use it globally (`APP_FILTER`) or on the controllers that start runs.
+ */
 @Catch()
-export class ApiExceptionFilter implements ExceptionFilter {
+export class AgentExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Http');
 
   catch(error: unknown, host: ArgumentsHost): void {
@@ -31,7 +35,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private describe(error: unknown): { statusCode: number; code: string; message: string } {
-    if (error instanceof AgentServiceError) return { statusCode: error.status, code: error.code, message: error.message };
+    if (error instanceof AgentServiceError) return { statusCode: error.getStatus(), code: error.code, message: error.message };
     if (error instanceof HttpException) {
       const statusCode = error.getStatus();
       const body = error.getResponse() as { message?: string | string[]; code?: string };

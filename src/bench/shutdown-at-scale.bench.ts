@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import { renderTable } from './bench-table';
+import { newThreadInput, openRunStream, type RunStream, type RunStreamResult } from './run-stream-client';
+import { SpawnedService } from './spawned-service';
+import { readStoredOutcome, type StoredOutcome } from './stored-outcome';
+import { waitUntil, withDeadline } from './wait-until';
+
+/** The service settings and deadlines of the shutdown benchmark. */
+export interface ShutdownAtScaleOptions {
+  /** Demo reasoning time, far longer than the benchmark, so every run is in flight at the signal. */
+  reasoningMs: number;
+  /** The service's hard shutdown deadline (`SHUTDOWN_TIMEOUT_MS`). */
+  shutdownTimeoutMs: number;
+  /** How long the runs may take to all be in flight before the measurement is abandoned. */
+  inFlightTimeoutMs: number;
+}
+
+/** What one shutdown with `runs` runs in flight came to. */
+export interface ShutdownAtScaleResult {
+  runs: number;
+  inFlight: number;
+  /** From SIGTERM sent to process exit seen; undefined if it had not exited by the deadline. */
+  exitMs?: number;
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  stored: StoredOutcome;
+  /** Runs whose interruption is not durable: `runs` − `stored.durable`. */
+  lost: number;
+  /** Clients whose stream ended with `RUN_ERROR` code `RUN_INTERRUPTED`. */
+  runInterrupted: number;
+  /** Anything that makes this measurement a failure, in words. */
+  problems: string[];
+}
+
+const USER = 'bench-user';
+
+/** Reads `details.shutdown.inFlightRuns` from a terminus readiness body. */
+function inFlightRuns(body: unknown): number | undefined {
+  const value = (body as { details?: { shutdown?: { inFlightRuns?: unknown } } } | undefined)?.details?.shutdown?.inFlightRuns;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * Starts the built service with no drain budget, puts `runs` runs on distinct threads in
+ * flight, sends a real SIGTERM and measures until the process has exited; then checks in
+ * the store that every run was saved as interrupted with its marker, i.e. can resume.
+ */
+export async function measureShutdownAtScale(runs: number, options: ShutdownAtScaleOptions): Promise<ShutdownAtScaleResult> {
+  const secret = randomBytes(32).toString('hex');
+  const token = new JwtService({ secret }).sign({ sub: USER });
+  const service = await SpawnedService.start({
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: secret,
+    SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+    SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
+    DEMO_REASONING_MS: String(options.reasoningMs),
+  });
+  const streams: RunStream[] = [];
+  try {
+    let ended: RunStreamResult | undefined;
+    for (let i = 0; i < runs; i++) {
+      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`bench-${runs}-${i}`, `run-${i}`, 'work'));
+      void stream.done.then((result) => (ended ??= result));
+      streams.push(stream);
+    }
+    const inFlight = await waitUntil(
+      async () => {
+        if (ended) throw new Error('unreachable');
+        const ready = await service.readiness();
+        const count = inFlightRuns(ready.body);
+        return count !== undefined && count >= runs ? count : undefined;
+      },
+      `${runs} runs in flight`,
+      options.inFlightTimeoutMs,
+    ).catch((error: unknown) => {
+      const early = ended ? ` (a stream ended before the signal: ${JSON.stringify(ended)})` : '';
+      throw new Error(`${String(error)}${early}\n${service.logs.slice(-2_000)}`);
+    });
+
+    const sentAt = service.signal('SIGTERM');
+    const exit = (await service.waitForExit(options.shutdownTimeoutMs + 10_000)) ?? (await service.kill());
+    const exitedInTime = service.exitedBySelf(exit);
+    const exitMs = exitedInTime ? exit.atMs - sentAt : undefined;
+
+    // Once the process is gone every socket is closed, so the streams end almost at once.
+    const endings = await withDeadline(Promise.all(streams.map((s) => s.done)), 10_000, undefined);
+    if (!endings) streams.forEach((s) => s.abort());
+    const results = endings ?? (await Promise.all(streams.map((s) => s.done)));
+    const runInterrupted = results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length;
+
+    const stored = readStoredOutcome(service.databaseFile);
+    const lost = runs - stored.durable;
+    const problems: string[] = [];
+    if (!exitedInTime) problems.push(`N=${runs}: the process had not exited ${options.shutdownTimeoutMs + 10_000} ms after SIGTERM and was killed`);
+    else if (exit.code !== 0) problems.push(`N=${runs}: exit code ${exit.code ?? exit.signal}, expected 0\n${service.logs.slice(-2_000)}`);
+    if (lost > 0) problems.push(`N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
+    return { runs, inFlight, exitMs, exitCode: exit.code, exitSignal: exit.signal, stored, lost, runInterrupted, problems };
+  } finally {
+    streams.forEach((s) => s.abort());
+    await service.dispose();
+  }
+}
+
+/** One row per N, then the problems, if any. */
+export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions): string {
+  const table = renderTable(
+    [
+      { heading: 'N runs', align: 'right' },
+      { heading: 'in flight', align: 'right' },
+      { heading: 'SIGTERM to exit', align: 'right' },
+      { heading: 'exit code', align: 'right' },
+      { heading: 'threads interrupted', align: 'right' },
+      { heading: 'runs interrupted', align: 'right' },
+      { heading: 'durable', align: 'right' },
+      { heading: 'lost', align: 'right' },
+      { heading: 'RUN_INTERRUPTED received', align: 'right' },
+    ],
+    results.map((r) => [
+      String(r.runs),
+      String(r.inFlight),
+      r.exitMs === undefined ? 'timed out' : `${Math.round(r.exitMs)} ms`,
+      String(r.exitCode ?? r.exitSignal),
+      String(r.stored.interruptedThreads),
+      String(r.stored.interruptedRuns),
+      String(r.stored.durable),
+      String(r.lost),
+      String(r.runInterrupted),
+    ]),
+  );
+  const problems = results.flatMap((r) => r.problems);
+  return [
+    `(b) shutdown at scale: built service, SQLite store, SHUTDOWN_DRAIN_TIMEOUT_MS=0,`,
+    `    SHUTDOWN_TIMEOUT_MS=${options.shutdownTimeoutMs}, DEMO_REASONING_MS=${options.reasoningMs}; one run per thread, all in flight at SIGTERM`,
+    '',
+    table,
+    ...(problems.length ? ['', 'PROBLEMS:', ...problems.map((p) => `- ${p}`)] : []),
+  ].join('\n');
+}
