@@ -1,0 +1,46 @@
+import { api, runInput, tokenFor } from './support/http';
+import { ServiceProcess } from './support/service-process';
+import { startRun } from './support/sse';
+
+const user = tokenFor('carol');
+
+describe('a process killed without warning', () => {
+  const services: ServiceProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((s) => s.stop()));
+  });
+
+  it('keeps every checkpointed step, and the next process resumes the thread as interrupted by a crash', async () => {
+    const env = { DEMO_STEPS: '4', DEMO_TOOL_MS: '300' };
+    const first = await ServiceProcess.start({ env });
+    services.push(first);
+    const input = runInput('thread-crash', 'run-1', [{ id: 'u1', content: 'four steps' }]);
+    const stream = await startRun(first.baseUrl, user, input);
+    await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT' && e.content === 'step 2 done', 'step 2 result');
+
+    first.kill('SIGKILL');
+    await first.waitForExit();
+
+    const second = await ServiceProcess.start({ env, dataDir: first.dataDir });
+    services.push(second);
+    const status = await api(second.baseUrl, '/v1/threads/thread-crash', { token: user });
+    expect(status.body).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'run-1' } });
+    const before = await api(second.baseUrl, '/v1/threads/thread-crash/messages', { token: user });
+    const kept = (before.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool');
+    expect(kept.map((m) => m.content).slice(0, 2)).toEqual(['step 1 done', 'step 2 done']);
+
+    const retry = await startRun(second.baseUrl, user, input);
+    expect(await retry.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const { body } = await api(second.baseUrl, '/v1/threads/thread-crash/messages', { token: user });
+    const messages = body.messages as Array<{ role: string; content: string }>;
+    expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
+    expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
+    expect(messages.filter((m) => m.role === 'system')[0].content).toContain('stopped unexpectedly');
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'step 1 done',
+      'step 2 done',
+      'step 3 done',
+      'step 4 done',
+    ]);
+  });
+});
