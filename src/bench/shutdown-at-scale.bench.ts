@@ -64,24 +64,24 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
       void stream.done.then((result) => (ended ??= result));
       streams.push(stream);
     }
-    const inFlight = await waitUntil(
+    const reached = await waitUntil(
       async () => {
-        if (ended) throw new Error('unreachable');
-        const ready = await service.readiness();
-        const count = inFlightRuns(ready.body);
-        return count !== undefined && count >= runs ? count : undefined;
+        if (ended) return { count: 0 };
+        const count = inFlightRuns((await service.readiness()).body);
+        return count !== undefined && count >= runs ? { count } : undefined;
       },
       `${runs} runs in flight`,
       options.inFlightTimeoutMs,
-    ).catch((error: unknown) => {
-      const early = ended ? ` (a stream ended before the signal: ${JSON.stringify(ended)})` : '';
-      throw new Error(`${String(error)}${early}\n${service.logs.slice(-2_000)}`);
-    });
+    ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+    // A run that ended before the signal means the measurement is void, whatever the poll saw.
+    if (ended) throw new Error(`a run stream ended before the signal: ${JSON.stringify(ended)}`);
+    if ('error' in reached) throw new Error(`${reached.error}\n${service.logs.slice(-2_000)}`);
+    const inFlight = reached.count;
 
     const sentAt = service.signal('SIGTERM');
-    const exit = (await service.waitForExit(options.shutdownTimeoutMs + 10_000)) ?? (await service.kill());
-    const exitedInTime = service.exitedBySelf(exit);
-    const exitMs = exitedInTime ? exit.atMs - sentAt : undefined;
+    const exitInTime = await service.waitForExit(options.shutdownTimeoutMs + 10_000);
+    const exit = exitInTime ?? (await service.kill());
+    const exitMs = exitInTime ? exitInTime.atMs - sentAt : undefined;
 
     // Once the process is gone every socket is closed, so the streams end almost at once.
     const endings = await withDeadline(Promise.all(streams.map((s) => s.done)), 10_000, undefined);
@@ -92,7 +92,7 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
     const stored = readStoredOutcome(service.databaseFile);
     const lost = runs - stored.durable;
     const problems: string[] = [];
-    if (!exitedInTime) problems.push(`N=${runs}: the process had not exited ${options.shutdownTimeoutMs + 10_000} ms after SIGTERM and was killed`);
+    if (!exitInTime) problems.push(`N=${runs}: the process had not exited ${options.shutdownTimeoutMs + 10_000} ms after SIGTERM and was killed`);
     else if (exit.code !== 0) problems.push(`N=${runs}: exit code ${exit.code ?? exit.signal}, expected 0\n${service.logs.slice(-2_000)}`);
     if (lost > 0) problems.push(`N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
     return { runs, inFlight, exitMs, exitCode: exit.code, exitSignal: exit.signal, stored, lost, runInterrupted, problems };
@@ -102,8 +102,12 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
   }
 }
 
-/** One row per N, then the problems, if any. */
-export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions): string {
+/** One row per N, then the problems, if any, including measurements that could not be made (`failures`). */
+export function shutdownAtScaleReport(
+  results: readonly ShutdownAtScaleResult[],
+  options: ShutdownAtScaleOptions,
+  failures: readonly string[] = [],
+): string {
   const table = renderTable(
     [
       { heading: 'N runs', align: 'right' },
@@ -128,7 +132,7 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
       String(r.runInterrupted),
     ]),
   );
-  const problems = results.flatMap((r) => r.problems);
+  const problems = [...results.flatMap((r) => r.problems), ...failures];
   return [
     `(b) shutdown at scale: built service, SQLite store, SHUTDOWN_DRAIN_TIMEOUT_MS=0,`,
     `    SHUTDOWN_TIMEOUT_MS=${options.shutdownTimeoutMs}, DEMO_REASONING_MS=${options.reasoningMs}; one run per thread, all in flight at SIGTERM`,

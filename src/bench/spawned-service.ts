@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { getJson } from './http-json';
+import { getJson, type JsonResponse } from './http-json';
 import { waitUntil, withDeadline } from './wait-until';
 
 const MAIN = resolve(__dirname, '../main.js');
@@ -73,15 +73,16 @@ export class SpawnedService {
       });
       service = new SpawnedService(child, dataDir, port);
       const ready = service;
-      await waitUntil(
+      const up = await waitUntil(
         async () => {
-          if (!ready.alive) throw new Error(`service exited during startup:\n${ready.logs}`);
-          return (await getJson(`${ready.baseUrl}/health/ready`, ready.agent)).status === 200 ? true : undefined;
+          if (!ready.alive) return false;
+          return (await ready.readiness()).status === 200 ? true : undefined;
         },
         'the service to become ready',
         readyTimeoutMs,
         50,
       );
+      if (!up) throw new Error(`service exited during startup:\n${service.logs}`);
       return service;
     } catch (error) {
       if (service) await service.dispose();
@@ -102,6 +103,11 @@ export class SpawnedService {
   /** The last lines the process printed, for error messages. */
   get logs(): string {
     return this.logTail;
+  }
+
+  /** `GET /health/ready`: 200 while serving, 503 from the start of a shutdown; the body has the details. */
+  readiness(): Promise<JsonResponse> {
+    return getJson(`${this.baseUrl}/health/ready`, this.agent);
   }
 
   /** Sends a real OS signal; returns when it was sent (`performance.now()`). */
