@@ -151,9 +151,14 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   async findRun(threadId: string, runId: string): Promise<RunRecord | null> {
-    const row = await this.dataSource
-      .getRepository(RunEntity)
-      .findOne({ where: { threadId, runId }, order: { startedAt: 'DESC' } });
+    // The thread points at its latest attempt; start times alone can tie within a millisecond.
+    const thread = await this.dataSource
+      .getRepository(ThreadEntity)
+      .findOne({ select: { threadId: true, lastRunKey: true, activeRunId: true }, where: { threadId } });
+    const runs = this.dataSource.getRepository(RunEntity);
+    const latest = thread?.lastRunKey ? await runs.findOneBy({ key: thread.lastRunKey }) : null;
+    if (latest?.runId === runId) return toRunRecord(latest);
+    const row = await runs.findOne({ where: { threadId, runId }, order: { startedAt: 'DESC' } });
     return row ? toRunRecord(row) : null;
   }
 

@@ -21,6 +21,7 @@ export class ShutdownCoordinator implements BeforeApplicationShutdown {
   private readonly logger = new Logger('GracefulShutdown');
   private current: ShutdownPhase = 'serving';
   private sequence?: Promise<void>;
+  private failed = false;
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -63,10 +64,7 @@ export class ShutdownCoordinator implements BeforeApplicationShutdown {
     const { drainTimeoutMs, shutdownTimeoutMs } = this.options;
     const deadline = Date.now() + shutdownTimeoutMs;
     this.current = 'draining';
-    const hardStop = setTimeout(() => {
-      this.logger.error({ msg: 'shutdown deadline passed, exiting', shutdownTimeoutMs, inFlight: this.registry.size });
-      this.terminate(1);
-    }, shutdownTimeoutMs);
+    const hardStop = setTimeout(() => this.fail(`shutdown deadline of ${shutdownTimeoutMs} ms passed`), shutdownTimeoutMs);
     hardStop.unref();
     try {
       this.logger.log({ msg: 'shutdown started', reason, inFlight: this.registry.size, drainTimeoutMs, shutdownTimeoutMs });
@@ -79,11 +77,23 @@ export class ShutdownCoordinator implements BeforeApplicationShutdown {
       await this.closeHttpServer(deadline);
       // A request admitted just before the shutdown may have started its run after the drain.
       await this.interruptRemaining(deadline);
-      this.logger.log({ msg: 'shutdown complete', inFlight: this.registry.size });
+      // The deadline's timer and the last wait may expire together: fail here rather than exit 0.
+      if (this.registry.size > 0) throw this.fail(`shutdown deadline passed with ${this.registry.size} runs in flight`);
+      this.logger.log({ msg: 'shutdown complete' });
     } finally {
       clearTimeout(hardStop);
       this.current = 'done';
     }
+  }
+
+  /** Ends the process with 1, once, and returns the error for the caller to throw. */
+  private fail(reason: string): Error {
+    if (!this.failed) {
+      this.failed = true;
+      this.logger.error({ msg: 'shutdown failed, exiting', reason, inFlight: this.registry.size });
+      this.terminate(1);
+    }
+    return new Error(reason);
   }
 
   private async interruptRemaining(deadline: number): Promise<void> {

@@ -1,0 +1,194 @@
+/// <reference types="jest" />
+import { randomUUID } from 'node:crypto';
+import type { AgentMessage } from '../agent/agent-message';
+import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
+import type { InterruptedState } from '../shutdown/interrupted-state';
+import { ThreadBusyError, type SessionStore, type StartRunCommand } from './session-store.interface';
+
+/** A store under test and how to release it. */
+export interface SessionStoreFixture {
+  store: SessionStore;
+  close(): Promise<void>;
+}
+
+const message = (id: string, role: AgentMessage['role'] = 'user'): AgentMessage => ({ id, role, content: `content of ${id}` });
+
+function startCommand(threadId: string, runId: string, overrides: Partial<StartRunCommand> = {}): StartRunCommand {
+  return { threadId, ownerId: 'alice', runKey: randomUUID(), runId, instanceId: 'instance-a', messages: [message(`${runId}-u`)], ...overrides };
+}
+
+const shutdownMarker = (runId: string): InterruptedState => ({
+  reason: 'shutdown',
+  interruptedAt: '2025-01-02T03:04:05.000Z',
+  runId,
+  phase: 'acting',
+  iteration: 1,
+  pendingToolCalls: [{ id: 'call-1', name: 'search', arguments: '{}', started: false }],
+});
+
+/**
+ * The behaviour every `SessionStore` must have. Each test gets a fresh, empty store from
+ * `makeStore`, so the same suite runs against SQLite, PostgreSQL or any other implementation.
+ */
+export function describeSessionStoreContract(name: string, makeStore: () => Promise<SessionStoreFixture>): void {
+  describe(`${name} (SessionStore contract)`, () => {
+    let fixture: SessionStoreFixture;
+    let store: SessionStore;
+
+    beforeEach(async () => {
+      fixture = await makeStore();
+      store = fixture.store;
+    });
+
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    it('finds no thread that was never started', async () => {
+      await expect(store.findThread('nobody')).resolves.toBeNull();
+    });
+
+    it('creates the thread on startRun, owned by the user and running the run', async () => {
+      const command = startCommand('t1', 'r1');
+
+      await store.startRun(command);
+
+      const thread = await store.findThread('t1');
+      expect(thread).toMatchObject({ threadId: 't1', ownerId: 'alice', status: 'running', activeRunId: 'r1', messageCount: 1, interrupt: null });
+      expect(thread?.lastRun).toMatchObject({ key: command.runKey, runId: 'r1', status: 'running', instanceId: 'instance-a', endedAt: null });
+      await expect(store.loadMessages('t1')).resolves.toMatchObject([{ id: 'r1-u', role: 'user', seq: 0, runId: 'r1' }]);
+    });
+
+    it('refuses a second startRun while the thread has an active run, writing nothing', async () => {
+      await store.startRun(startCommand('t1', 'r1'));
+
+      await expect(store.startRun(startCommand('t1', 'r2'))).rejects.toBeInstanceOf(ThreadBusyError);
+      expect(await store.findThread('t1')).toMatchObject({ activeRunId: 'r1', messageCount: 1 });
+      await expect(store.findRun('t1', 'r2')).resolves.toBeNull();
+    });
+
+    it('refuses startRun on a thread owned by another user', async () => {
+      await store.startRun(startCommand('t1', 'r1'));
+      await store.finishRun({ threadId: 't1', runKey: (await store.findRun('t1', 'r1'))!.key, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+
+      await expect(store.startRun(startCommand('t1', 'r2', { ownerId: 'mallory' }))).rejects.toBeInstanceOf(ThreadAccessDeniedError);
+      expect(await store.findThread('t1')).toMatchObject({ ownerId: 'alice', messageCount: 1 });
+    });
+
+    it('appends messages in order, numbering them across calls', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+      const target = { threadId: 't1', runId: 'r1', runKey: command.runKey, iteration: 1, phase: 'reasoning' as const };
+      const assistant: AgentMessage = { id: 'a1', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'search', arguments: '{"q":1}' }] };
+      const tool: AgentMessage = { id: 'tool1', role: 'tool', content: 'found', toolCallId: 'c1' };
+
+      await store.appendMessages(target, [assistant]);
+      await store.appendMessages({ ...target, phase: 'acting' }, [tool, message('a2', 'assistant')]);
+
+      const stored = await store.loadMessages('t1');
+      expect(stored.map((m) => [m.id, m.seq])).toEqual([['r1-u', 0], ['a1', 1], ['tool1', 2], ['a2', 3]]);
+      expect(stored[1]).toMatchObject({ ...assistant, runId: 'r1' });
+      expect(stored[2]).toMatchObject({ ...tool, runId: 'r1' });
+      expect(await store.findThread('t1')).toMatchObject({ messageCount: 4 });
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ iteration: 1, phase: 'acting' });
+    });
+
+    it('tells which message ids a thread already holds', async () => {
+      await store.startRun(startCommand('t1', 'r1', { messages: [message('m1'), message('m2')] }));
+      await store.startRun(startCommand('t2', 'r1', { messages: [message('m3')] }));
+
+      const existing = await store.existingMessageIds('t1', ['m1', 'm3', 'unknown', 'm2']);
+
+      expect([...existing].sort()).toEqual(['m1', 'm2']);
+    });
+
+    it('marks the thread interrupted with its marker when a run finishes with one', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+
+      await store.finishRun({ threadId: 't1', runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+
+      const thread = await store.findThread('t1');
+      expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: shutdownMarker('r1') });
+      expect(thread?.lastRun).toMatchObject({ status: 'interrupted', stopReason: 'interrupted', phase: 'acting', endedAt: expect.any(String) });
+    });
+
+    it('clears the marker and makes the thread idle when a run finishes without one', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      const second = startCommand('t1', 'r2');
+      await store.startRun(second);
+
+      await store.finishRun({ threadId: 't1', runKey: second.runKey, status: 'completed', stopReason: 'completed', iteration: 2, phase: 'reasoning', interrupt: null });
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'idle', activeRunId: null, interrupt: null, lastRun: { runId: 'r2', status: 'completed' } });
+    });
+
+    it('returns the latest attempt of a run that was retried with the same runId', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: shutdownMarker('r1') });
+      const retry = startCommand('t1', 'r1', { messages: [] });
+
+      await store.startRun(retry);
+
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ key: retry.runKey, status: 'running' });
+    });
+
+    it('returns the latest attempt of a run retried within the same millisecond', async () => {
+      // A client's immediate retry can start in the same millisecond as the attempt it replaces;
+      // freezing the clock makes that case certain instead of a matter of machine speed.
+      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+      try {
+        const first = startCommand('t1', 'r1');
+        await store.startRun(first);
+        await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: shutdownMarker('r1') });
+        const retry = startCommand('t1', 'r1', { messages: [] });
+
+        await store.startRun(retry);
+
+        expect(await store.findRun('t1', 'r1')).toMatchObject({ key: retry.runKey, status: 'running' });
+      } finally {
+        jest.useRealTimers();
+      }
+    });
+
+    it('marks orphaned running runs interrupted by a crash and frees their threads', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+
+      await expect(store.recoverOrphanedRuns(() => true)).resolves.toBe(1);
+
+      const thread = await store.findThread('t1');
+      expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'r1' } });
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ status: 'interrupted', stopReason: 'interrupted' });
+      await expect(store.startRun(startCommand('t1', 'r2'))).resolves.toBeUndefined();
+    });
+
+    it('leaves running runs that the orphan predicate does not claim', async () => {
+      await store.startRun(startCommand('t1', 'r1', { instanceId: 'instance-a' }));
+      await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
+
+      await expect(store.recoverOrphanedRuns((run) => run.instanceId === 'instance-b')).resolves.toBe(1);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+      expect(await store.findThread('t2')).toMatchObject({ status: 'interrupted', activeRunId: null });
+    });
+
+    it('keeps every message of 50 concurrent appends on different threads', async () => {
+      const threads = Array.from({ length: 50 }, (_, i) => `thread-${i}`);
+      const commands = threads.map((threadId) => startCommand(threadId, 'r1', { messages: [message(`${threadId}-u`)] }));
+      await Promise.all(commands.map((command) => store.startRun(command)));
+
+      await Promise.all(
+        commands.map((c) =>
+          store.appendMessages({ threadId: c.threadId, runId: 'r1', runKey: c.runKey, iteration: 1, phase: 'reasoning' }, [message(`${c.threadId}-a`, 'assistant')]),
+        ),
+      );
+
+      const histories = await Promise.all(threads.map((threadId) => store.loadMessages(threadId)));
+      expect(histories.map((h) => h.map((m) => m.id))).toEqual(threads.map((t) => [`${t}-u`, `${t}-a`]));
+    });
+  });
+}

@@ -1,0 +1,211 @@
+import { Logger } from '@nestjs/common';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentModel, ModelResponse } from '../agent/agent-model.interface';
+import type { AgentTool } from '../agent/agent-tool.interface';
+import { AgentRuntime } from '../agent/agent-runtime';
+import { RunControl } from '../agent/run-control';
+import type { RunOutcome } from '../agent/run-outcome';
+import type { StepCheckpointer } from '../agent/step-checkpointer.interface';
+import { StopReason } from '../agent/stop-reason';
+import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import type { GracefulShutdownModuleOptions } from '../graceful-shutdown-options.interface';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus';
+import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hook';
+import { InFlightRunRegistry } from './in-flight-run.registry';
+import type { InterruptedState } from './interrupted-state';
+import { ShutdownCoordinator } from './shutdown-coordinator.service';
+
+interface Finalized {
+  outcome: RunOutcome;
+  interrupt: InterruptedState | null;
+}
+
+/** Polls `probe` until it holds, failing after `timeoutMs`. */
+async function waitFor(probe: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+const call = (id: string): ToolCall => ({ id, name: 'echo', arguments: '{}' });
+const echo: AgentTool = {
+  definition: { name: 'echo', description: 'echo', parameters: { type: 'object' } },
+  execute: async () => 'echoed',
+};
+
+/** Asks for two tool calls, then answers; `reason` can make a call wait or throw. */
+function twoCallModel(reason: () => Promise<void> = async () => undefined): AgentModel {
+  let calls = 0;
+  return {
+    name: 'two-calls',
+    async generate(): Promise<ModelResponse> {
+      await reason();
+      return calls++ === 0 ? { content: '', toolCalls: [call('a'), call('b')] } : { content: 'done', toolCalls: [] };
+    },
+  };
+}
+
+function setup(options: GracefulShutdownModuleOptions = {}, finalize?: RunFinalizer['finalize']) {
+  const registry = new InFlightRunRegistry();
+  const terminations: number[] = [];
+  const coordinator = new ShutdownCoordinator(
+    resolveShutdownOptions({ handleSignals: false, ...options }),
+    registry,
+    (code) => void terminations.push(code),
+  );
+  const signals = new InProcessSignalBus();
+  const finalized: Finalized[] = [];
+  const finalizer: RunFinalizer = {
+    finalize: finalize ?? (async (outcome, interrupt) => void finalized.push({ outcome, interrupt })),
+  };
+  const control = new RunControl();
+  const start = (model: AgentModel, checkpointer: StepCheckpointer = { append: async () => undefined }) => {
+    const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer });
+    const history: AgentMessage[] = [{ id: 'u1', role: 'user', content: 'go' }];
+    return new AgentRuntime({ model, tools: [echo] }).run(
+      { threadId: 't1', runId: 'r1', history },
+      { hooks: [hook], control, checkpointer, emit: () => undefined },
+    );
+  };
+  return { registry, coordinator, signals, finalized, terminations, control, start };
+}
+
+/** Holds the run inside the checkpoint of the first tool result, between two safe points. */
+function heldAtFirstToolResult(): StepCheckpointer & { held: boolean; release: () => void } {
+  const { opened, open } = gate();
+  const checkpointer = {
+    held: false,
+    release: open,
+    async append(messages: readonly AgentMessage[]) {
+      if (messages[0]?.toolCallId !== 'a') return;
+      checkpointer.held = true;
+      await opened;
+    },
+  };
+  return checkpointer;
+}
+
+// The coordinator logs every phase; the assertions below are what matters here.
+beforeAll(() => Logger.overrideLogger(false));
+
+describe('GracefulShutdownHook in-flight registration', () => {
+  it('keeps the run in the registry while it is in flight', async () => {
+    const { registry, control, start } = setup();
+    const model = gate();
+    const run = start(twoCallModel(() => model.opened));
+
+    await waitFor(() => registry.size === 1, 'the run to register');
+    expect(registry.list()).toEqual([{ threadId: 't1', runId: 'r1', control }]);
+    model.open();
+    await run;
+  });
+
+  it('empties the registry after a run that completes', async () => {
+    const { registry, start } = setup();
+
+    await expect(start(twoCallModel())).resolves.toMatchObject({ stopReason: StopReason.Completed });
+    expect(registry.size).toBe(0);
+  });
+
+  it('empties the registry after a run whose model throws', async () => {
+    const { registry, start } = setup();
+
+    const outcome = await start(twoCallModel(() => Promise.reject(new Error('model down'))));
+
+    expect(outcome.stopReason).toBe(StopReason.Failed);
+    expect(registry.size).toBe(0);
+  });
+
+  it('stops the run as canceled, without an interrupt marker, when a cancel is published on the bus', async () => {
+    const { registry, signals, finalized, start } = setup();
+    const run = start(twoCallModel(() => gate().opened));
+    await waitFor(() => registry.size === 1, 'the run to register');
+
+    await signals.publishCancel({ threadId: 't1', runId: 'r1' });
+
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Canceled });
+    expect(finalized).toEqual([{ outcome: expect.objectContaining({ stopReason: StopReason.Canceled }), interrupt: null }]);
+    expect(registry.size).toBe(0);
+  });
+});
+
+describe('GracefulShutdownHook during a shutdown', () => {
+  it('interrupts an in-flight run at its next safe point and saves its InterruptedState', async () => {
+    const { registry, coordinator, finalized, control, start } = setup({ drainTimeoutMs: 0, shutdownTimeoutMs: 10_000 });
+    const checkpointer = heldAtFirstToolResult();
+    const run = start(twoCallModel(), checkpointer);
+    await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
+
+    const shutdown = coordinator.shutdown();
+    await waitFor(() => control.stopRequest !== undefined, 'the coordinator to stop the run');
+    checkpointer.release();
+
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting' });
+    await shutdown;
+    expect(finalized).toHaveLength(1);
+    expect(finalized[0].interrupt).toEqual({
+      reason: 'shutdown',
+      interruptedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      runId: 'r1',
+      phase: 'acting',
+      iteration: 1,
+      pendingToolCalls: [{ ...call('b'), started: false }],
+    });
+    expect(registry.size).toBe(0);
+  });
+
+  it('resolves the shutdown only after the finalizer of the interrupted run has finished', async () => {
+    const order: string[] = [];
+    const { coordinator, registry, start } = setup({ drainTimeoutMs: 0, shutdownTimeoutMs: 10_000 }, async () => {
+      order.push('finalize started');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      order.push('finalize finished');
+    });
+    const run = start(twoCallModel(() => gate().opened));
+    await waitFor(() => registry.size === 1, 'the run to register');
+
+    await coordinator.shutdown().then(() => order.push('shutdown resolved'));
+
+    expect(order).toEqual(['finalize started', 'finalize finished', 'shutdown resolved']);
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted });
+  });
+
+  it('lets a run that fits in the drain budget complete during the shutdown', async () => {
+    const { coordinator, finalized, control, start } = setup({ drainTimeoutMs: 10_000, shutdownTimeoutMs: 20_000 });
+    const checkpointer = heldAtFirstToolResult();
+    const run = start(twoCallModel(), checkpointer);
+    await waitFor(() => checkpointer.held, 'the run to be in flight');
+
+    const shutdown = coordinator.shutdown();
+    expect(coordinator.isShuttingDown).toBe(true);
+    checkpointer.release();
+
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Completed });
+    await shutdown;
+    expect(control.stopRequest).toBeUndefined();
+    expect(finalized).toEqual([{ outcome: expect.objectContaining({ stopReason: StopReason.Completed }), interrupt: null }]);
+  });
+
+  it('calls the terminator with 1 at the hard deadline when a run never ends', async () => {
+    const { coordinator, registry, terminations, start } = setup({ drainTimeoutMs: 0, shutdownTimeoutMs: 300 }, () => gate().opened);
+    void start(twoCallModel(() => gate().opened));
+    await waitFor(() => registry.size === 1, 'the run to register');
+
+    const failure = coordinator.shutdown().then(
+      () => undefined,
+      (error: Error) => error,
+    );
+
+    await waitFor(() => terminations.length > 0, 'the terminator', 5_000);
+    expect(terminations).toEqual([1]);
+    expect((await failure)?.message).toMatch(/runs in flight|deadline/);
+  });
+});
