@@ -1,31 +1,13 @@
 import type { AgentDefinition } from './agent-definition';
 import type { AgentHook, RunEndEvent } from './agent-hook.interface';
-import type { AgentMessage, ToolCall } from './agent-message';
-import type { AgentModel, ModelRequest, ModelResponse } from './agent-model.interface';
+import type { AgentMessage } from './agent-message';
 import type { AgentTool } from './agent-tool.interface';
 import { AgentRuntime } from './agent-runtime';
+import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import { StopReason } from './stop-reason';
 
-type Step = ModelResponse | (() => Promise<ModelResponse>);
 
-const call = (id: string, name = 'echo', args = '{}'): ToolCall => ({ id, name, arguments: args });
-const ask = (...toolCalls: ToolCall[]): ModelResponse => ({ content: '', toolCalls });
-const answer = (content: string): ModelResponse => ({ content, toolCalls: [] });
-
-/** Plays its steps in order and repeats the last one; keeps a copy of every request. */
-function scriptedModel(...steps: Step[]): { model: AgentModel; requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  const model: AgentModel = {
-    name: 'scripted',
-    async generate(request) {
-      requests.push({ ...request, messages: [...request.messages] });
-      const step = steps[Math.min(requests.length - 1, steps.length - 1)];
-      return typeof step === 'function' ? step() : step;
-    },
-  };
-  return { model, requests };
-}
 
 function echoTool(executed: unknown[] = []): AgentTool {
   return {

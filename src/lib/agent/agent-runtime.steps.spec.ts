@@ -1,21 +1,18 @@
 import type { AgentMessage, ToolCall } from './agent-message';
-import type { AgentModel, ModelRequest, ModelResponse } from './agent-model.interface';
+import type { AgentModel } from './agent-model.interface';
 import type { AgentTool } from './agent-tool.interface';
 import { AgentRuntime } from './agent-runtime';
+import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import type { RunOutcome } from './run-outcome';
 import type { StepProgress } from './step-checkpointer.interface';
 import { StopReason } from './stop-reason';
 
-type Step = ModelResponse | (() => Promise<ModelResponse>);
 interface Checkpoint {
   messages: AgentMessage[];
   progress: StepProgress;
 }
 
-const call = (id: string, name = 'echo', args = '{}'): ToolCall => ({ id, name, arguments: args });
-const ask = (...toolCalls: ToolCall[]): ModelResponse => ({ content: '', toolCalls });
-const answer = (content: string): ModelResponse => ({ content, toolCalls: [] });
 
 /** Never settles and ignores every signal: the runtime alone must stop waiting for it. */
 const stall = <T>(): Promise<T> => new Promise<T>(() => undefined);
@@ -33,19 +30,6 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
-}
-
-function scriptedModel(...steps: Step[]): { model: AgentModel; requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  const model: AgentModel = {
-    name: 'scripted',
-    async generate(request) {
-      requests.push({ ...request, messages: [...request.messages] });
-      const step = steps[Math.min(requests.length - 1, steps.length - 1)];
-      return typeof step === 'function' ? step() : step;
-    },
-  };
-  return { model, requests };
 }
 
 function tool(name: string, execute: AgentTool['execute']): AgentTool {

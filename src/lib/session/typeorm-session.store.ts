@@ -1,12 +1,12 @@
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentMessage } from '../agent/agent-message';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
-import type { RunPhase, StopReason } from '../agent/stop-reason';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
-import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from './session-records';
+import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus } from './session-records';
+import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import {
   ThreadBusyError,
   type CheckpointTarget,
@@ -199,72 +199,4 @@ export class TypeOrmSessionStore implements SessionStore {
     const run = () => dataSource.transaction(work);
     return queue ? queue.run(run) : run();
   }
-}
-
-async function insertMessages(
-  manager: EntityManager,
-  threadId: string,
-  firstSeq: number,
-  runId: string,
-  messages: readonly AgentMessage[],
-  at: string,
-): Promise<void> {
-  if (messages.length === 0) return;
-  await manager.getRepository(MessageEntity).insert(
-    messages.map((message, index) => ({
-      threadId,
-      seq: firstSeq + index,
-      id: message.id,
-      role: message.role,
-      content: message.content,
-      toolCalls: message.toolCalls?.length ? JSON.stringify(message.toolCalls) : null,
-      toolCallId: message.toolCallId ?? null,
-      runId,
-      createdAt: at,
-    })),
-  );
-}
-
-function toStoredMessage(row: MessageEntity): StoredMessage {
-  return {
-    id: row.id,
-    role: row.role as StoredMessage['role'],
-    content: row.content,
-    ...(row.toolCalls ? { toolCalls: JSON.parse(row.toolCalls) as ToolCall[] } : {}),
-    ...(row.toolCallId ? { toolCallId: row.toolCallId } : {}),
-    seq: row.seq,
-    runId: row.runId,
-    createdAt: row.createdAt,
-  };
-}
-
-function toRunRecord(row: RunEntity): RunRecord {
-  return {
-    key: row.key,
-    threadId: row.threadId,
-    runId: row.runId,
-    status: row.status as RunStatus,
-    stopReason: row.stopReason as StopReason | null,
-    errorCode: row.errorCode,
-    errorMessage: row.errorMessage,
-    iteration: row.iteration,
-    phase: row.phase as RunPhase | null,
-    instanceId: row.instanceId,
-    startedAt: row.startedAt,
-    endedAt: row.endedAt,
-  };
-}
-
-function toThreadRecord(thread: ThreadEntity, lastRun: RunEntity | null): ThreadRecord {
-  return {
-    threadId: thread.threadId,
-    ownerId: thread.ownerId,
-    status: thread.status as ThreadStatus,
-    messageCount: thread.messageCount,
-    activeRunId: thread.activeRunId,
-    interrupt: thread.interrupt ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
-    lastRun: lastRun ? toRunRecord(lastRun) : null,
-    createdAt: thread.createdAt,
-    updatedAt: thread.updatedAt,
-  };
 }

@@ -1,0 +1,79 @@
+import type { EntityManager } from 'typeorm';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { RunPhase, StopReason } from '../agent/stop-reason';
+import type { InterruptedState } from '../shutdown/interrupted-state';
+import { MessageEntity } from './entities/message.entity';
+import type { RunEntity } from './entities/run.entity';
+import type { ThreadEntity } from './entities/thread.entity';
+import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from './session-records';
+
+// Rows to records and back: the store's only knowledge of column encodings (JSON in text columns).
+
+/** Appends messages with consecutive `seq` numbers from `firstSeq`. */
+export async function insertMessages(
+  manager: EntityManager,
+  threadId: string,
+  firstSeq: number,
+  runId: string,
+  messages: readonly AgentMessage[],
+  at: string,
+): Promise<void> {
+  if (messages.length === 0) return;
+  await manager.getRepository(MessageEntity).insert(
+    messages.map((message, index) => ({
+      threadId,
+      seq: firstSeq + index,
+      id: message.id,
+      role: message.role,
+      content: message.content,
+      toolCalls: message.toolCalls?.length ? JSON.stringify(message.toolCalls) : null,
+      toolCallId: message.toolCallId ?? null,
+      runId,
+      createdAt: at,
+    })),
+  );
+}
+
+export function toStoredMessage(row: MessageEntity): StoredMessage {
+  return {
+    id: row.id,
+    role: row.role as StoredMessage['role'],
+    content: row.content,
+    ...(row.toolCalls ? { toolCalls: JSON.parse(row.toolCalls) as ToolCall[] } : {}),
+    ...(row.toolCallId ? { toolCallId: row.toolCallId } : {}),
+    seq: row.seq,
+    runId: row.runId,
+    createdAt: row.createdAt,
+  };
+}
+
+export function toRunRecord(row: RunEntity): RunRecord {
+  return {
+    key: row.key,
+    threadId: row.threadId,
+    runId: row.runId,
+    status: row.status as RunStatus,
+    stopReason: row.stopReason as StopReason | null,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    iteration: row.iteration,
+    phase: row.phase as RunPhase | null,
+    instanceId: row.instanceId,
+    startedAt: row.startedAt,
+    endedAt: row.endedAt,
+  };
+}
+
+export function toThreadRecord(thread: ThreadEntity, lastRun: RunEntity | null): ThreadRecord {
+  return {
+    threadId: thread.threadId,
+    ownerId: thread.ownerId,
+    status: thread.status as ThreadStatus,
+    messageCount: thread.messageCount,
+    activeRunId: thread.activeRunId,
+    interrupt: thread.interrupt ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
+    lastRun: lastRun ? toRunRecord(lastRun) : null,
+    createdAt: thread.createdAt,
+    updatedAt: thread.updatedAt,
+  };
+}
