@@ -42,7 +42,7 @@ export { AgentExceptionFilter } from './http/agent-exception.filter';
 export { ThreadQueryService } from './threads/thread-query.service';
 export type { MessageView, ThreadView } from './threads/thread-views';
 
-export { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session/session-schema';
+export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from './session/session-schema';
 export { SESSION_STORE, type SessionStore } from './session/session-store.interface';
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from './session/session-records';
 export { TypeOrmSessionStore } from './session/typeorm-session.store';

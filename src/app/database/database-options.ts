@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../../lib';
+import { SESSION_TYPEORM_OPTIONS } from '../../lib';
 import type { AppConfig } from '../config/app-config';
 
 /** PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`. Migrations run at boot. */
 export function databaseOptions(config: AppConfig): TypeOrmModuleOptions {
-  const common = { entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true, synchronize: false };
+  const common = { ...SESSION_TYPEORM_OPTIONS, entities: [...SESSION_TYPEORM_OPTIONS.entities], migrations: [...SESSION_TYPEORM_OPTIONS.migrations], synchronize: false };
   if (config.databaseUrl) return { ...common, type: 'postgres', url: config.databaseUrl };
   mkdirSync(config.dataDir, { recursive: true });
   return {

@@ -44,9 +44,6 @@ export class AgentExceptionFilter implements ExceptionFilter {
     }
     const status = (error as { status?: number; type?: string }).status;
     if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
-    if ((error as { type?: string }).type === 'entity.parse.failed') {
-      return { statusCode: 400, code: 'INVALID_JSON', message: 'body: the request body is not valid JSON' };
-    }
     this.logger.error({ msg: 'unhandled error', error: error instanceof Error ? error.stack : String(error) });
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL_ERROR', message: 'internal error' };
   }

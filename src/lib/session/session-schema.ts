@@ -8,3 +8,14 @@ export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity];
 
 /** Migrations to add to the host's TypeORM `migrations` (run them with `migrationsRun: true` or the CLI). */
 export const SESSION_MIGRATIONS = [CreateSessionTables1732147200000];
+
+/**
+ * The part of a TypeORM data source's options the sessions need: spread it into yours
+ * (merge the arrays if you have entities or migrations of your own).
+ * @example TypeOrmModule.forRoot({ type: 'better-sqlite3', database: 'agents.sqlite', ...SESSION_TYPEORM_OPTIONS })
+ */
+export const SESSION_TYPEORM_OPTIONS = {
+  entities: SESSION_ENTITIES,
+  migrations: SESSION_MIGRATIONS,
+  migrationsRun: true,
+} as const;

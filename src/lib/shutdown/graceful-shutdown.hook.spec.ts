@@ -14,19 +14,11 @@ import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hoo
 import { InFlightRunRegistry } from './in-flight-run.registry';
 import type { InterruptedState } from './interrupted-state';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { waitFor } from '../../../test/support/wait-for';
 
 interface Finalized {
   outcome: RunOutcome;
   interrupt: InterruptedState | null;
-}
-
-/** Polls `probe` until it holds, failing after `timeoutMs`. */
-async function waitFor(probe: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 function gate(): { opened: Promise<void>; open: () => void } {

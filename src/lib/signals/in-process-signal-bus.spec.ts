@@ -1,14 +1,6 @@
 import type { RunEndedSignal } from './signal-bus.interface';
 import { InProcessSignalBus } from './in-process-signal-bus';
-
-/** Polls `probe` until it holds, failing after `timeoutMs`. */
-async function waitFor(probe: () => boolean, what: string, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+import { waitFor } from '../../../test/support/wait-for';
 
 /** Lets queued microtasks and immediates run, which is where a late subscriber's cancel is delivered. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));

@@ -31,7 +31,10 @@ export class InProcessSignalBus implements SignalBus {
   }
 
   async publishRunEnded(signal: RunEndedSignal): Promise<void> {
-    this.ended.emit(key(signal.threadId, signal.runId), signal);
+    const id = key(signal.threadId, signal.runId);
+    // The cancel was for the run that just ended; a retry with the same run id is a new attempt.
+    this.recentCancels.delete(id);
+    this.ended.emit(id, signal);
   }
 
   onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {

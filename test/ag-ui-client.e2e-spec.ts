@@ -1,0 +1,104 @@
+import { HttpAgent, type AgentSubscriber, type Message, type RunErrorEvent } from '@ag-ui/client';
+import { api, tokenFor } from './support/http';
+import { ServiceProcess } from './support/service-process';
+import { waitFor } from './support/wait-for';
+
+const token = tokenFor('carol');
+
+function agentFor(baseUrl: string, threadId: string, initialMessages: Message[]): HttpAgent {
+  return new HttpAgent({ url: `${baseUrl}/v1/runs`, headers: { Authorization: `Bearer ${token}` }, threadId, initialMessages });
+}
+
+async function storedMessages(baseUrl: string, threadId: string): Promise<Array<{ id: string; role: string; content: string }>> {
+  const { status, body } = await api(baseUrl, `/v1/threads/${threadId}/messages`, { token });
+  expect(status).toBe(200);
+  return body.messages;
+}
+
+describe('the @ag-ui/client HttpAgent on a completed run', () => {
+  let service: ServiceProcess;
+  let agent: HttpAgent;
+  let result: Awaited<ReturnType<HttpAgent['runAgent']>>;
+  const runErrors: RunErrorEvent[] = [];
+
+  beforeAll(async () => {
+    service = await ServiceProcess.start();
+    agent = agentFor(service.baseUrl, 'thread-client', [{ id: 'client-u1', role: 'user', content: 'do the steps' }]);
+    result = await agent.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void runErrors.push(event) });
+  });
+  afterAll(() => service?.stop());
+
+  it('resolves runAgent without a run error', () => {
+    expect(runErrors).toEqual([]);
+    expect(agent.isRunning).toBe(false);
+  });
+
+  it('puts the assistant answer and the tool results into the new messages', () => {
+    const answer = result.newMessages.filter((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '');
+    expect(answer.map((m) => m.content)).toEqual(['All 3 steps are done for: do the steps']);
+    const tools = result.newMessages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+  });
+
+  it('holds every message under the id the server stored it with', async () => {
+    const stored = await storedMessages(service.baseUrl, 'thread-client');
+    expect(agent.messages.map((m) => [m.id, m.role])).toEqual(stored.map((m) => [m.id, m.role]));
+  });
+});
+
+describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
+  const services: ServiceProcess[] = [];
+  const runErrors: RunErrorEvent[] = [];
+  const failures: unknown[] = [];
+  let agent: HttpAgent;
+  let rejection: unknown;
+
+  beforeAll(async () => {
+    const first = await ServiceProcess.start({
+      env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400' },
+    });
+    services.push(first);
+    agent = agentFor(first.baseUrl, 'thread-client-stop', [{ id: 'client-stop-u1', role: 'user', content: 'do the steps' }]);
+    let toolResults = 0;
+    const subscriber: AgentSubscriber = {
+      onRunErrorEvent: ({ event }) => void runErrors.push(event),
+      onRunFailed: ({ error }) => void failures.push(error),
+      onToolCallResultEvent: () => void toolResults++,
+    };
+    const running = agent.runAgent({ runId: 'run-1' }, subscriber).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await waitFor(() => toolResults > 0, 'the first tool result to reach the client');
+    first.kill('SIGTERM');
+    rejection = await running;
+    await first.waitForExit(15_000);
+  });
+  afterAll(() => Promise.all(services.map((s) => s.stop())));
+
+  it('surfaces a RUN_ERROR with code RUN_INTERRUPTED to its subscriber', () => {
+    expect(runErrors).toHaveLength(1);
+    expect(runErrors[0]).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
+  });
+
+  it('resolves runAgent without raising a client-side validation error', () => {
+    expect(rejection).toBeUndefined();
+    expect(failures).toEqual([]);
+  });
+
+  it('completes the retried run with the same threadId on a restarted service (the resume)', async () => {
+    const second = await ServiceProcess.start({ dataDir: services[0].dataDir });
+    services.push(second);
+    const retryErrors: RunErrorEvent[] = [];
+    const retry = agentFor(second.baseUrl, 'thread-client-stop', agent.messages);
+    const { newMessages } = await retry.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void retryErrors.push(event) });
+
+    expect(retryErrors).toEqual([]);
+    expect(newMessages.some((m) => m.role === 'assistant' && m.content === 'All 3 steps are done for: do the steps')).toBe(true);
+    const stored = await storedMessages(second.baseUrl, 'thread-client-stop');
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    expect(new Set(stored.map((m) => m.id)).size).toBe(stored.length);
+    const thread = await api(second.baseUrl, '/v1/threads/thread-client-stop', { token });
+    expect(thread.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'completed' } });
+  });
+});
