@@ -74,6 +74,29 @@ describe('SIGTERM during a run', () => {
     expect(await service.waitForExit(10_000)).toMatchObject({ code: 0 });
   });
 
+  it('serves a user cancel during the drain, and the canceled run is not marked interrupted', async () => {
+    const service = await ServiceProcess.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '15000', DEMO_STEPS: '50' } });
+    services.push(service);
+    const stream = await startRun(service.baseUrl, user, runInput('thread-cancel-drain', 'run-1', [{ id: 'u1', content: 'x' }]));
+    await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a tool result');
+
+    service.kill('SIGTERM');
+    await waitFor(async () => (await fetch(`${service.baseUrl}/health/ready`)).status === 503, 'readiness to fail', 2_000);
+    const cancel = await api(service.baseUrl, '/v1/runs/thread-cancel-drain/cancel?waitMs=5000', { method: 'POST', token: user });
+
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toMatchObject({ accepted: true, stopped: true, stopReason: 'canceled' });
+    expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
+    expect(await service.waitForExit(10_000)).toMatchObject({ code: 0 });
+    const after = await ServiceProcess.start({ dataDir: service.dataDir });
+    services.push(after);
+    expect((await api(after.baseUrl, '/v1/threads/thread-cancel-drain', { token: user })).body).toMatchObject({
+      status: 'idle',
+      interrupt: null,
+      lastRun: { status: 'canceled' },
+    });
+  });
+
   it('lets a run that finishes inside the drain budget complete with RUN_FINISHED', async () => {
     const service = await ServiceProcess.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '15000' } });
     services.push(service);
