@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app/app.module';
 import { loadAppConfig } from './app/config/app-config';
+import { jsonBodyParser } from './app/http/json-body.parser';
 
 async function bootstrap(): Promise<void> {
   const logger = new ConsoleLogger({ json: true, colors: false });
@@ -16,7 +17,7 @@ async function bootstrap(): Promise<void> {
     return;
   }
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { logger, bodyParser: false, abortOnError: false });
-  app.useBodyParser('json', { limit: config.bodyLimit });
+  app.use(jsonBodyParser(config.bodyLimit));
   if (config.redisUrl) {
     logger.warn({ msg: 'REDIS_URL is set, but this version signals in process: run a single instance' }, 'Bootstrap');
   }
