@@ -3,12 +3,12 @@ import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app/app.module';
-import { loadAppConfig } from './app/config/app-config';
+import { loadAppConfig, type AppConfig } from './app/config/app-config';
 import { jsonBodyParser } from './app/http/json-body.parser';
 
 async function bootstrap(): Promise<void> {
   const logger = new ConsoleLogger({ json: true, colors: false });
-  let config;
+  let config: AppConfig;
   try {
     config = loadAppConfig(process.env);
   } catch (error) {

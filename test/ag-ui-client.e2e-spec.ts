@@ -1,5 +1,6 @@
 import { HttpAgent, type AgentSubscriber, type Message, type RunErrorEvent } from '@ag-ui/client';
 import { api, tokenFor } from './support/http';
+import { ServiceGroup } from './support/service-group';
 import { ServiceProcess } from './support/service-process';
 import { waitFor } from './support/wait-for';
 
@@ -47,17 +48,16 @@ describe('the @ag-ui/client HttpAgent on a completed run', () => {
 });
 
 describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
-  const services: ServiceProcess[] = [];
+  const services = new ServiceGroup();
   const runErrors: RunErrorEvent[] = [];
   const failures: unknown[] = [];
   let agent: HttpAgent;
   let rejection: unknown;
 
   beforeAll(async () => {
-    const first = await ServiceProcess.start({
+    const first = await services.start({
       env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400' },
     });
-    services.push(first);
     agent = agentFor(first.baseUrl, 'thread-client-stop', [{ id: 'client-stop-u1', role: 'user', content: 'do the steps' }]);
     let toolResults = 0;
     const subscriber: AgentSubscriber = {
@@ -74,7 +74,7 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
     rejection = await running;
     await first.waitForExit(15_000);
   });
-  afterAll(() => Promise.all(services.map((s) => s.stop())));
+  afterAll(() => services.stopAll());
 
   it('surfaces a RUN_ERROR with code RUN_INTERRUPTED to its subscriber', () => {
     expect(runErrors).toHaveLength(1);
@@ -87,8 +87,7 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
   });
 
   it('completes the retried run with the same threadId on a restarted service (the resume)', async () => {
-    const second = await ServiceProcess.start({ dataDir: services[0].dataDir });
-    services.push(second);
+    const second = await services.restart(services.first);
     const retryErrors: RunErrorEvent[] = [];
     const retry = agentFor(second.baseUrl, 'thread-client-stop', agent.messages);
     const { newMessages } = await retry.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void retryErrors.push(event) });

@@ -4,9 +4,8 @@ import { startRun, type AgUiEvent, type RunStream } from './support/sse';
 import { waitFor } from './support/wait-for';
 
 const user = tokenFor('dana');
-// Each slow call lasts this long; a cancel that aborts the call in progress ends the run well before.
+// Each slow call lasts this long: long enough that a cancel lands while it is in progress.
 const SLOW_MS = 5_000;
-const PROMPT_MS = 3_000;
 
 const cancel = (service: ServiceProcess, threadId: string, query = '') =>
   api(service.baseUrl, `/v1/runs/${threadId}/cancel${query}`, { method: 'POST', token: user });
@@ -27,15 +26,15 @@ const streamedMessageIds = (events: AgUiEvent[]) => [
   ),
 ];
 
-/** A cancel of a run stopped by `until`; records when the cancel was sent and when the stream ended. */
+/** A cancel of a run stopped by `until`; records which events the stream sent after the cancel. */
 async function cancelDuring(service: ServiceProcess, threadId: string, until: (stream: RunStream) => Promise<unknown>) {
   const stream = await startRun(service.baseUrl, user, runInput(threadId, 'run-1', [{ id: `${threadId}-u1`, content: 'do the steps' }]));
   expect(stream.status).toBe(200);
   await until(stream);
-  const sentAt = Date.now();
+  const before = stream.events.length;
   const response = await cancel(service, threadId);
   const terminal = await stream.terminal();
-  return { stream, response, terminal, tookMs: Date.now() - sentAt };
+  return { stream, response, terminal, afterCancel: stream.events.slice(before).map((e) => e.type) };
 }
 
 describe('a cancel while the model is reasoning', () => {
@@ -58,7 +57,8 @@ describe('a cancel while the model is reasoning', () => {
   it('ends the stream with RUN_ERROR RUN_CANCELED without waiting for the reasoning call to finish', () => {
     expect(result.terminal).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
     expect(terminals(result.stream.events)).toHaveLength(1);
-    expect(result.tookMs).toBeLessThan(PROMPT_MS);
+    // An aborted call produces nothing: only the open step's end and the terminal event follow.
+    expect(result.afterCancel).toEqual(['STEP_FINISHED', 'RUN_ERROR']);
   });
 
   it('leaves the thread idle with its last run canceled', async () => {
@@ -101,7 +101,8 @@ describe('a cancel while a tool runs', () => {
   it('ends the stream with RUN_ERROR RUN_CANCELED without waiting for the tool call to finish', () => {
     expect(result.terminal).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
     expect(terminals(result.stream.events)).toHaveLength(1);
-    expect(result.tookMs).toBeLessThan(PROMPT_MS);
+    // An aborted call produces nothing: only the open step's end and the terminal event follow.
+    expect(result.afterCancel).toEqual(['STEP_FINISHED', 'RUN_ERROR']);
   });
 
   it('leaves the thread idle with its last run canceled and keeps the user message and the tool call', async () => {

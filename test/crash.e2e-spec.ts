@@ -1,19 +1,16 @@
 import { api, runInput, tokenFor } from './support/http';
-import { ServiceProcess } from './support/service-process';
+import { ServiceGroup } from './support/service-group';
 import { startRun } from './support/sse';
 
 const user = tokenFor('carol');
 
 describe('a process killed without warning', () => {
-  const services: ServiceProcess[] = [];
-  afterEach(async () => {
-    await Promise.all(services.splice(0).map((s) => s.stop()));
-  });
+  const services = new ServiceGroup();
+  afterEach(() => services.stopAll());
 
   it('keeps every checkpointed step, and the next process resumes the thread as interrupted by a crash', async () => {
     const env = { DEMO_STEPS: '4', DEMO_TOOL_MS: '300' };
-    const first = await ServiceProcess.start({ env });
-    services.push(first);
+    const first = await services.start({ env });
     const input = runInput('thread-crash', 'run-1', [{ id: 'u1', content: 'four steps' }]);
     const stream = await startRun(first.baseUrl, user, input);
     await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT' && e.content === 'step 2 done', 'step 2 result');
@@ -21,8 +18,7 @@ describe('a process killed without warning', () => {
     first.kill('SIGKILL');
     await first.waitForExit();
 
-    const second = await ServiceProcess.start({ env, dataDir: first.dataDir });
-    services.push(second);
+    const second = await services.restart(first);
     const status = await api(second.baseUrl, '/v1/threads/thread-crash', { token: user });
     expect(status.body).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'run-1' } });
     const before = await api(second.baseUrl, '/v1/threads/thread-crash/messages', { token: user });

@@ -1,21 +1,18 @@
 import { api, runInput, tokenFor } from './support/http';
-import { ServiceProcess } from './support/service-process';
+import { ServiceGroup } from './support/service-group';
 import { startRun } from './support/sse';
 import { waitFor } from './support/wait-for';
 
 const user = tokenFor('alice');
 
 describe('SIGTERM during a run', () => {
-  const services: ServiceProcess[] = [];
-  afterEach(async () => {
-    await Promise.all(services.splice(0).map((s) => s.stop()));
-  });
+  const services = new ServiceGroup();
+  afterEach(() => services.stopAll());
 
   it('interrupts the run, exits 0 before the deadline, and a new process resumes it from the client retry', async () => {
-    const first = await ServiceProcess.start({
+    const first = await services.start({
       env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400' },
     });
-    services.push(first);
     const input = runInput('thread-sigterm', 'run-1', [{ id: 'user-1', content: 'do the steps' }]);
     const stream = await startRun(first.baseUrl, user, input);
     expect(stream.status).toBe(200);
@@ -30,8 +27,7 @@ describe('SIGTERM during a run', () => {
     expect(exit).toMatchObject({ code: 0, signal: null });
     expect(exit.at - signalledAt).toBeLessThan(10_000);
 
-    const second = await ServiceProcess.start({ dataDir: first.dataDir });
-    services.push(second);
+    const second = await services.restart(first);
     const status = await api(second.baseUrl, '/v1/threads/thread-sigterm', { token: user });
     expect(status.body).toMatchObject({ status: 'interrupted', interrupt: { reason: 'shutdown', runId: 'run-1' } });
 
@@ -50,10 +46,9 @@ describe('SIGTERM during a run', () => {
   });
 
   it('fails readiness at once, keeps liveness, refuses new runs with 503 and Retry-After, and still serves reads', async () => {
-    const service = await ServiceProcess.start({
+    const service = await services.start({
       env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '3000', SHUTDOWN_TIMEOUT_MS: '8000', DEMO_STEPS: '50', DEMO_TOOL_MS: '100' },
     });
-    services.push(service);
     const running = await startRun(service.baseUrl, user, runInput('thread-drain', 'run-1', [{ id: 'u1', content: 'long' }]));
     await running.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a tool result');
 
@@ -75,8 +70,7 @@ describe('SIGTERM during a run', () => {
   });
 
   it('serves a user cancel during the drain, and the canceled run is not marked interrupted', async () => {
-    const service = await ServiceProcess.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '15000', DEMO_STEPS: '50' } });
-    services.push(service);
+    const service = await services.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '15000', DEMO_STEPS: '50' } });
     const stream = await startRun(service.baseUrl, user, runInput('thread-cancel-drain', 'run-1', [{ id: 'u1', content: 'x' }]));
     await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a tool result');
 
@@ -88,8 +82,7 @@ describe('SIGTERM during a run', () => {
     expect(cancel.body).toMatchObject({ accepted: true, stopped: true, stopReason: 'canceled' });
     expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
     expect(await service.waitForExit(10_000)).toMatchObject({ code: 0 });
-    const after = await ServiceProcess.start({ dataDir: service.dataDir });
-    services.push(after);
+    const after = await services.restart(service);
     expect((await api(after.baseUrl, '/v1/threads/thread-cancel-drain', { token: user })).body).toMatchObject({
       status: 'idle',
       interrupt: null,
@@ -98,8 +91,7 @@ describe('SIGTERM during a run', () => {
   });
 
   it('lets a run that finishes inside the drain budget complete with RUN_FINISHED', async () => {
-    const service = await ServiceProcess.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '15000' } });
-    services.push(service);
+    const service = await services.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '10000', SHUTDOWN_TIMEOUT_MS: '15000' } });
     const stream = await startRun(service.baseUrl, user, runInput('thread-fits', 'run-1', [{ id: 'u1', content: 'short' }]));
     await stream.waitForEvent((e) => e.type === 'STEP_STARTED', 'the first step');
 
@@ -107,8 +99,7 @@ describe('SIGTERM during a run', () => {
     expect(await stream.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
     expect(await service.waitForExit(15_000)).toMatchObject({ code: 0 });
 
-    const after = await ServiceProcess.start({ dataDir: service.dataDir });
-    services.push(after);
+    const after = await services.restart(service);
     expect((await api(after.baseUrl, '/v1/threads/thread-fits', { token: user })).body).toMatchObject({
       status: 'idle',
       interrupt: null,
@@ -117,10 +108,9 @@ describe('SIGTERM during a run', () => {
   });
 
   it('stops a run that outlasts the drain budget at a safe point and saves its marker', async () => {
-    const service = await ServiceProcess.start({
+    const service = await services.start({
       env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '500', SHUTDOWN_TIMEOUT_MS: '8000', DEMO_STEPS: '100' },
     });
-    services.push(service);
     const stream = await startRun(service.baseUrl, user, runInput('thread-long', 'run-1', [{ id: 'u1', content: 'long' }]));
     await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a tool result');
 
@@ -129,8 +119,7 @@ describe('SIGTERM during a run', () => {
     expect(stream.events.filter((e) => e.type === 'TOOL_CALL_RESULT').length).toBeGreaterThan(1);
     expect(await service.waitForExit(10_000)).toMatchObject({ code: 0 });
 
-    const after = await ServiceProcess.start({ dataDir: service.dataDir });
-    services.push(after);
+    const after = await services.restart(service);
     const { body } = await api(after.baseUrl, '/v1/threads/thread-long', { token: user });
     expect(body.status).toBe('interrupted');
     expect(body.interrupt).toMatchObject({ reason: 'shutdown', runId: 'run-1' });
@@ -138,8 +127,7 @@ describe('SIGTERM during a run', () => {
   });
 
   it('ignores a second signal instead of starting a second shutdown', async () => {
-    const service = await ServiceProcess.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '1500', SHUTDOWN_TIMEOUT_MS: '6000', DEMO_STEPS: '50' } });
-    services.push(service);
+    const service = await services.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '1500', SHUTDOWN_TIMEOUT_MS: '6000', DEMO_STEPS: '50' } });
     const stream = await startRun(service.baseUrl, user, runInput('thread-twice', 'run-1', [{ id: 'u1', content: 'x' }]));
     await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a tool result');
 

@@ -45,6 +45,8 @@ export class ServiceProcess {
     readonly child: ChildProcess,
     readonly port: number,
     readonly dataDir: string,
+    /** The environment given on top of the defaults. */
+    readonly env: Record<string, string>,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
@@ -71,7 +73,7 @@ export class ServiceProcess {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const service = new ServiceProcess(child, port, dataDir);
+    const service = new ServiceProcess(child, port, dataDir, options.env ?? {});
     let exitedEarly = false;
     void service.exited.then(() => (exitedEarly = true));
     await waitFor(async () => {

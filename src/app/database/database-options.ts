@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 
 /** PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`. Migrations run at boot. */
 export function databaseOptions(config: AppConfig): TypeOrmModuleOptions {
-  const common = { ...SESSION_TYPEORM_OPTIONS, entities: [...SESSION_TYPEORM_OPTIONS.entities], migrations: [...SESSION_TYPEORM_OPTIONS.migrations], synchronize: false };
+  const common = { ...SESSION_TYPEORM_OPTIONS, synchronize: false };
   if (config.databaseUrl) return { ...common, type: 'postgres', url: config.databaseUrl };
   mkdirSync(config.dataDir, { recursive: true });
   return {

@@ -38,7 +38,6 @@ class StopAt {
   constructor(
     readonly decision: StopDecision,
     readonly phase: RunPhase,
-    readonly pending: PendingToolCall[] = [],
   ) {}
 }
 
@@ -63,7 +62,8 @@ export class AgentRuntime {
     let iteration = 0;
     let phase: RunPhase = 'reasoning';
     let outcome: RunOutcome | undefined;
-    let pendingOnError: PendingToolCall[] = [];
+    // The calls of the current step without a result: what an outcome reports as pending.
+    let pending: PendingToolCall[] = [];
 
     const append = async (messages: AgentMessage[]) => {
       await env.checkpointer.append(messages, { iteration, phase });
@@ -76,17 +76,17 @@ export class AgentRuntime {
       for (let i = 0; i < calls.length; i++) {
         const call = calls[i];
         const remaining = calls.slice(i);
-        pendingOnError = remaining.map((c) => ({ ...c, started: false }));
+        pending = remaining.map((c) => ({ ...c, started: false }));
         const decision = await hooks.decide('preActing', { ...base, iteration, toolCall: call, pendingToolCalls: remaining });
-        if (decision) throw new StopAt(decision, 'acting', pendingOnError);
-        pendingOnError[0].started = true;
+        if (decision) throw new StopAt(decision, 'acting');
+        pending[0].started = true;
         const content = await this.tools.execute(call, { ...base, toolCallId: call.id, signal: env.control.signal });
         const result: AgentMessage = { id: randomUUID(), role: 'tool', content, toolCallId: call.id };
         await append([result]);
-        pendingOnError = remaining.slice(1).map((c) => ({ ...c, started: false }));
+        pending = remaining.slice(1).map((c) => ({ ...c, started: false }));
         env.emit(toolResultEvent(result));
         const after = await hooks.decide('postActing', { ...base, iteration, toolCall: call, result });
-        if (after) throw new StopAt(after, 'acting', pendingOnError);
+        if (after) throw new StopAt(after, 'acting');
       }
       env.emit(stepEvent('finish', 'acting'));
     };
@@ -98,7 +98,7 @@ export class AgentRuntime {
 
       for (;;) {
         phase = 'reasoning';
-        pendingOnError = [];
+        pending = [];
         if (iteration >= this.maxIterations) {
           throw new StopAt({ stop: StopReason.StepLimit, detail: `reached ${this.maxIterations} iterations` }, 'reasoning');
         }
@@ -123,9 +123,9 @@ export class AgentRuntime {
         for (const event of assistantMessageEvents(message)) env.emit(event);
         env.emit(stepEvent('finish', 'reasoning'));
         const calls = message.toolCalls ?? [];
-        pendingOnError = calls.map((c) => ({ ...c, started: false }));
+        pending = calls.map((c) => ({ ...c, started: false }));
         const after = await hooks.decide('postReasoning', { ...base, iteration, message });
-        if (after) throw new StopAt(after, calls.length ? 'acting' : 'reasoning', pendingOnError);
+        if (after) throw new StopAt(after, calls.length ? 'acting' : 'reasoning');
         if (calls.length === 0) {
           outcome = { stopReason: StopReason.Completed, phase: 'reasoning', iteration, pendingToolCalls: [] };
           break;
@@ -133,9 +133,9 @@ export class AgentRuntime {
         await act(calls);
       }
     } catch (error) {
-      outcome = this.toOutcome(error, env.control, phase, iteration, pendingOnError);
+      outcome = this.toOutcome(error, env.control, phase, iteration, pending);
     } finally {
-      outcome ??= { stopReason: StopReason.Failed, phase, iteration, pendingToolCalls: pendingOnError };
+      outcome ??= { stopReason: StopReason.Failed, phase, iteration, pendingToolCalls: pending };
       await hooks.onRunEnd({ ...base, iteration, outcome });
     }
     return outcome;
@@ -143,7 +143,7 @@ export class AgentRuntime {
 
   private toOutcome(error: unknown, control: RunControl, phase: RunPhase, iteration: number, pending: PendingToolCall[]): RunOutcome {
     if (error instanceof StopAt) {
-      return { stopReason: error.decision.stop, detail: error.decision.detail, phase: error.phase, iteration, pendingToolCalls: error.pending };
+      return { stopReason: error.decision.stop, detail: error.decision.detail, phase: error.phase, iteration, pendingToolCalls: pending };
     }
     const request = control.stopRequest;
     if (error instanceof CallAbortedError && request) {

@@ -17,8 +17,6 @@ export interface ValidRunInput {
   runId: string;
   /** The user messages of the input, in order; duplicates by id removed. */
   userMessages: IncomingUserMessage[];
-  /** Every message id the client sent, to recognise echoes. */
-  messageIds: string[];
 }
 
 /**
@@ -48,7 +46,7 @@ export function parseRunInput(body: unknown): ValidRunInput {
     seen.add(message.id);
     userMessages.push({ id: message.id, content: userText(message.content, index) });
   });
-  return { threadId: input.threadId, runId: input.runId, userMessages, messageIds: [...seen] };
+  return { threadId: input.threadId, runId: input.runId, userMessages };
 }
 
 function userText(content: unknown, index: number): string {

@@ -26,7 +26,8 @@ export class SseEventStream {
   readonly write = (event: BaseEvent): void => {
     const step = (event as { stepName?: string }).stepName ?? '';
     if (event.type === EventType.STEP_STARTED) this.openSteps.push(step);
-    if (event.type === EventType.STEP_FINISHED) this.openSteps.splice(this.openSteps.lastIndexOf(step), 1);
+    const open = this.openSteps.lastIndexOf(step);
+    if (event.type === EventType.STEP_FINISHED && open >= 0) this.openSteps.splice(open, 1);
     if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
       while (this.openSteps.length) this.send({ type: EventType.STEP_FINISHED, stepName: this.openSteps.pop() } as BaseEvent);
     }

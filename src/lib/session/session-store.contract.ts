@@ -93,15 +93,6 @@ export function describeSessionStoreContract(name: string, makeStore: () => Prom
       expect(await store.findRun('t1', 'r1')).toMatchObject({ iteration: 1, phase: 'acting' });
     });
 
-    it('tells which message ids a thread already holds', async () => {
-      await store.startRun(startCommand('t1', 'r1', { messages: [message('m1'), message('m2')] }));
-      await store.startRun(startCommand('t2', 'r1', { messages: [message('m3')] }));
-
-      const existing = await store.existingMessageIds('t1', ['m1', 'm3', 'unknown', 'm2']);
-
-      expect([...existing].sort()).toEqual(['m1', 'm2']);
-    });
-
     it('marks the thread interrupted with its marker when a run finishes with one', async () => {
       const command = startCommand('t1', 'r1');
       await store.startRun(command);
@@ -125,7 +116,8 @@ export function describeSessionStoreContract(name: string, makeStore: () => Prom
       expect(await store.findThread('t1')).toMatchObject({ status: 'idle', activeRunId: null, interrupt: null, lastRun: { runId: 'r2', status: 'completed' } });
     });
 
-    it('returns the latest attempt of a run that was retried with the same runId', async () => {
+    /** Interrupts run r1, starts it again with the same runId, and expects the retry to be found. */
+    const expectRetryFound = async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
       await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: shutdownMarker('r1') });
@@ -134,21 +126,16 @@ export function describeSessionStoreContract(name: string, makeStore: () => Prom
       await store.startRun(retry);
 
       expect(await store.findRun('t1', 'r1')).toMatchObject({ key: retry.runKey, status: 'running' });
-    });
+    };
+
+    it('returns the latest attempt of a run that was retried with the same runId', expectRetryFound);
 
     it('returns the latest attempt of a run retried within the same millisecond', async () => {
       // A client's immediate retry can start in the same millisecond as the attempt it replaces;
       // freezing the clock makes that case certain instead of a matter of machine speed.
       jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
       try {
-        const first = startCommand('t1', 'r1');
-        await store.startRun(first);
-        await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: shutdownMarker('r1') });
-        const retry = startCommand('t1', 'r1', { messages: [] });
-
-        await store.startRun(retry);
-
-        expect(await store.findRun('t1', 'r1')).toMatchObject({ key: retry.runKey, status: 'running' });
+        await expectRetryFound();
       } finally {
         jest.useRealTimers();
       }

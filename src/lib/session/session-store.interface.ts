@@ -49,8 +49,6 @@ export class ThreadBusyError extends Error {
 export interface SessionStore {
   findThread(threadId: string): Promise<ThreadRecord | null>;
   loadMessages(threadId: string): Promise<StoredMessage[]>;
-  /** Which of `ids` are already in the thread's history. */
-  existingMessageIds(threadId: string, ids: readonly string[]): Promise<Set<string>>;
   /** Creates the thread if needed, appends `messages`, records the run and marks the thread running. */
   startRun(command: StartRunCommand): Promise<void>;
   /** Appends the messages of a finished step; costs O(new messages). */

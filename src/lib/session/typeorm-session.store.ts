@@ -1,4 +1,4 @@
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AgentMessage } from '../agent/agent-message';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import type { InterruptedState } from '../shutdown/interrupted-state';
@@ -53,14 +53,6 @@ export class TypeOrmSessionStore implements SessionStore {
   async loadMessages(threadId: string): Promise<StoredMessage[]> {
     const rows = await this.dataSource.getRepository(MessageEntity).find({ where: { threadId }, order: { seq: 'ASC' } });
     return rows.map(toStoredMessage);
-  }
-
-  async existingMessageIds(threadId: string, ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.dataSource
-      .getRepository(MessageEntity)
-      .find({ select: { id: true }, where: { threadId, id: In([...ids]) } });
-    return new Set(rows.map((row) => row.id));
   }
 
   startRun(command: StartRunCommand): Promise<void> {

@@ -8,7 +8,7 @@ export interface ThreadView {
   messageCount: number;
   activeRunId: string | null;
   lastRun: { runId: string; status: RunStatus; stopReason: string | null; startedAt: string; endedAt: string | null } | null;
-  interrupt: Omit<InterruptedState, 'iteration'> & { iteration?: number } | null;
+  interrupt: InterruptedState | null;
 }
 
 /** A message, as `GET /v1/threads/{threadId}/messages` returns it. */
