@@ -1,11 +1,16 @@
 /** Unit specs live beside the code; end-to-end suites spawn the built service (see `pretest`). */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
+/** The behaviour suites of one service instance; they run on SQLite and on PostgreSQL. */
+const SINGLE_INSTANCE_SUITES = ['ag-ui-client', 'auth', 'cancel', 'crash', 'input', 'shutdown'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
   // End-to-end tests spawn services and wait on conditions with their own deadlines.
   testTimeout: 120000,
+  // Installs the local PostgreSQL/Redis packages once, before any worker (see the file).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   projects: [
     {
       displayName: 'unit',
@@ -19,6 +24,15 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // The single-instance behaviour suites again, with the service on PostgreSQL.
+      displayName: 'e2e-postgres',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: SINGLE_INSTANCE_SUITES.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`),
+      setupFilesAfterEnv: ['<rootDir>/test/support/postgres-store.setup.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
   ],

@@ -18,11 +18,8 @@ async function bootstrap(): Promise<void> {
   }
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { logger, bodyParser: false, abortOnError: false });
   app.use(jsonBodyParser(config.bodyLimit));
-  if (config.redisUrl) {
-    logger.warn({ msg: 'REDIS_URL is set, but this version signals in process: run a single instance' }, 'Bootstrap');
-  }
   await app.listen(config.port);
-  logger.log({ msg: 'listening', port: config.port, store: config.databaseUrl ? 'postgres' : 'sqlite' }, 'Bootstrap');
+  logger.log({ msg: 'listening', port: config.port, store: config.databaseUrl ? 'postgres' : 'sqlite', signals: config.redisUrl ? 'redis' : 'in-process' }, 'Bootstrap');
 }
 
 void bootstrap();

@@ -1,6 +1,7 @@
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { startRun } from './support/sse';
+import { waitFor } from './support/wait-for';
 
 const user = tokenFor('carol');
 
@@ -19,8 +20,12 @@ describe('a process killed without warning', () => {
     await first.waitForExit();
 
     const second = await services.restart(first);
-    const status = await api(second.baseUrl, '/v1/threads/thread-crash', { token: user });
-    expect(status.body).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'run-1' } });
+    // On an embedded store the new process takes over at boot; on a shared one, once the lease expires.
+    const status = await waitFor(async () => {
+      const { body } = await api(second.baseUrl, '/v1/threads/thread-crash', { token: user });
+      return body.status !== 'running' ? body : undefined;
+    }, 'the thread to stop reading running');
+    expect(status).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'run-1' } });
     const before = await api(second.baseUrl, '/v1/threads/thread-crash/messages', { token: user });
     const kept = (before.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool');
     expect(kept.map((m) => m.content).slice(0, 2)).toEqual(['step 1 done', 'step 2 done']);

@@ -6,6 +6,7 @@ import { AgentExceptionFilter, GracefulShutdownModule } from '../lib';
 import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG_KEY, loadAppConfig, type AppConfig } from './config/app-config';
 import { databaseOptions } from './database/database-options';
+import { openDataSource } from './database/open-data-source';
 import { HealthModule } from './health/health.module';
 import { RunsController } from './runs/runs.controller';
 import { ThreadsController } from './threads/threads.controller';
@@ -16,12 +17,18 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ [APP_CONFIG_KEY]: loadAppConfig(process.env) })] }),
-    TypeOrmModule.forRootAsync({ inject: [ConfigService], useFactory: (config: ConfigService) => databaseOptions(appConfig(config)) }),
+    TypeOrmModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => databaseOptions(appConfig(config)),
+      dataSourceFactory: (options) => openDataSource(options!),
+    }),
     GracefulShutdownModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService) => ({
         drainTimeoutMs: appConfig(config).drainTimeoutMs,
         shutdownTimeoutMs: appConfig(config).shutdownTimeoutMs,
+        redisUrl: appConfig(config).redisUrl,
+        leaseTtlMs: appConfig(config).leaseTtlMs,
       }),
     }),
     AuthModule,

@@ -1,6 +1,10 @@
 import { cpus, loadavg, platform, arch } from 'node:os';
 import { relative } from 'node:path';
+import { messageOf } from './bench-stats';
+import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
+import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
+import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
 import {
   measureShutdownAtScale,
   shutdownAtScaleReport,
@@ -11,6 +15,25 @@ import {
 const HOOK_OVERHEAD = { runs: 2_000, iterations: 10, warmupRuns: 500 };
 const SHUTDOWN_SIZES = [100, 1_000];
 const SHUTDOWN: ShutdownAtScaleOptions = { reasoningMs: 60_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000 };
+const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, maxGapMs: 100, abortTimeoutMs: 2_000, pollIntervalMs: 100 };
+const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
+const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
+
+/**
+ * Prints one benchmark's report, or why it could not be measured; returns false on the latter.
+ * A missed target is in the report, not a failure: the numbers are still worth reading.
+ */
+async function section<T>(title: string, measure: () => Promise<T>, report: (result: T) => string): Promise<boolean> {
+  try {
+    console.log(report(await measure()));
+    return true;
+  } catch (error) {
+    console.log(`${title}: MEASUREMENT FAILED: ${messageOf(error)}`);
+    return false;
+  } finally {
+    console.log('');
+  }
+}
 
 function header(): string {
   const script = relative(process.cwd(), process.argv[1] ?? '');
@@ -23,7 +46,7 @@ function header(): string {
   ].join('\n');
 }
 
-/** Prints the hook-overhead and shutdown-at-scale tables; exits 1 if a run was lost or a measurement failed. */
+/** Prints every benchmark's table; exits 1 if a run was lost or a measurement failed (not for a missed target). */
 async function main(): Promise<void> {
   const started = Date.now();
   console.log(header());
@@ -43,9 +66,15 @@ async function main(): Promise<void> {
   }
   console.log(shutdownAtScaleReport(results, SHUTDOWN, failures));
   console.log('');
+
+  const measured = [
+    await section('(c) cross-instance cancel latency', () => measureCrossInstanceCancel(CROSS_INSTANCE), crossInstanceCancelReport),
+    await section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
+    await section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
+  ];
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  if (failures.length || results.some((r) => r.problems.length > 0)) process.exitCode = 1;
+  if (failures.length || results.some((r) => r.problems.length > 0) || measured.includes(false)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

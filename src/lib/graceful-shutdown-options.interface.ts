@@ -42,14 +42,38 @@ export interface GracefulShutdownModuleOptions {
    */
   dataSourceName?: string;
   /**
-   * Carries cancels between instances.
-   * @default an in-process bus (one instance)
+   * Carries cancels between instances. Takes precedence over `redisUrl`.
+   * @default a Redis bus when `redisUrl` is set, else an in-process bus (one instance)
    */
   signalBus?: SignalBus;
   /**
-   * At boot, mark runs left `running` by a process that died as interrupted (`crash`), so they
-   * resume. Right for one instance per store; turn off when instances share the store.
-   * @default true
+   * Redis for cancels across instances (`redis://…`). The module connects it at boot and
+   * closes it at shutdown; while Redis is down, cancels reach this instance's runs only.
+   * @default unset: in-process signals
+   */
+  redisUrl?: string;
+  /**
+   * How long a cancel is remembered for a run that has not subscribed yet, in milliseconds.
+   * @default 60000
+   */
+  cancelTtlMs?: number;
+  /**
+   * How long a run's lease on its thread lasts without renewal, in milliseconds. When an
+   * instance dies, its threads read `interrupted` (reason `crash`) this long after its last
+   * renewal and resume on any instance.
+   * @default 15000
+   */
+  leaseTtlMs?: number;
+  /**
+   * How often the leases of this instance's runs are renewed, in milliseconds (one batched
+   * write for all of them). Must be less than `leaseTtlMs`.
+   * @default leaseTtlMs / 3
+   */
+  leaseRenewIntervalMs?: number;
+  /**
+   * At boot, record every run of another instance as interrupted by a crash without
+   * waiting for its lease to expire. Right only when no other live instance shares the store.
+   * @default true for an embedded SQLite store, false otherwise
    */
   recoverOrphanedRunsOnBoot?: boolean;
   /**

@@ -1,4 +1,4 @@
-import { Inject, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -10,14 +10,16 @@ import { RESOLVED_SHUTDOWN_OPTIONS, resolveShutdownOptions, type ResolvedShutdow
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
 import { AgentRunService } from './runs/agent-run.service';
 import { RunCancelService } from './runs/run-cancel.service';
-import { SESSION_STORE, type SessionStore } from './session/session-store.interface';
+import { SESSION_STORE } from './session/session-store.interface';
 import { TypeOrmSessionStore } from './session/typeorm-session.store';
 import { InFlightRunRegistry } from './shutdown/in-flight-run.registry';
 import { PROCESS_TERMINATOR } from './shutdown/process-terminator';
 import { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service';
 import { exitProcess, ShutdownSignalListener } from './shutdown/shutdown-signal.listener';
+import { CrashedRunSweeper, LeaseKeeper } from './leases';
 import { InProcessSignalBus } from './signals/in-process-signal-bus';
-import { SIGNAL_BUS } from './signals/signal-bus.interface';
+import { RedisSignalBus } from './signals/redis-signal-bus';
+import { SIGNAL_BUS, type SignalBus } from './signals/signal-bus.interface';
 import { ThreadQueryService } from './threads/thread-query.service';
 
 /**
@@ -37,19 +39,26 @@ import { ThreadQueryService } from './threads/thread-query.service';
       provide: SESSION_STORE,
       inject: [RESOLVED_SHUTDOWN_OPTIONS, ModuleRef],
       useFactory: (options: ResolvedShutdownOptions, moduleRef: ModuleRef) =>
-        new TypeOrmSessionStore(() =>
-          moduleRef.get<DataSource>(getDataSourceToken(options.dataSourceName), { strict: false }),
+        new TypeOrmSessionStore(
+          () => moduleRef.get<DataSource>(getDataSourceToken(options.dataSourceName), { strict: false }),
+          { leaseTtlMs: options.leaseTtlMs },
         ),
     },
     {
       provide: SIGNAL_BUS,
       inject: [RESOLVED_SHUTDOWN_OPTIONS],
-      useFactory: (options: ResolvedShutdownOptions) => options.signalBus ?? new InProcessSignalBus(),
+      useFactory: (options: ResolvedShutdownOptions): SignalBus =>
+        options.signalBus ??
+        (options.redisUrl
+          ? new RedisSignalBus({ url: options.redisUrl, cancelTtlMs: options.cancelTtlMs })
+          : new InProcessSignalBus(options.cancelTtlMs)),
     },
     { provide: PROCESS_TERMINATOR, useValue: exitProcess },
     InFlightRunRegistry,
     ShutdownCoordinator,
     ShutdownSignalListener,
+    LeaseKeeper,
+    CrashedRunSweeper,
     AgentRunService,
     RunCancelService,
     ThreadQueryService,
@@ -60,24 +69,35 @@ import { ThreadQueryService } from './threads/thread-query.service';
     ThreadQueryService,
     ShutdownCoordinator,
     InFlightRunRegistry,
+    LeaseKeeper,
     SESSION_STORE,
     SIGNAL_BUS,
   ],
 })
-export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnApplicationBootstrap {
+export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('GracefulShutdown');
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
-    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
   ) {
     super();
   }
 
-  /** Runs left `running` by a process that died are marked interrupted so they resume. */
-  async onApplicationBootstrap(): Promise<void> {
-    if (!this.options.recoverOrphanedRunsOnBoot) return;
-    const recovered = await this.store.recoverOrphanedRuns((run) => run.instanceId !== this.options.instanceId);
-    if (recovered > 0) this.logger.warn({ msg: 'runs left by a stopped process marked interrupted', count: recovered });
+  /** The module connects the Redis bus it created; a bus passed in is the application's to manage. */
+  private get ownsSignalBus(): boolean {
+    return !this.options.signalBus && this.signals instanceof RedisSignalBus;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.ownsSignalBus) await (this.signals as RedisSignalBus).connect();
+  }
+
+  /** Runs after the shutdown sequence, so the last run-ended notices are already published. */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.ownsSignalBus) return;
+    await (this.signals as RedisSignalBus)
+      .close()
+      .catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) }));
   }
 }

@@ -32,6 +32,8 @@ export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coo
 export { InFlightRunRegistry, type InFlightRun } from './shutdown/in-flight-run.registry';
 export { PROCESS_TERMINATOR, type ProcessTerminator } from './shutdown/process-terminator';
 export { ShutdownHealthIndicator } from './health/shutdown.health-indicator';
+export { SignalBusHealthIndicator } from './health/signal-bus.health-indicator';
+export { LeaseKeeper } from './leases/lease-keeper.service';
 
 export { AgentRunService } from './runs/agent-run.service';
 export { AgentRun } from './runs/agent-run';
@@ -43,10 +45,12 @@ export { ThreadQueryService } from './threads/thread-query.service';
 export type { MessageView, ThreadView } from './threads/thread-views';
 
 export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from './session/session-schema';
+export { runSessionMigrations } from './session/run-session-migrations';
 export { SESSION_STORE, type SessionStore } from './session/session-store.interface';
-export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from './session/session-records';
-export { TypeOrmSessionStore } from './session/typeorm-session.store';
-export { SIGNAL_BUS, type SignalBus, type CancelSignal, type RunEndedSignal } from './signals/signal-bus.interface';
+export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
+export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
+export { SIGNAL_BUS, type SignalBus, type SignalBusHealth, type CancelSignal, type RunEndedSignal } from './signals/signal-bus.interface';
 export { InProcessSignalBus } from './signals/in-process-signal-bus';
+export { RedisSignalBus, type RedisSignalBusOptions } from './signals/redis-signal-bus';
 
 export * from './errors';

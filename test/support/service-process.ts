@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TEST_SECRET } from './http';
+import { storeEnvironment } from './store-backend';
 import { waitFor } from './wait-for';
 
 const MAIN = resolve(__dirname, '../../dist/main.js');
@@ -56,9 +57,14 @@ export class ServiceProcess {
     );
   }
 
-  /** Starts the service and waits until `/health/ready` answers 200. */
+  /**
+   * Starts the service and waits until `/health/ready` answers 200. A new service (no data
+   * directory or database given) gets a fresh store of the suite's kind (see `store-backend.ts`).
+   */
   static async start(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ServiceProcess> {
     const port = await freePort();
+    const fresh = !options.dataDir && !options.env?.DATABASE_URL;
+    const env = fresh ? { ...(await storeEnvironment()), ...options.env } : (options.env ?? {});
     const dataDir = options.dataDir ?? tempDataDir();
     const child = spawn(process.execPath, [MAIN], {
       env: {
@@ -69,11 +75,11 @@ export class ServiceProcess {
         AUTH_JWT_SECRET: TEST_SECRET,
         DEMO_REASONING_MS: '100',
         DEMO_TOOL_MS: '100',
-        ...options.env,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const service = new ServiceProcess(child, port, dataDir, options.env ?? {});
+    const service = new ServiceProcess(child, port, dataDir, env);
     let exitedEarly = false;
     void service.exited.then(() => (exitedEarly = true));
     await waitFor(async () => {

@@ -12,6 +12,7 @@ const EnvSchema = z.object({
   AUTH_JWT_SECRET: z.string().min(1).optional(),
   SHUTDOWN_DRAIN_TIMEOUT_MS: int(20_000),
   SHUTDOWN_TIMEOUT_MS: int(25_000, 1),
+  LEASE_TTL_MS: int(15_000, 300),
   MODEL_PROVIDER: z.enum(['demo', 'openai']).default('demo'),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
@@ -35,6 +36,8 @@ export interface AppConfig {
   authSecretGenerated: boolean;
   drainTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** How long a run's lease on its thread lasts without renewal: a dead instance's threads resume elsewhere after it. */
+  leaseTtlMs: number;
   modelProvider: 'demo' | 'openai';
   demo: { steps: number; reasoningMs: number; toolMs: number };
   bodyLimit: string;
@@ -58,6 +61,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.MODEL_PROVIDER === 'openai') {
     throw new Error('MODEL_PROVIDER=openai is not available in this version; use MODEL_PROVIDER=demo');
   }
+  if (e.REDIS_URL && !/^rediss?:\/\//.test(e.REDIS_URL)) {
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)');
+  }
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
   }
@@ -71,6 +77,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     authSecretGenerated: !e.AUTH_JWT_SECRET,
     drainTimeoutMs: e.SHUTDOWN_DRAIN_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    leaseTtlMs: e.LEASE_TTL_MS,
     modelProvider: e.MODEL_PROVIDER,
     demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS },
     bodyLimit: e.BODY_LIMIT,

@@ -1,13 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TypeOrmModuleOptions } from '@nestjs/typeorm';
-import { SESSION_TYPEORM_OPTIONS } from '../../lib';
+import type { DataSourceOptions } from 'typeorm';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../../lib';
 import type { AppConfig } from '../config/app-config';
 
-/** PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`. Migrations run at boot. */
-export function databaseOptions(config: AppConfig): TypeOrmModuleOptions {
-  const common = { ...SESSION_TYPEORM_OPTIONS, synchronize: false };
-  if (config.databaseUrl) return { ...common, type: 'postgres', url: config.databaseUrl };
+/**
+ * PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`.
+ * Never `synchronize`: the schema comes from the migrations, run at boot (see `open-data-source.ts`)
+ * or by `npm run migrate`.
+ */
+export function databaseOptions(config: AppConfig): DataSourceOptions {
+  const common = { entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, synchronize: false, migrationsRun: false };
+  if (config.databaseUrl) {
+    // Fail a query fast while the server is unreachable: the store retries writes itself.
+    return { ...common, type: 'postgres', url: config.databaseUrl, connectTimeoutMS: 5_000, extra: { max: 20 } };
+  }
   mkdirSync(config.dataDir, { recursive: true });
   return {
     ...common,

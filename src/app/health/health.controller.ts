@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { ShutdownHealthIndicator } from '../../lib';
+import { ShutdownHealthIndicator, SignalBusHealthIndicator } from '../../lib';
 import { Public } from '../auth/public.decorator';
 
-/** Probes: liveness stays up during a shutdown; readiness fails from its first moment. */
+/** Probes: liveness stays up during a shutdown; readiness fails from its first moment, and reports the signal bus. */
 @Public()
 @Controller('health')
 export class HealthController {
@@ -11,6 +11,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly shutdown: ShutdownHealthIndicator,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly signals: SignalBusHealthIndicator,
   ) {}
 
   @Get('live')
@@ -22,6 +23,11 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.shutdown.check(), () => this.database.pingCheck('database', { timeout: 2_000 })]);
+    return this.health.check([
+      () => this.shutdown.check(),
+      () => this.database.pingCheck('database', { timeout: 2_000 }),
+      // Always up: with Redis out, cancels fall back to this instance; the details say so.
+      () => this.signals.check(),
+    ]);
   }
 }

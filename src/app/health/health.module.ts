@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { ShutdownHealthIndicator } from '../../lib';
+import { ShutdownHealthIndicator, SignalBusHealthIndicator } from '../../lib';
 import { HealthController } from './health.controller';
 
 @Module({
   imports: [TerminusModule.forRoot({ errorLogStyle: 'json' })],
   controllers: [HealthController],
-  providers: [ShutdownHealthIndicator],
+  providers: [ShutdownHealthIndicator, SignalBusHealthIndicator],
 })
 export class HealthModule {}

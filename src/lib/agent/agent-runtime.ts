@@ -79,6 +79,7 @@ export class AgentRuntime {
         pending = remaining.map((c) => ({ ...c, started: false }));
         const decision = await hooks.decide('preActing', { ...base, iteration, toolCall: call, pendingToolCalls: remaining });
         if (decision) throw new StopAt(decision, 'acting');
+        await env.checkpointer.toolCallStarted?.(call, { iteration, phase });
         pending[0].started = true;
         const content = await this.tools.execute(call, { ...base, toolCallId: call.id, signal: env.control.signal });
         const result: AgentMessage = { id: randomUUID(), role: 'tool', content, toolCallId: call.id };
@@ -142,12 +143,14 @@ export class AgentRuntime {
   }
 
   private toOutcome(error: unknown, control: RunControl, phase: RunPhase, iteration: number, pending: PendingToolCall[]): RunOutcome {
-    if (error instanceof StopAt) {
-      return { stopReason: error.decision.stop, detail: error.decision.detail, phase: error.phase, iteration, pendingToolCalls: pending };
-    }
     const request = control.stopRequest;
+    if (error instanceof StopAt) {
+      // A hook that relays the run's own stop request (the shutdown hook does) keeps its error.
+      const relayed = request?.reason === error.decision.stop ? request.error : undefined;
+      return { stopReason: error.decision.stop, detail: error.decision.detail, error: relayed, phase: error.phase, iteration, pendingToolCalls: pending };
+    }
     if (error instanceof CallAbortedError && request) {
-      return { stopReason: request.reason, detail: request.detail, phase, iteration, pendingToolCalls: pending };
+      return { stopReason: request.reason, detail: request.detail, error: request.error, phase, iteration, pendingToolCalls: pending };
     }
     const failure = error instanceof Error ? error : new Error(String(error));
     return { stopReason: StopReason.Failed, error: failure, phase, iteration, pendingToolCalls: pending };

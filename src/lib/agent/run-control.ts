@@ -4,6 +4,8 @@ import type { StopReason } from './stop-reason';
 export interface StopRequest {
   reason: StopReason;
   detail?: string;
+  /** The failure behind a `failed` stop, reported as the run's error. */
+  error?: Error;
 }
 
 /**
@@ -25,9 +27,9 @@ export class RunControl {
   }
 
   /** Asks the run to stop at its next safe point and aborts the call in progress. */
-  requestStop(reason: StopReason, detail?: string): void {
+  requestStop(reason: StopReason, detail?: string, error?: Error): void {
     if (this.request) return;
-    this.request = { reason, detail };
+    this.request = { reason, detail, error };
     this.abortController.abort(this.request);
   }
 }

@@ -1,4 +1,4 @@
-import type { AgentMessage } from './agent-message';
+import type { AgentMessage, ToolCall } from './agent-message';
 import type { RunPhase } from './stop-reason';
 
 /** Where the run stood when a step finished. */
@@ -13,4 +13,9 @@ export interface StepProgress {
  */
 export interface StepCheckpointer {
   append(messages: readonly AgentMessage[], progress: StepProgress): Promise<void>;
+  /**
+   * Makes durable that a tool call is about to run, before it runs: on resume a call that
+   * started without a recorded result is not silently run twice.
+   */
+  toolCallStarted?(call: ToolCall, progress: StepProgress): Promise<void>;
 }

@@ -5,3 +5,4 @@ export { RunNotFoundError } from './run-not-found.error';
 export { ShuttingDownError } from './shutting-down.error';
 export { ThreadAccessDeniedError } from './thread-access-denied.error';
 export { ThreadNotFoundError } from './thread-not-found.error';
+export { LeaseLostError } from './lease-lost.error';

@@ -1,5 +1,6 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { PendingToolCall } from '../agent/run-outcome';
+import type { ToolCallRecord } from '../session/session-records';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { findDanglingToolCalls } from './dangling-tool-calls';
 import { NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT } from './resume-message';
@@ -9,6 +10,20 @@ const call = (id: string, name = 'search'): ToolCall => ({ id, name, arguments: 
 const user = (id: string): AgentMessage => ({ id, role: 'user', content: 'go' });
 const asks = (id: string, ...toolCalls: ToolCall[]): AgentMessage => ({ id, role: 'assistant', content: '', toolCalls });
 const result = (call: ToolCall): AgentMessage => ({ id: `result-${call.id}`, role: 'tool', content: 'ok', toolCallId: call.id });
+
+function record(of: ToolCall, status: ToolCallRecord['status'], result: string | null = null): ToolCallRecord {
+  return {
+    threadId: 't1',
+    toolCallId: of.id,
+    runKey: 'key-1',
+    toolName: of.name,
+    arguments: of.arguments,
+    status,
+    result,
+    startedAt: '2025-01-02T03:04:00.000Z',
+    finishedAt: status === 'finished' ? '2025-01-02T03:04:01.000Z' : null,
+  };
+}
 
 function marker(pending: PendingToolCall[], overrides: Partial<InterruptedState> = {}): InterruptedState {
   return {
@@ -67,19 +82,51 @@ describe('planResume after an interruption', () => {
     const a = call('a', 'lookup');
     const history = [user('u1'), asks('m1', a)];
 
-    const plan = planResume(history, marker([{ ...a, started: true }]), (name) => name === 'lookup');
+    const plan = planResume(history, marker([{ ...a, started: true }]), { isIdempotent: (name) => name === 'lookup' });
 
     expect(plan.toRun).toEqual([a]);
     expect(plan.resolvedResults).toEqual([]);
   });
 
-  it('answers a dangling call missing from the marker (a crash) as of unknown outcome', () => {
+  it('runs a dangling call that neither a record nor the marker shows as started (a crash before the tool began)', () => {
     const a = call('a');
 
     const plan = planResume([user('u1'), asks('m1', a)], marker([], { reason: 'crash' }));
 
+    expect(plan.toRun).toEqual([a]);
+    expect(plan.resolvedResults).toEqual([]);
+  });
+
+  it('answers a call recorded as started without a result as of unknown outcome', () => {
+    const a = call('a');
+
+    const plan = planResume([user('u1'), asks('m1', a)], marker([], { reason: 'crash' }), { toolCalls: [record(a, 'started')] });
+
     expect(plan.toRun).toEqual([]);
     expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([['a', OUTCOME_UNKNOWN_RESULT]]);
+  });
+
+  it('runs a call recorded as started again when its tool is idempotent', () => {
+    const a = call('a', 'lookup');
+
+    const plan = planResume([user('u1'), asks('m1', a)], marker([], { reason: 'crash' }), {
+      toolCalls: [record(a, 'started')],
+      isIdempotent: (name) => name === 'lookup',
+    });
+
+    expect(plan.toRun).toEqual([a]);
+  });
+
+  it('uses the recorded result of a finished call instead of running it again, even for an idempotent tool', () => {
+    const a = call('a', 'lookup');
+
+    const plan = planResume([user('u1'), asks('m1', a)], marker([{ ...a, started: true }]), {
+      toolCalls: [record(a, 'finished', 'recorded answer')],
+      isIdempotent: () => true,
+    });
+
+    expect(plan.toRun).toEqual([]);
+    expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([['a', 'recorded answer']]);
   });
 
   it('gives every resolved result a distinct message id', () => {
@@ -120,7 +167,7 @@ describe('planResume without a marker', () => {
   it('answers dangling calls as not completed and runs none of them', () => {
     const [a, b] = [call('a', 'lookup'), call('b')];
 
-    const plan = planResume([user('u1'), asks('m1', a, b)], null, () => true);
+    const plan = planResume([user('u1'), asks('m1', a, b)], null, { isIdempotent: () => true });
 
     expect(plan.toRun).toEqual([]);
     expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([

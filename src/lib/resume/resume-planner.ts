@@ -1,45 +1,61 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { ToolCallRecord } from '../session/session-records';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { findDanglingToolCalls } from './dangling-tool-calls';
 import { NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT, resumeMessageText } from './resume-message';
 
 /** How a run request continues a thread's history. */
 export interface ResumePlan {
-  /** Results for calls that may have run: written before the run starts. */
+  /** Results for calls that will not run now (recorded, or of unknown outcome): written before the run starts. */
   resolvedResults: AgentMessage[];
-  /** Calls that never started: run before the first reasoning call. */
+  /** Calls that never started, or of idempotent tools: run before the first reasoning call. */
   toRun: ToolCall[];
   /** The resume system message; null unless the thread was interrupted. */
   resumeMessage: AgentMessage | null;
 }
 
+/** What the planner knows about the tools and their executions. */
+export interface ResumeFacts {
+  /** True for a tool that is safe to run twice. @default none is */
+  isIdempotent?: (toolName: string) => boolean;
+  /** The execution records of the dangling calls, by tool-call id. @default none */
+  toolCalls?: readonly ToolCallRecord[];
+}
+
 /**
  * Keeps the history valid for the chat format (every tool call answered) and tells the
- * model about an interruption. A call the marker says never started, or a call of an
- * idempotent tool, is run; any other call left without a result is answered as unknown
- * instead of being run twice.
+ * model about an interruption. For each call left without a result: a finished execution
+ * record gives its result (the tool is never run again); a call that never started, or a
+ * call of an idempotent tool, is run; any other call that may have started is answered as
+ * of unknown outcome instead of being run twice. After a cancel or a failure (no marker)
+ * nothing is run.
  */
-export function planResume(
-  history: readonly AgentMessage[],
-  marker: InterruptedState | null,
-  isIdempotent: (toolName: string) => boolean = () => false,
-): ResumePlan {
-  const dangling = findDanglingToolCalls(history);
-  const notStarted = new Set(marker?.pendingToolCalls.filter((call) => !call.started).map((call) => call.id));
-  const canRun = (call: ToolCall) => marker !== null && (notStarted.has(call.id) || isIdempotent(call.name));
-  const toRun = dangling.filter(canRun);
-  const unknown = dangling.filter((call) => !canRun(call));
-  const resolvedResults = unknown.map(
-    (call): AgentMessage => ({
-      id: randomUUID(),
-      role: 'tool',
-      toolCallId: call.id,
-      content: marker ? OUTCOME_UNKNOWN_RESULT : NOT_COMPLETED_RESULT,
-    }),
-  );
+export function planResume(history: readonly AgentMessage[], marker: InterruptedState | null, facts: ResumeFacts = {}): ResumePlan {
+  const isIdempotent = facts.isIdempotent ?? (() => false);
+  const records = new Map((facts.toolCalls ?? []).map((record) => [record.toolCallId, record]));
+  const markedStarted = new Set(marker?.pendingToolCalls.filter((call) => call.started).map((call) => call.id));
+  const mayHaveStarted = (call: ToolCall) => records.has(call.id) || markedStarted.has(call.id);
+  const resolvedResults: AgentMessage[] = [];
+  const toRun: ToolCall[] = [];
+  const unknown: ToolCall[] = [];
+  for (const call of findDanglingToolCalls(history)) {
+    const record = records.get(call.id);
+    if (record?.status === 'finished') {
+      resolvedResults.push(toolResult(call, record.result ?? ''));
+    } else if (marker && (!mayHaveStarted(call) || isIdempotent(call.name))) {
+      toRun.push(call);
+    } else {
+      unknown.push(call);
+      resolvedResults.push(toolResult(call, marker ? OUTCOME_UNKNOWN_RESULT : NOT_COMPLETED_RESULT));
+    }
+  }
   const resumeMessage: AgentMessage | null = marker
     ? { id: randomUUID(), role: 'system', content: resumeMessageText(marker, toRun, unknown) }
     : null;
   return { resolvedResults, toRun, resumeMessage };
+}
+
+function toolResult(call: ToolCall, content: string): AgentMessage {
+  return { id: randomUUID(), role: 'tool', toolCallId: call.id, content };
 }

@@ -8,6 +8,8 @@ import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { planResume } from '../resume/resume-planner';
 import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../session/session-store.interface';
+import { LeaseKeeper } from '../leases/lease-keeper.service';
+import { findDanglingToolCalls } from '../resume/dangling-tool-calls';
 import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
@@ -26,6 +28,7 @@ export class AgentRunService {
     @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
     private readonly registry: InFlightRunRegistry,
     private readonly coordinator: ShutdownCoordinator,
+    private readonly leases: LeaseKeeper,
   ) {}
 
   /**
@@ -50,7 +53,9 @@ export class AgentRunService {
     }
     const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
     const idempotent = new Set(agent.tools.filter((tool) => tool.idempotent).map((tool) => tool.definition.name));
-    const plan = planResume(history, marker, (name) => idempotent.has(name));
+    const dangling = findDanglingToolCalls(history).map((call) => call.id);
+    const toolCalls = await this.store.findToolCalls(threadId, dangling);
+    const plan = planResume(history, marker, { isIdempotent: (name) => idempotent.has(name), toolCalls });
     this.coordinator.assertAcceptingRuns();
     const runKey = randomUUID();
     try {
@@ -61,6 +66,7 @@ export class AgentRunService {
         runId,
         instanceId: this.options.instanceId,
         messages: plan.resolvedResults,
+        expectedLastRunKey: thread?.lastRun?.key ?? null,
       });
     } catch (error) {
       if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
@@ -78,6 +84,7 @@ export class AgentRunService {
       store: this.store,
       signals: this.signals,
       shutdown: { registry: this.registry, coordinator: this.coordinator },
+      leases: this.leases,
     });
   }
 }

@@ -8,12 +8,14 @@ import { AgentRuntime } from '../agent/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
+import { LeaseLostError } from '../errors/lease-lost.error';
+import type { LeaseKeeper } from '../leases/lease-keeper.service';
 import type { SessionStore } from '../session/session-store.interface';
 import { StoreCheckpointer } from '../session/store-checkpointer';
 import type { SignalBus } from '../signals/signal-bus.interface';
 import { GracefulShutdownHook, type GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
 import type { InterruptedState } from '../shutdown/interrupted-state';
-import { summarizeOutcome, terminalEvent } from './run-outcome-mapping';
+import { summarizeOutcome, terminalEvent, type OutcomeSummary } from './run-outcome-mapping';
 import { SseEventStream } from './sse-event-stream';
 
 /** Everything an admitted run needs to execute. */
@@ -28,7 +30,8 @@ export interface AgentRunSpec {
   hooks: readonly AgentHook[];
   store: SessionStore;
   signals: SignalBus;
-  shutdown: Omit<GracefulShutdownHookDeps, 'finalizer' | 'signals'>;
+  shutdown: Omit<GracefulShutdownHookDeps, 'finalizer' | 'signals' | 'lease'>;
+  leases: LeaseKeeper;
 }
 
 /**
@@ -37,6 +40,8 @@ export interface AgentRunSpec {
  */
 export class AgentRun {
   private readonly logger = new Logger('AgentRun');
+  /** Set when the run's end could not be saved: the client is told instead of a normal ending. */
+  private saveFailure?: Error;
 
   constructor(private readonly spec: AgentRunSpec) {}
 
@@ -65,6 +70,7 @@ export class AgentRun {
       ...this.spec.shutdown,
       signals,
       finalizer: { finalize: (outcome, interrupt) => this.finalize(outcome, interrupt) },
+      lease: { keeper: this.spec.leases, runKey },
     });
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length });
@@ -77,24 +83,32 @@ export class AgentRun {
         emit,
       },
     );
-    emit(terminalEvent(threadId, runId, summarizeOutcome(outcome)));
+    emit(terminalEvent(threadId, runId, this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome)));
     return outcome;
   }
 
   private async finalize(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
     const { threadId, runId, runKey, store, signals } = this.spec;
     const summary = summarizeOutcome(outcome);
-    await store.finishRun({
-      threadId,
-      runKey,
-      status: summary.status,
-      stopReason: outcome.stopReason,
-      iteration: outcome.iteration,
-      phase: outcome.phase,
-      errorCode: summary.errorCode,
-      errorMessage: summary.errorCode ? summary.message : undefined,
-      interrupt,
-    });
+    try {
+      await store.finishRun({
+        threadId,
+        runKey,
+        status: summary.status,
+        stopReason: outcome.stopReason,
+        iteration: outcome.iteration,
+        phase: outcome.phase,
+        errorCode: summary.errorCode,
+        errorMessage: summary.errorCode ? summary.message : undefined,
+        interrupt,
+      });
+    } catch (error) {
+      // Lease lost: the thread is a newer run's now. Store unreachable: the lease runs out
+      // and the thread reads interrupted (crash), resumable from its last checkpoint.
+      this.saveFailure = error instanceof Error ? error : new Error(String(error));
+      this.logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
+      return;
+    }
     this.logger.log({
       msg: 'run ended',
       threadId,
@@ -108,4 +122,16 @@ export class AgentRun {
       .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
       .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
   }
+}
+
+/** The terminal answer of a run whose end could not be saved. */
+function unsavedSummary(error: Error): OutcomeSummary {
+  if (error instanceof LeaseLostError) {
+    return { status: 'failed', errorCode: error.code, message: `the run stopped: ${error.message}` };
+  }
+  return {
+    status: 'failed',
+    errorCode: 'RUN_NOT_SAVED',
+    message: `the run's end could not be saved (${error.message}); its steps so far are kept, retry the same request to continue`,
+  };
 }

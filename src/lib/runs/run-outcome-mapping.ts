@@ -1,6 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import type { RunStatus } from '../session/session-records';
 
 /** How an outcome is recorded and told to the client. */
@@ -27,7 +28,11 @@ export function summarizeOutcome(outcome: RunOutcome): OutcomeSummary {
     case StopReason.StepLimit:
       return { status: 'failed', errorCode: 'STEP_LIMIT_REACHED', message: `the run stopped without an answer: ${outcome.detail ?? 'step limit'}` };
     default:
-      return { status: 'failed', errorCode: 'RUN_FAILED', message: `the run failed: ${outcome.error?.message ?? outcome.detail ?? 'unknown error'}` };
+      return {
+        status: 'failed',
+        errorCode: outcome.error instanceof LeaseLostError ? outcome.error.code : 'RUN_FAILED',
+        message: `the run failed: ${outcome.error?.message ?? outcome.detail ?? 'unknown error'}`,
+      };
   }
 }
 

@@ -44,3 +44,17 @@ export interface StoredMessage extends AgentMessage {
   runId: string | null;
   createdAt: string;
 }
+
+/** A tool execution as recorded by tool-call id. */
+export interface ToolCallRecord {
+  threadId: string;
+  toolCallId: string;
+  runKey: string;
+  toolName: string;
+  arguments: string;
+  /** `started` before the tool runs; `finished` once its result is stored. */
+  status: 'started' | 'finished';
+  result: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}

@@ -1,13 +1,15 @@
 import { CreateSessionTables1732147200000 } from './migrations/1732147200000-create-session-tables';
+import { AddLeasesAndToolCalls1732233600000 } from './migrations/1732233600000-add-leases-and-tool-calls';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
+import { ToolCallEntity } from './entities/tool-call.entity';
 
 /** Entities to add to the host's TypeORM `entities`. */
-export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity];
+export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity];
 
 /** Migrations to add to the host's TypeORM `migrations` (run them with `migrationsRun: true` or the CLI). */
-export const SESSION_MIGRATIONS = [CreateSessionTables1732147200000];
+export const SESSION_MIGRATIONS = [CreateSessionTables1732147200000, AddLeasesAndToolCalls1732233600000];
 
 /**
  * The part of a TypeORM data source's options the sessions need: spread it into yours

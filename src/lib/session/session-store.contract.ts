@@ -1,6 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage } from '../agent/agent-message';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { ThreadBusyError, type SessionStore, type StartRunCommand } from './session-store.interface';
@@ -11,11 +12,30 @@ export interface SessionStoreFixture {
   close(): Promise<void>;
 }
 
+/** How the contract drives a store: its lease length and a clock the tests move by hand. */
+export interface SessionStoreTestSettings {
+  leaseTtlMs: number;
+  now: () => number;
+}
+
+const LEASE_TTL_MS = 10_000;
+
+/** A clock that only moves when told to. */
+class ManualClock {
+  private time = Date.parse('2025-01-02T03:00:00.000Z');
+  readonly now = () => this.time;
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
 const message = (id: string, role: AgentMessage['role'] = 'user'): AgentMessage => ({ id, role, content: `content of ${id}` });
 
 function startCommand(threadId: string, runId: string, overrides: Partial<StartRunCommand> = {}): StartRunCommand {
   return { threadId, ownerId: 'alice', runKey: randomUUID(), runId, instanceId: 'instance-a', messages: [message(`${runId}-u`)], ...overrides };
 }
+
+const target = (command: StartRunCommand) => ({ threadId: command.threadId, runId: command.runId, runKey: command.runKey, iteration: 1, phase: 'acting' as const });
 
 const shutdownMarker = (runId: string): InterruptedState => ({
   reason: 'shutdown',
@@ -30,13 +50,15 @@ const shutdownMarker = (runId: string): InterruptedState => ({
  * The behaviour every `SessionStore` must have. Each test gets a fresh, empty store from
  * `makeStore`, so the same suite runs against SQLite, PostgreSQL or any other implementation.
  */
-export function describeSessionStoreContract(name: string, makeStore: () => Promise<SessionStoreFixture>): void {
+export function describeSessionStoreContract(name: string, makeStore: (settings: SessionStoreTestSettings) => Promise<SessionStoreFixture>): void {
   describe(`${name} (SessionStore contract)`, () => {
     let fixture: SessionStoreFixture;
     let store: SessionStore;
+    let clock: ManualClock;
 
     beforeEach(async () => {
-      fixture = await makeStore();
+      clock = new ManualClock();
+      fixture = await makeStore({ leaseTtlMs: LEASE_TTL_MS, now: clock.now });
       store = fixture.store;
     });
 
@@ -128,39 +150,127 @@ export function describeSessionStoreContract(name: string, makeStore: () => Prom
       expect(await store.findRun('t1', 'r1')).toMatchObject({ key: retry.runKey, status: 'running' });
     };
 
-    it('returns the latest attempt of a run that was retried with the same runId', expectRetryFound);
+    // The test clock stands still, so the retry starts in the same millisecond as the attempt
+    // it replaces, as a client's immediate retry can.
+    it('returns the latest attempt of a run retried with the same runId, even within the same millisecond', expectRetryFound);
 
-    it('returns the latest attempt of a run retried within the same millisecond', async () => {
-      // A client's immediate retry can start in the same millisecond as the attempt it replaces;
-      // freezing the clock makes that case certain instead of a matter of machine speed.
-      jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
-      try {
-        await expectRetryFound();
-      } finally {
-        jest.useRealTimers();
-      }
-    });
-
-    it('marks orphaned running runs interrupted by a crash and frees their threads', async () => {
+    it('reads a thread whose lease expired as interrupted by a crash, with the calls it had started, and frees it', async () => {
       const command = startCommand('t1', 'r1');
       await store.startRun(command);
+      await store.recordToolCallStarted(target(command), { id: 'call-1', name: 'search', arguments: '{}' });
 
-      await expect(store.recoverOrphanedRuns(() => true)).resolves.toBe(1);
+      clock.advance(LEASE_TTL_MS + 1);
 
       const thread = await store.findThread('t1');
-      expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'r1' } });
-      expect(await store.findRun('t1', 'r1')).toMatchObject({ status: 'interrupted', stopReason: 'interrupted' });
+      expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'r1', phase: 'acting' } });
+      expect(thread?.interrupt?.pendingToolCalls).toEqual([{ id: 'call-1', name: 'search', arguments: '{}', started: true }]);
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ status: 'interrupted', stopReason: 'interrupted', endedAt: expect.any(String) });
       await expect(store.startRun(startCommand('t1', 'r2'))).resolves.toBeUndefined();
     });
 
-    it('leaves running runs that the orphan predicate does not claim', async () => {
+    it('keeps a thread running while its lease is renewed', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+
+      for (let i = 0; i < 3; i++) {
+        clock.advance((LEASE_TTL_MS * 2) / 3);
+        await expect(store.renewLeases('instance-a', [command.runKey])).resolves.toEqual([]);
+      }
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+    });
+
+    it('sweeps runs whose lease expired and leaves the ones still held', async () => {
+      const stale = startCommand('t1', 'r1', { instanceId: 'instance-a' });
+      await store.startRun(stale);
+      clock.advance(LEASE_TTL_MS / 2);
+      await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
+      clock.advance(LEASE_TTL_MS / 2 + 1);
+
+      await expect(store.recoverCrashedRuns()).resolves.toBe(1);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'interrupted', interrupt: { reason: 'crash' } });
+      expect(await store.findThread('t2')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+    });
+
+    it('sweeps every other instance\'s runs at once for an exclusive owner, and none of its own', async () => {
       await store.startRun(startCommand('t1', 'r1', { instanceId: 'instance-a' }));
       await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
 
-      await expect(store.recoverOrphanedRuns((run) => run.instanceId === 'instance-b')).resolves.toBe(1);
+      await expect(store.recoverCrashedRuns({ exclusiveInstanceId: 'instance-a' })).resolves.toBe(1);
 
       expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
-      expect(await store.findThread('t2')).toMatchObject({ status: 'interrupted', activeRunId: null });
+      expect(await store.findThread('t2')).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash' } });
+    });
+
+    /** Run r1 loses its lease; instance-b takes the thread over with run r2. */
+    const takeOver = async () => {
+      const old = startCommand('t1', 'r1', { instanceId: 'instance-a' });
+      await store.startRun(old);
+      clock.advance(LEASE_TTL_MS + 1);
+      const thread = await store.findThread('t1');
+      const newer = startCommand('t1', 'r2', { instanceId: 'instance-b', expectedLastRunKey: thread?.lastRun?.key ?? null });
+      await store.startRun(newer);
+      return { old, newer };
+    };
+
+    it('refuses the checkpoint of a run whose lease was taken over, writing nothing', async () => {
+      const { old } = await takeOver();
+      const before = await store.loadMessages('t1');
+
+      await expect(store.appendMessages(target(old), [message('late', 'assistant')])).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.recordToolCallStarted(target(old), { id: 'late-call', name: 'search', arguments: '{}' })).rejects.toBeInstanceOf(LeaseLostError);
+
+      expect(await store.loadMessages('t1')).toEqual(before);
+      expect(await store.findToolCalls('t1', ['late-call'])).toEqual([]);
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r2' });
+    });
+
+    it('refuses to finish a run whose lease was taken over, leaving the newer run active', async () => {
+      const { old } = await takeOver();
+
+      await expect(
+        store.finishRun({ threadId: 't1', runKey: old.runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null }),
+      ).rejects.toBeInstanceOf(LeaseLostError);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r2' });
+    });
+
+    it('reports a taken-over lease as lost on renewal', async () => {
+      const { old, newer } = await takeOver();
+
+      await expect(store.renewLeases('instance-a', [old.runKey])).resolves.toEqual([old.runKey]);
+      await expect(store.renewLeases('instance-b', [newer.runKey])).resolves.toEqual([]);
+    });
+
+    it('refuses startRun planned from a run that is no longer the thread\'s last, writing nothing', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      const winner = startCommand('t1', 'r2', { expectedLastRunKey: first.runKey });
+      await store.startRun(winner);
+      await store.finishRun({ threadId: 't1', runKey: winner.runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+
+      await expect(store.startRun(startCommand('t1', 'r3', { expectedLastRunKey: first.runKey }))).rejects.toBeInstanceOf(ThreadBusyError);
+
+      await expect(store.findRun('t1', 'r3')).resolves.toBeNull();
+      expect(await store.findThread('t1')).toMatchObject({ messageCount: 2, lastRun: { runId: 'r2' } });
+    });
+
+    it('records a tool call as started, then finished with its result when its tool message is checkpointed', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+      const [a, b] = [{ id: 'call-a', name: 'search', arguments: '{"q":1}' }, { id: 'call-b', name: 'search', arguments: '{"q":2}' }];
+      await store.recordToolCallStarted(target(command), a);
+      await store.recordToolCallStarted(target(command), b);
+
+      await store.appendMessages(target(command), [{ id: 'tool-a', role: 'tool', content: 'found a', toolCallId: 'call-a' }]);
+
+      const records = await store.findToolCalls('t1', ['call-a', 'call-b', 'call-c']);
+      expect(records.sort((x, y) => x.toolCallId.localeCompare(y.toolCallId))).toMatchObject([
+        { toolCallId: 'call-a', toolName: 'search', arguments: '{"q":1}', status: 'finished', result: 'found a', finishedAt: expect.any(String) },
+        { toolCallId: 'call-b', status: 'started', result: null, finishedAt: null },
+      ]);
     });
 
     it('keeps every message of 50 concurrent appends on different threads', async () => {

@@ -1,4 +1,4 @@
-import type { AgentMessage } from '../agent/agent-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { StepCheckpointer, StepProgress } from '../agent/step-checkpointer.interface';
 import type { SessionStore } from './session-store.interface';
 
@@ -11,5 +11,9 @@ export class StoreCheckpointer implements StepCheckpointer {
 
   append(messages: readonly AgentMessage[], progress: StepProgress): Promise<void> {
     return this.store.appendMessages({ ...this.run, ...progress }, messages);
+  }
+
+  toolCallStarted(call: ToolCall, progress: StepProgress): Promise<void> {
+    return this.store.recordToolCallStarted({ ...this.run, ...progress }, call);
   }
 }

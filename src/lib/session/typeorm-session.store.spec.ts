@@ -6,7 +6,7 @@ import { describeSessionStoreContract } from './session-store.contract';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 import { TypeOrmSessionStore } from './typeorm-session.store';
 
-describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', async () => {
+describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', async (settings) => {
   const dir = await mkdtemp(join(tmpdir(), 'session-store-'));
   const dataSource = new DataSource({
     type: 'better-sqlite3',
@@ -17,7 +17,7 @@ describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', async () =
   });
   await dataSource.initialize();
   return {
-    store: new TypeOrmSessionStore(dataSource),
+    store: new TypeOrmSessionStore(dataSource, settings),
     async close() {
       await dataSource.destroy();
       await rm(dir, { recursive: true, force: true });

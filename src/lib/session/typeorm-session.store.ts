@@ -1,11 +1,13 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import type { AgentMessage } from '../agent/agent-message';
+import { In, IsNull, LessThan, Not, type DataSource, type EntityManager } from 'typeorm';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import { DEFAULT_RETRY_POLICY, retryThroughOutage, type RetryPolicy } from './connection-retry';
+import { recordCrash } from './crash-recovery';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
-import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus } from './session-records';
+import { fencedThreadUpdate, holdsLease } from './lease-fence';
+import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import {
   ThreadBusyError,
@@ -14,39 +16,53 @@ import {
   type SessionStore,
   type StartRunCommand,
 } from './session-store.interface';
+import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
 import { WriteQueue } from './write-queue';
 
-const now = () => new Date().toISOString();
+/** Options of the TypeORM session store. */
+export interface TypeOrmSessionStoreOptions {
+  /** How long a run's lease lasts without renewal, in milliseconds. @default 15000 */
+  leaseTtlMs?: number;
+  /** The clock, in epoch milliseconds; tests inject one. @default Date.now */
+  now?: () => number;
+  /** How writes retry through a database outage. @default 30 s deadline, 100 ms to 2 s pauses */
+  retry?: RetryPolicy;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const RENEW_CHUNK = 500;
 
 /** The session store on TypeORM: embedded SQLite (better-sqlite3) or PostgreSQL. */
 export class TypeOrmSessionStore implements SessionStore {
-  private resolved?: { dataSource: DataSource; queue?: WriteQueue };
+  private resolved?: { dataSource: DataSource; queue?: WriteQueue; postgres: boolean };
+  private readonly leaseTtlMs: number;
+  private readonly clock: () => number;
+  private readonly retry: RetryPolicy;
 
   /**
    * @param source the data source, or a function that returns it once it is initialized
    * (the module resolves it lazily because TypeORM connects asynchronously).
    */
-  constructor(private readonly source: DataSource | (() => DataSource)) {}
-
-  private get dataSource(): DataSource {
-    return this.connection().dataSource;
-  }
-
-  private connection(): { dataSource: DataSource; queue?: WriteQueue } {
-    if (!this.resolved) {
-      const dataSource = typeof this.source === 'function' ? this.source() : this.source;
-      const type = dataSource.options.type;
-      this.resolved = { dataSource, queue: type === 'better-sqlite3' || type === 'sqlite' ? new WriteQueue() : undefined };
-    }
-    return this.resolved;
+  constructor(
+    private readonly source: DataSource | (() => DataSource),
+    options: TypeOrmSessionStoreOptions = {},
+  ) {
+    this.leaseTtlMs = options.leaseTtlMs ?? 15_000;
+    this.clock = options.now ?? Date.now;
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
   }
 
   async findThread(threadId: string): Promise<ThreadRecord | null> {
-    const thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
+    let thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
+    if (thread && this.leaseExpired(thread)) {
+      await this.transaction(async (manager) => {
+        const locked = await this.lockThread(manager, threadId);
+        if (locked && this.leaseExpired(locked)) await recordCrash(manager, locked, this.at());
+      });
+      thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
+    }
     if (!thread) return null;
-    const lastRun = thread.lastRunKey
-      ? await this.dataSource.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey })
-      : null;
+    const lastRun = thread.lastRunKey ? await this.dataSource.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey }) : null;
     return toThreadRecord(thread, lastRun);
   }
 
@@ -55,65 +71,101 @@ export class TypeOrmSessionStore implements SessionStore {
     return rows.map(toStoredMessage);
   }
 
-  startRun(command: StartRunCommand): Promise<void> {
-    return this.transaction(async (manager) => {
-      const threads = manager.getRepository(ThreadEntity);
-      const at = now();
-      let thread = await threads.findOneBy({ threadId: command.threadId });
-      if (thread && thread.ownerId !== command.ownerId) throw new ThreadAccessDeniedError(command.threadId);
-      if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
-      thread ??= threads.create({
-        threadId: command.threadId,
-        ownerId: command.ownerId,
-        messageCount: 0,
-        interrupt: null,
-        createdAt: at,
-      });
-      await manager.getRepository(RunEntity).insert({
-        key: command.runKey,
-        threadId: command.threadId,
-        runId: command.runId,
-        status: 'running',
-        stopReason: null,
-        errorCode: null,
-        errorMessage: null,
-        iteration: 0,
-        phase: null,
-        instanceId: command.instanceId,
-        startedAt: at,
-        endedAt: null,
-      });
-      await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
-      thread.messageCount += command.messages.length;
-      thread.status = 'running' satisfies ThreadStatus;
-      thread.activeRunId = command.runId;
-      thread.lastRunKey = command.runKey;
-      thread.updatedAt = at;
-      await threads.save(thread);
+  async startRun(command: StartRunCommand): Promise<void> {
+    try {
+      await this.transaction((manager) => this.startRunIn(manager, command));
+    } catch (error) {
+      // Two instances creating the same new thread at once: the second one is busy.
+      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+        throw new ThreadBusyError(`thread ${command.threadId} was started concurrently`);
+      }
+      throw error;
+    }
+  }
+
+  private async startRunIn(manager: EntityManager, command: StartRunCommand): Promise<void> {
+    const threads = manager.getRepository(ThreadEntity);
+    const at = this.at();
+    let thread = await this.lockThread(manager, command.threadId);
+    if (thread && thread.ownerId !== command.ownerId) throw new ThreadAccessDeniedError(command.threadId);
+    if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
+    if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
+      throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
+    }
+    const existed = thread !== null;
+    thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, createdAt: at });
+    await manager.getRepository(RunEntity).insert({
+      key: command.runKey,
+      threadId: command.threadId,
+      runId: command.runId,
+      status: 'running',
+      stopReason: null,
+      errorCode: null,
+      errorMessage: null,
+      iteration: 0,
+      phase: null,
+      instanceId: command.instanceId,
+      startedAt: at,
+      endedAt: null,
     });
+    await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
+    Object.assign(thread, {
+      messageCount: thread.messageCount + command.messages.length,
+      status: 'running' satisfies ThreadStatus,
+      activeRunId: command.runId,
+      lastRunKey: command.runKey,
+      leaseOwner: command.instanceId,
+      leaseExpiresAt: this.at(this.leaseTtlMs),
+      updatedAt: at,
+    });
+    // Never `save`: it reads before writing, so a thread another instance created meanwhile
+    // would be overwritten instead of failing on its primary key.
+    if (existed) await threads.update({ threadId: thread.threadId }, thread);
+    else await threads.insert(thread);
   }
 
   appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void> {
-    return this.transaction(async (manager) => {
-      const at = now();
-      const thread = await manager
+    return this.transaction(async (manager, attempt) => {
+      const at = this.at();
+      if (attempt > 0 && messages.length && (await this.alreadyStored(manager, target.threadId, messages[0].id))) return;
+      await fencedThreadUpdate(manager, target, { messageCount: () => `message_count + ${messages.length}`, updatedAt: at });
+      const { messageCount } = await manager
         .getRepository(ThreadEntity)
-        .findOne({ select: { threadId: true, messageCount: true }, where: { threadId: target.threadId } });
-      if (!thread) throw new Error(`thread ${target.threadId} does not exist`);
-      await insertMessages(manager, target.threadId, thread.messageCount, target.runId, messages, at);
-      await manager
-        .getRepository(ThreadEntity)
-        .update({ threadId: target.threadId }, { messageCount: thread.messageCount + messages.length, updatedAt: at });
-      await manager
-        .getRepository(RunEntity)
-        .update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
+        .findOneOrFail({ select: { threadId: true, messageCount: true }, where: { threadId: target.threadId } });
+      await insertMessages(manager, target.threadId, messageCount - messages.length, target.runId, messages, at);
+      await finishToolCalls(manager, target.threadId, messages, at);
+      await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
     });
   }
 
-  finishRun(command: FinishRunCommand): Promise<void> {
+  recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void> {
     return this.transaction(async (manager) => {
-      const at = now();
-      await manager.getRepository(RunEntity).update(
+      const at = this.at();
+      await fencedThreadUpdate(manager, target, { updatedAt: at });
+      await insertStartedToolCall(manager, target.threadId, target.runKey, call, at);
+      await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
+    });
+  }
+
+  findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]> {
+    return findToolCallRows(this.dataSource.manager, threadId, toolCallIds);
+  }
+
+  finishRun(command: FinishRunCommand): Promise<void> {
+    return this.transaction(async (manager, attempt) => {
+      const at = this.at();
+      const runs = manager.getRepository(RunEntity);
+      if (attempt > 0 && (await runs.findOneBy({ key: command.runKey }))?.endedAt) return;
+      const status: ThreadStatus = command.interrupt ? (command.interrupt.reason === 'approval' ? 'awaiting_approval' : 'interrupted') : 'idle';
+      await fencedThreadUpdate(manager, command, {
+        status,
+        activeRunId: null,
+        interrupt: command.interrupt ? JSON.stringify(command.interrupt) : null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: at,
+      });
+      await runs.update(
         { key: command.runKey },
         {
           status: command.status,
@@ -125,21 +177,23 @@ export class TypeOrmSessionStore implements SessionStore {
           endedAt: at,
         },
       );
-      const status: ThreadStatus = command.interrupt
-        ? command.interrupt.reason === 'approval'
-          ? 'awaiting_approval'
-          : 'interrupted'
-        : 'idle';
-      await manager.getRepository(ThreadEntity).update(
-        { threadId: command.threadId },
-        {
-          status,
-          activeRunId: null,
-          interrupt: command.interrupt ? JSON.stringify(command.interrupt) : null,
-          updatedAt: at,
-        },
-      );
     });
+  }
+
+  async renewLeases(instanceId: string, runKeys: readonly string[]): Promise<string[]> {
+    const lost: string[] = [];
+    for (let i = 0; i < runKeys.length; i += RENEW_CHUNK) {
+      const chunk = runKeys.slice(i, i + RENEW_CHUNK);
+      const held = { leaseOwner: instanceId, lastRunKey: In(chunk), activeRunId: Not(IsNull()) };
+      const kept = await this.transaction(async (manager) => {
+        const threads = manager.getRepository(ThreadEntity);
+        await threads.update(held, { leaseExpiresAt: this.at(this.leaseTtlMs) });
+        return threads.find({ select: { threadId: true, lastRunKey: true }, where: held });
+      });
+      const keptKeys = new Set(kept.map((thread) => thread.lastRunKey));
+      lost.push(...chunk.filter((key) => !keptKeys.has(key)));
+    }
+    return lost;
   }
 
   async findRun(threadId: string, runId: string): Promise<RunRecord | null> {
@@ -154,41 +208,75 @@ export class TypeOrmSessionStore implements SessionStore {
     return row ? toRunRecord(row) : null;
   }
 
-  recoverOrphanedRuns(isOrphan: (run: RunRecord) => boolean): Promise<number> {
-    return this.transaction(async (manager) => {
-      const running = await manager.getRepository(RunEntity).findBy({ status: 'running' });
-      const orphans = running.map(toRunRecord).filter(isOrphan);
-      const at = now();
-      for (const run of orphans) {
-        const marker: InterruptedState = {
-          reason: 'crash',
-          interruptedAt: at,
-          runId: run.runId,
-          phase: run.phase ?? 'reasoning',
-          iteration: run.iteration,
-          pendingToolCalls: [],
-        };
-        await manager
-          .getRepository(RunEntity)
-          .update({ key: run.key }, { status: 'interrupted', stopReason: 'interrupted', endedAt: at });
-        await manager
-          .getRepository(ThreadEntity)
-          .update(
-            { threadId: run.threadId, activeRunId: run.runId },
-            { status: 'interrupted', activeRunId: null, interrupt: JSON.stringify(marker), updatedAt: at },
-          );
-      }
-      return orphans.length;
+  async recoverCrashedRuns(options: { exclusiveInstanceId?: string } = {}): Promise<number> {
+    const threads = this.dataSource.getRepository(ThreadEntity);
+    const active = { activeRunId: Not(IsNull()) };
+    const candidates = await threads.find({
+      select: { threadId: true },
+      where: options.exclusiveInstanceId
+        ? [{ ...active, leaseOwner: Not(options.exclusiveInstanceId) }, { ...active, leaseOwner: IsNull() }, { ...active, leaseExpiresAt: LessThan(this.at()) }]
+        : [{ ...active, leaseExpiresAt: LessThan(this.at()) }, { ...active, leaseExpiresAt: IsNull() }],
     });
+    let recovered = 0;
+    for (const { threadId } of candidates) {
+      recovered += await this.transaction(async (manager) => {
+        const thread = await this.lockThread(manager, threadId);
+        const orphan = thread?.activeRunId && (this.leaseExpired(thread) || (options.exclusiveInstanceId && thread.leaseOwner !== options.exclusiveInstanceId));
+        if (!thread || !orphan) return 0;
+        await recordCrash(manager, thread, this.at());
+        return 1;
+      });
+    }
+    return recovered;
   }
 
   async ping(): Promise<void> {
     await this.dataSource.query('SELECT 1');
   }
 
-  private transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  isExclusive(): boolean {
+    return this.connection().queue !== undefined;
+  }
+
+  /** Whether `thread` has an active run whose lease has run out (or predates leases). */
+  private leaseExpired(thread: ThreadEntity): boolean {
+    return thread.activeRunId !== null && (thread.leaseExpiresAt === null || thread.leaseExpiresAt < this.at());
+  }
+
+  private async alreadyStored(manager: EntityManager, threadId: string, messageId: string): Promise<boolean> {
+    return (await manager.getRepository(MessageEntity).countBy({ threadId, id: messageId })) > 0;
+  }
+
+  /** The thread's row, locked for the rest of the transaction where the database has row locks. */
+  private lockThread(manager: EntityManager, threadId: string): Promise<ThreadEntity | null> {
+    return manager.getRepository(ThreadEntity).findOne({
+      where: { threadId },
+      ...(this.connection().postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  /** ISO time `offsetMs` from now on the store's clock. */
+  private at(offsetMs = 0): string {
+    return new Date(this.clock() + offsetMs).toISOString();
+  }
+
+  private get dataSource(): DataSource {
+    return this.connection().dataSource;
+  }
+
+  private connection(): { dataSource: DataSource; queue?: WriteQueue; postgres: boolean } {
+    if (!this.resolved) {
+      const dataSource = typeof this.source === 'function' ? this.source() : this.source;
+      const type = dataSource.options.type;
+      const embedded = type === 'better-sqlite3' || type === 'sqlite';
+      this.resolved = { dataSource, queue: embedded ? new WriteQueue() : undefined, postgres: type === 'postgres' };
+    }
+    return this.resolved;
+  }
+
+  private transaction<T>(work: (manager: EntityManager, attempt: number) => Promise<T>): Promise<T> {
     const { dataSource, queue } = this.connection();
-    const run = () => dataSource.transaction(work);
-    return queue ? queue.run(run) : run();
+    const run = (attempt: number) => dataSource.transaction((manager) => work(manager, attempt));
+    return queue ? queue.run(() => run(0)) : retryThroughOutage(run, this.retry);
   }
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CancelSignal, RunEndedSignal, SignalBus, Unsubscribe } from './signal-bus.interface';
+import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from './signal-bus.interface';
 
 const key = (threadId: string, runId: string) => `${threadId}\u0000${runId}`;
 
@@ -41,6 +41,11 @@ export class InProcessSignalBus implements SignalBus {
     const id = key(threadId, runId);
     this.ended.on(id, handler);
     return () => this.ended.off(id, handler);
+  }
+
+  /** Always connected: there is nothing between publisher and subscriber to lose. */
+  health(): SignalBusHealth {
+    return { transport: 'in-process', connected: true };
   }
 
   private prune(): void {

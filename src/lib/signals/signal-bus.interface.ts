@@ -18,6 +18,15 @@ export interface RunEndedSignal {
 /** Call to stop listening. */
 export type Unsubscribe = () => void;
 
+/** How the bus reaches other instances, for a health check. */
+export interface SignalBusHealth {
+  transport: 'in-process' | 'redis';
+  /** False while the transport is unreachable; signals then stay on this instance. */
+  connected: boolean;
+  /** ISO time of the last change of `connected`, where the transport tracks it. */
+  since?: string;
+}
+
 /**
  * Carries stop requests and run-ended notices to whichever instance runs the thread.
  * In-process by default; a Redis bus serves many instances.
@@ -29,6 +38,8 @@ export interface SignalBus {
   onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe;
   publishRunEnded(signal: RunEndedSignal): Promise<void>;
   onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe;
+  /** Reports the transport's state; optional so custom buses need not track one. */
+  health?(): SignalBusHealth;
 }
 
 /** Injection token of the signal bus. */

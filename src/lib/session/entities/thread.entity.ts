@@ -1,7 +1,11 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** A session: who owns it, whether a run is active, and its interrupt marker. */
+/**
+ * A session: who owns it, whether a run is active, and its interrupt marker. While a run is
+ * active, `lastRunKey` is its fencing token and `leaseOwner`/`leaseExpiresAt` its lease.
+ */
 @Entity({ name: 'agent_threads' })
+@Index('ix_agent_threads_lease', ['leaseExpiresAt'])
 export class ThreadEntity {
   @PrimaryColumn({ name: 'thread_id', type: 'varchar', length: 128 })
   threadId: string;
@@ -24,6 +28,14 @@ export class ThreadEntity {
   /** The `InterruptedState` as JSON text; null when the thread is not interrupted. */
   @Column({ name: 'interrupt', type: 'text', nullable: true })
   interrupt: string | null;
+
+  /** Instance id of the process that runs the active run. */
+  @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  /** ISO time after which the active run counts as crashed unless renewed. */
+  @Column({ name: 'lease_expires_at', type: 'varchar', length: 32, nullable: true })
+  leaseExpiresAt: string | null;
 
   @Column({ name: 'created_at', type: 'varchar', length: 32 })
   createdAt: string;

@@ -1,0 +1,42 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+
+/**
+ * No thread stays `running` forever: at boot and then once per lease period, runs whose
+ * lease expired (their instance died without saving) are recorded as interrupted by a
+ * crash, so they read `interrupted` and resume on their next run request. Status reads
+ * do the same for one thread at once; this catches the threads nobody reads.
+ */
+@Injectable()
+export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('GracefulShutdown');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const exclusive = this.options.recoverOrphanedRunsOnBoot ?? this.store.isExclusive?.() ?? false;
+    await this.sweep(exclusive ? this.options.instanceId : undefined);
+    this.timer = setInterval(() => void this.sweep(), this.options.leaseTtlMs).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** @param exclusiveInstanceId set at boot on a store no other instance shares: every other instance's run is orphaned. */
+  async sweep(exclusiveInstanceId?: string): Promise<number> {
+    try {
+      const recovered = await this.store.recoverCrashedRuns({ exclusiveInstanceId });
+      if (recovered > 0) this.logger.warn({ msg: 'runs of a lost instance recorded as interrupted', count: recovered });
+      return recovered;
+    } catch (error) {
+      this.logger.warn({ msg: 'crashed-run sweep failed', error: String(error) });
+      return 0;
+    }
+  }
+}

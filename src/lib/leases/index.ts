@@ -1,0 +1,2 @@
+export { LeaseKeeper } from './lease-keeper.service';
+export { CrashedRunSweeper } from './crashed-run-sweeper.service';

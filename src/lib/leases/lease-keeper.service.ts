@@ -1,0 +1,73 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+
+/** A lease this process holds for one run attempt. */
+interface HeldLease {
+  threadId: string;
+  onLost: () => void;
+}
+
+/**
+ * Keeps the leases of this process's runs alive: every `leaseRenewIntervalMs` it renews all
+ * of them in one batched write (the store's load does not grow per run), and tells a run
+ * whose lease is gone (taken over by another instance, or recovered as a crash while this
+ * process was paused) to stop. A renewal that fails because the database is unreachable
+ * stops nothing: if another instance takes the thread over meanwhile, fencing refuses the
+ * old run's writes.
+ */
+@Injectable()
+export class LeaseKeeper implements OnApplicationShutdown {
+  private readonly logger = new Logger('LeaseKeeper');
+  private readonly held = new Map<string, HeldLease>();
+  private timer?: NodeJS.Timeout;
+  private renewing = false;
+
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+  ) {}
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Renews the lease of run attempt `runKey` until the returned release is called. */
+  hold(runKey: string, threadId: string, onLost: () => void): () => void {
+    this.held.set(runKey, { threadId, onLost });
+    this.timer ??= setInterval(() => void this.renew(), this.options.leaseRenewIntervalMs).unref();
+    return () => {
+      this.held.delete(runKey);
+      if (this.held.size === 0) this.stopTimer();
+    };
+  }
+
+  /** One renewal round; exposed so tests and the shutdown path need not wait for the timer. */
+  async renew(): Promise<void> {
+    if (this.renewing || this.held.size === 0) return;
+    this.renewing = true;
+    try {
+      const lost = await this.store.renewLeases(this.options.instanceId, [...this.held.keys()]);
+      for (const runKey of lost) {
+        const lease = this.held.get(runKey);
+        if (!lease) continue;
+        this.logger.warn({ msg: 'lease lost, stopping run', threadId: lease.threadId, runKey });
+        this.held.delete(runKey);
+        lease.onLost();
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'leases not renewed', leases: this.held.size, error: String(error) });
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.stopTimer();
+  }
+
+  private stopTimer(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

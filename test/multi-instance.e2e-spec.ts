@@ -1,0 +1,107 @@
+import { SharedBackends } from './support/backends';
+import { api, runInput, tokenFor } from './support/http';
+import { ServiceGroup } from './support/service-group';
+import type { ServiceProcess } from './support/service-process';
+import { startRun, type AgUiEvent } from './support/sse';
+import { waitFor } from './support/wait-for';
+
+const user = tokenFor('dana');
+const backends = new SharedBackends();
+const services = new ServiceGroup();
+
+beforeAll(() => backends.start(), 120_000);
+afterAll(() => backends.stop());
+afterEach(() => services.stopAll());
+
+/** Two instances of the service on one PostgreSQL database and one Redis. */
+async function twoInstances(extra: Record<string, string> = {}): Promise<[ServiceProcess, ServiceProcess]> {
+  const env = await backends.environment(extra);
+  const a = await services.start({ env });
+  return [a, await services.start({ env })];
+}
+
+const toolResults = async (service: ServiceProcess, threadId: string) => {
+  const { body } = await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user });
+  return body.messages as Array<{ role: string; content: string; runId: string }>;
+};
+
+const isToolResult = (content: string) => (event: AgUiEvent) => event.type === 'TOOL_CALL_RESULT' && event.content === content;
+
+describe('two instances on one PostgreSQL and one Redis', () => {
+  it('stops a run on instance A when the cancel is sent to instance B, and B reports it stopped', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '2000' });
+    const stream = await startRun(a.baseUrl, user, runInput('thread-x-cancel', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await stream.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const cancel = await api(b.baseUrl, '/v1/runs/thread-x-cancel/cancel?waitMs=10000', { method: 'POST', token: user });
+
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toMatchObject({ threadId: 'thread-x-cancel', runId: 'run-1', accepted: true, stopped: true, stopReason: 'canceled' });
+    expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
+  });
+
+  it('refuses a second run request for a running thread on the other instance with 409', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const input = runInput('thread-x-busy', 'run-1', [{ id: 'u1', content: 'go' }]);
+    const running = await startRun(a.baseUrl, user, input);
+    await running.waitForEvent((e) => e.type === 'STEP_STARTED', 'the first step');
+
+    const second = await startRun(b.baseUrl, user, runInput('thread-x-busy', 'run-2', [{ id: 'u2', content: 'again' }]));
+
+    expect(second.status).toBe(409);
+    expect(second.error).toMatchObject({ code: 'RUN_IN_PROGRESS' });
+    expect(await running.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect((await toolResults(b, 'thread-x-busy')).filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('resumes on B the thread of a SIGKILLed A once its lease expires, running every step exactly once', async () => {
+    const [a, b] = await twoInstances({ DEMO_STEPS: '4', DEMO_TOOL_MS: '400' });
+    const input = runInput('thread-x-crash', 'run-1', [{ id: 'u1', content: 'four steps' }]);
+    const stream = await startRun(a.baseUrl, user, input);
+    await stream.waitForEvent(isToolResult('step 1 done'), 'the step 1 result');
+
+    a.kill('SIGKILL');
+    await a.waitForExit();
+
+    const status = await waitFor(async () => {
+      const { body } = await api(b.baseUrl, '/v1/threads/thread-x-crash', { token: user });
+      return body.status === 'interrupted' ? body : undefined;
+    }, 'the thread to read interrupted after the lease expired');
+    expect(status).toMatchObject({ activeRunId: null, interrupt: { reason: 'crash', runId: 'run-1' }, lastRun: { status: 'interrupted' } });
+
+    const retry = await startRun(b.baseUrl, user, input);
+    expect(await retry.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const messages = await toolResults(b, 'thread-x-crash');
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done', 'step 4 done']);
+    expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
+    expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('refuses every write of a paused instance whose lease was taken over, and stops its run', async () => {
+    const [a, b] = await twoInstances({ DEMO_STEPS: '3', DEMO_TOOL_MS: '600' });
+    const input = runInput('thread-x-fence', 'run-1', [{ id: 'u1', content: 'three steps' }]);
+    const paused = await startRun(a.baseUrl, user, input);
+    await paused.waitForEvent(isToolResult('step 1 done'), 'the step 1 result');
+
+    a.kill('SIGSTOP');
+    try {
+      await waitFor(async () => {
+        const { body } = await api(b.baseUrl, '/v1/threads/thread-x-fence', { token: user });
+        return body.status === 'interrupted';
+      }, 'the paused instance to lose its lease');
+      const takeover = await startRun(b.baseUrl, user, input);
+      await takeover.waitForEvent((e) => e.type === 'STEP_STARTED', 'the takeover to run');
+    } finally {
+      a.kill('SIGCONT');
+    }
+
+    expect(await paused.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'LEASE_LOST' });
+    await waitFor(async () => {
+      const { body } = await api(b.baseUrl, '/v1/threads/thread-x-fence', { token: user });
+      return body.status === 'idle';
+    }, 'the takeover to finish');
+    const messages = await toolResults(b, 'thread-x-fence');
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
+  });
+});
