@@ -84,3 +84,25 @@ describe('a PostgreSQL restart', () => {
     }
   }, 120_000);
 });
+
+describe('PostgreSQL down', () => {
+  it('answers requests that need the store 503 STORE_UNAVAILABLE with Retry-After, and serves them again once it is back', async () => {
+    const env = await backends.environment();
+    const a = await services.start({ env });
+    const run = await startRun(a.baseUrl, user, runInput('pg-down', 'run-1', [{ id: 'u1', content: 'go' }]));
+    expect(await run.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+
+    await backends.postgres.stop('fast');
+    try {
+      const during = await api(a.baseUrl, '/v1/threads/pg-down', { token: user });
+      expect(during.status).toBe(503);
+      expect(during.body).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      expect(during.headers.get('retry-after')).toBe('2');
+      expect((await api(a.baseUrl, '/health/live')).status).toBe(200);
+    } finally {
+      await backends.postgres.startAgain();
+    }
+
+    await waitFor(async () => (await api(a.baseUrl, '/v1/threads/pg-down', { token: user })).status === 200, 'thread reads to work again');
+  }, 120_000);
+});

@@ -1,15 +1,8 @@
 import { existsSync } from 'node:fs';
+import { Client } from 'pg';
 import { ensureLocalServicePackages } from './debian-packages';
 import { PostgresServer } from './postgres-server';
 
-/** The slice of `pg` used here: `pg` ships no types, and `@types/pg` is not a dependency. */
-interface PgClient {
-  connect(): Promise<void>;
-  query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-  end(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Client } = require('pg') as { Client: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => PgClient };
 
 /** Runs one statement on a fresh connection and returns its rows. */
 async function query(url: string, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {

@@ -4,19 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { postgresBinDir } from './debian-packages';
 import { freePort } from './free-port';
 
 const execFileAsync = promisify(execFile);
 
-/** The slice of `pg`'s Client used here: `pg` ships no types, and `@types/pg` is not a dependency. */
-interface PgClient {
-  connect(): Promise<void>;
-  query(sql: string): Promise<unknown>;
-  end(): Promise<void>;
-}
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { Client } = require('pg') as { Client: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => PgClient };
 
 /** How long `pg_ctl` may wait for a start or stop, in seconds. */
 const PG_CTL_WAIT_S = 60;

@@ -2,6 +2,10 @@ import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type Exception
 import type { Response } from 'express';
 import { AgentServiceError } from '../errors/agent-service.error';
 import { ShuttingDownError } from '../errors/shutting-down.error';
+import { isTransientConnectionError } from '../session/connection-retry';
+
+/** Seconds a client should wait before retrying while the session store is unreachable. */
+const STORE_RETRY_AFTER_SECONDS = 2;
 
 const CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -16,8 +20,8 @@ const CODES: Record<number, string> = {
 };
 
 /**
- * Answers every error as `{ statusCode, code, message }`; a 503 during a shutdown carries
- * `Retry-After`. Use it globally (`APP_FILTER`) or on the controllers that start runs.
+ * Answers every error as `{ statusCode, code, message }`; a 503 during a shutdown, or while
+ * the session store is unreachable, carries `Retry-After`. Use it globally (`APP_FILTER`) or on the controllers that start runs.
  */
 @Catch()
 export class AgentExceptionFilter implements ExceptionFilter {
@@ -31,6 +35,7 @@ export class AgentExceptionFilter implements ExceptionFilter {
       return;
     }
     if (error instanceof ShuttingDownError) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+    if (code === 'STORE_UNAVAILABLE') response.setHeader('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
     response.status(statusCode).json({ statusCode, code, message });
   }
 
@@ -44,6 +49,11 @@ export class AgentExceptionFilter implements ExceptionFilter {
     }
     const status = (error as { status?: number; type?: string }).status;
     if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+    if (isTransientConnectionError(error)) {
+      // A database restart or failover: nothing was written, and the same request will work shortly.
+      this.logger.warn({ msg: 'session store unreachable', error: error instanceof Error ? error.message : String(error) });
+      return { statusCode: 503, code: 'STORE_UNAVAILABLE', message: 'the session store is unreachable; retry shortly' };
+    }
     this.logger.error({ msg: 'unhandled error', error: error instanceof Error ? error.stack : String(error) });
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL_ERROR', message: 'internal error' };
   }

@@ -91,6 +91,6 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     await server.startAgain();
 
     await expect(written).resolves.toBeUndefined();
-    expect((await store.loadMessages('shared')).map((m) => m.id)).toEqual(['r1-u', 'during-restart']);
+    expect((await store.loadMessages('shared')).map((m) => m.id)).toEqual(['during-restart']);
   }, 60_000);
 });
