@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { freePort } from '../local-services/free-port';
 import { getJson, type JsonResponse } from './http-json';
 import { waitUntil, withDeadline } from './wait-until';
 
@@ -18,17 +18,6 @@ export interface ServiceExit {
   atMs: number;
 }
 
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 /**
  * The built reference service (`dist/main.js`) in its own process with a fresh data
