@@ -1,12 +1,13 @@
-import { In, IsNull, LessThan, Not, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
-import { DEFAULT_RETRY_POLICY, retryThroughOutage, type RetryPolicy } from './connection-retry';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry';
 import { recordCrash } from './crash-recovery';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
-import { fencedThreadUpdate, holdsLease } from './lease-fence';
+import { fencedThreadUpdate } from './lease-fence';
+import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import {
@@ -17,7 +18,7 @@ import {
   type StartRunCommand,
 } from './session-store.interface';
 import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
-import { WriteQueue } from './write-queue';
+import { SessionDatabase } from './session-database';
 
 /** Options of the TypeORM session store. */
 export interface TypeOrmSessionStoreOptions {
@@ -34,30 +35,29 @@ const RENEW_CHUNK = 500;
 
 /** The session store on TypeORM: embedded SQLite (better-sqlite3) or PostgreSQL. */
 export class TypeOrmSessionStore implements SessionStore {
-  private resolved?: { dataSource: DataSource; queue?: WriteQueue; postgres: boolean };
+  private readonly db: SessionDatabase;
   private readonly leaseTtlMs: number;
   private readonly clock: () => number;
-  private readonly retry: RetryPolicy;
 
   /**
    * @param source the data source, or a function that returns it once it is initialized
    * (the module resolves it lazily because TypeORM connects asynchronously).
    */
   constructor(
-    private readonly source: DataSource | (() => DataSource),
+    source: DataSource | (() => DataSource),
     options: TypeOrmSessionStoreOptions = {},
   ) {
+    this.db = new SessionDatabase(source, options.retry ?? DEFAULT_RETRY_POLICY);
     this.leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.clock = options.now ?? Date.now;
-    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
   }
 
   async findThread(threadId: string): Promise<ThreadRecord | null> {
     let thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
-    if (thread && this.leaseExpired(thread)) {
-      await this.transaction(async (manager) => {
-        const locked = await this.lockThread(manager, threadId);
-        if (locked && this.leaseExpired(locked)) await recordCrash(manager, locked, this.at());
+    if (thread && leaseExpired(thread, this.at())) {
+      await this.db.transaction(async (manager) => {
+        const locked = await this.db.lockThread(manager, threadId);
+        if (locked && leaseExpired(locked, this.at())) await recordCrash(manager, locked, this.at());
       });
       thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
     }
@@ -73,7 +73,7 @@ export class TypeOrmSessionStore implements SessionStore {
 
   async startRun(command: StartRunCommand): Promise<void> {
     try {
-      await this.transaction((manager) => this.startRunIn(manager, command));
+      await this.db.transaction((manager) => this.startRunIn(manager, command));
     } catch (error) {
       // Two instances creating the same new thread at once: the second one is busy.
       if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
@@ -86,7 +86,7 @@ export class TypeOrmSessionStore implements SessionStore {
   private async startRunIn(manager: EntityManager, command: StartRunCommand): Promise<void> {
     const threads = manager.getRepository(ThreadEntity);
     const at = this.at();
-    let thread = await this.lockThread(manager, command.threadId);
+    let thread = await this.db.lockThread(manager, command.threadId);
     if (thread && thread.ownerId !== command.ownerId) throw new ThreadAccessDeniedError(command.threadId);
     if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
     if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
@@ -125,7 +125,7 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void> {
-    return this.transaction(async (manager, attempt) => {
+    return this.db.transaction(async (manager, attempt) => {
       const at = this.at();
       if (attempt > 0 && messages.length && (await this.alreadyStored(manager, target.threadId, messages[0].id))) return;
       await fencedThreadUpdate(manager, target, { messageCount: () => `message_count + ${messages.length}`, updatedAt: at });
@@ -139,7 +139,7 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void> {
-    return this.transaction(async (manager) => {
+    return this.db.transaction(async (manager) => {
       const at = this.at();
       await fencedThreadUpdate(manager, target, { updatedAt: at });
       await insertStartedToolCall(manager, target.threadId, target.runKey, call, at);
@@ -152,7 +152,7 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   finishRun(command: FinishRunCommand): Promise<void> {
-    return this.transaction(async (manager, attempt) => {
+    return this.db.transaction(async (manager, attempt) => {
       const at = this.at();
       const runs = manager.getRepository(RunEntity);
       if (attempt > 0 && (await runs.findOneBy({ key: command.runKey }))?.endedAt) return;
@@ -184,14 +184,8 @@ export class TypeOrmSessionStore implements SessionStore {
     const lost: string[] = [];
     for (let i = 0; i < runKeys.length; i += RENEW_CHUNK) {
       const chunk = runKeys.slice(i, i + RENEW_CHUNK);
-      const held = { leaseOwner: instanceId, lastRunKey: In(chunk), activeRunId: Not(IsNull()) };
-      const kept = await this.transaction(async (manager) => {
-        const threads = manager.getRepository(ThreadEntity);
-        await threads.update(held, { leaseExpiresAt: this.at(this.leaseTtlMs) });
-        return threads.find({ select: { threadId: true, lastRunKey: true }, where: held });
-      });
-      const keptKeys = new Set(kept.map((thread) => thread.lastRunKey));
-      lost.push(...chunk.filter((key) => !keptKeys.has(key)));
+      const kept = await this.db.transaction((manager) => renewLeaseRows(manager, instanceId, chunk, this.at(this.leaseTtlMs)));
+      lost.push(...chunk.filter((key) => !kept.has(key)));
     }
     return lost;
   }
@@ -209,20 +203,13 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   async recoverCrashedRuns(options: { exclusiveInstanceId?: string } = {}): Promise<number> {
-    const threads = this.dataSource.getRepository(ThreadEntity);
-    const active = { activeRunId: Not(IsNull()) };
-    const candidates = await threads.find({
-      select: { threadId: true },
-      where: options.exclusiveInstanceId
-        ? [{ ...active, leaseOwner: Not(options.exclusiveInstanceId) }, { ...active, leaseOwner: IsNull() }, { ...active, leaseExpiresAt: LessThan(this.at()) }]
-        : [{ ...active, leaseExpiresAt: LessThan(this.at()) }, { ...active, leaseExpiresAt: IsNull() }],
-    });
+    const { exclusiveInstanceId } = options;
     let recovered = 0;
-    for (const { threadId } of candidates) {
-      recovered += await this.transaction(async (manager) => {
-        const thread = await this.lockThread(manager, threadId);
-        const orphan = thread?.activeRunId && (this.leaseExpired(thread) || (options.exclusiveInstanceId && thread.leaseOwner !== options.exclusiveInstanceId));
-        if (!thread || !orphan) return 0;
+    for (const threadId of await crashCandidates(this.dataSource.manager, this.at(), exclusiveInstanceId)) {
+      recovered += await this.db.transaction(async (manager) => {
+        const thread = await this.db.lockThread(manager, threadId);
+        const takenOver = exclusiveInstanceId !== undefined && thread?.leaseOwner !== exclusiveInstanceId;
+        if (!thread?.activeRunId || !(leaseExpired(thread, this.at()) || takenOver)) return 0;
         await recordCrash(manager, thread, this.at());
         return 1;
       });
@@ -235,24 +222,11 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   isExclusive(): boolean {
-    return this.connection().queue !== undefined;
-  }
-
-  /** Whether `thread` has an active run whose lease has run out (or predates leases). */
-  private leaseExpired(thread: ThreadEntity): boolean {
-    return thread.activeRunId !== null && (thread.leaseExpiresAt === null || thread.leaseExpiresAt < this.at());
+    return this.db.embedded;
   }
 
   private async alreadyStored(manager: EntityManager, threadId: string, messageId: string): Promise<boolean> {
     return (await manager.getRepository(MessageEntity).countBy({ threadId, id: messageId })) > 0;
-  }
-
-  /** The thread's row, locked for the rest of the transaction where the database has row locks. */
-  private lockThread(manager: EntityManager, threadId: string): Promise<ThreadEntity | null> {
-    return manager.getRepository(ThreadEntity).findOne({
-      where: { threadId },
-      ...(this.connection().postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
   }
 
   /** ISO time `offsetMs` from now on the store's clock. */
@@ -261,22 +235,6 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   private get dataSource(): DataSource {
-    return this.connection().dataSource;
-  }
-
-  private connection(): { dataSource: DataSource; queue?: WriteQueue; postgres: boolean } {
-    if (!this.resolved) {
-      const dataSource = typeof this.source === 'function' ? this.source() : this.source;
-      const type = dataSource.options.type;
-      const embedded = type === 'better-sqlite3' || type === 'sqlite';
-      this.resolved = { dataSource, queue: embedded ? new WriteQueue() : undefined, postgres: type === 'postgres' };
-    }
-    return this.resolved;
-  }
-
-  private transaction<T>(work: (manager: EntityManager, attempt: number) => Promise<T>): Promise<T> {
-    const { dataSource, queue } = this.connection();
-    const run = (attempt: number) => dataSource.transaction((manager) => work(manager, attempt));
-    return queue ? queue.run(() => run(0)) : retryThroughOutage(run, this.retry);
+    return this.db.dataSource;
   }
 }
