@@ -29,6 +29,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
         shutdownTimeoutMs: appConfig(config).shutdownTimeoutMs,
         redisUrl: appConfig(config).redisUrl,
         leaseTtlMs: appConfig(config).leaseTtlMs,
+        partialOutput: appConfig(config).partialOutput,
       }),
     }),
     AuthModule,

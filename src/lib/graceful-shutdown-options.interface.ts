@@ -77,6 +77,21 @@ export interface GracefulShutdownModuleOptions {
    */
   recoverOrphanedRunsOnBoot?: boolean;
   /**
+   * What happens to a model answer cut off by a stop (shutdown or cancel) while it streams:
+   * `save` keeps the text so far as an assistant message flagged `truncated`, and the resume
+   * message tells the model its last answer was cut off; `discard` keeps nothing of it.
+   * Tool calls still being streamed are always dropped.
+   * @default 'save'
+   */
+  partialOutput?: 'save' | 'discard';
+  /**
+   * During a shutdown's drain, a step (model or tool call) is not started when its expected
+   * duration exceeds the time left; the run is interrupted at that safe point instead. This is
+   * the expected duration of a step whose model or tool declares none (`expectedDurationMs`).
+   * @default 5000
+   */
+  defaultStepDurationMs?: number;
+  /**
    * Names this process in run records and logs.
    * @default `${hostname}-${pid}`
    */

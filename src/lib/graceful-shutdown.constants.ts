@@ -24,6 +24,8 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions): 
     signalBus: options.signalBus,
     redisUrl: options.redisUrl,
     cancelTtlMs: options.cancelTtlMs ?? 60_000,
+    partialOutput: options.partialOutput ?? 'save',
+    defaultStepDurationMs: options.defaultStepDurationMs ?? 5_000,
     leaseTtlMs: options.leaseTtlMs ?? 15_000,
     leaseRenewIntervalMs: options.leaseRenewIntervalMs ?? Math.floor((options.leaseTtlMs ?? 15_000) / 3),
     dataSourceName: options.dataSourceName,

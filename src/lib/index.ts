@@ -17,9 +17,9 @@ export type {
   StopDecision,
 } from './agent/agent-hook.interface';
 export type { AgentMessage, MessageRole, ToolCall } from './agent/agent-message';
-export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from './agent/agent-model.interface';
+export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse, ModelStreamSink, ModelUsage } from './agent/agent-model.interface';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
-export { AgentRuntime, type AgentRunEnvironment, type AgentRunInput } from './agent/agent-runtime';
+export { AgentRuntime, type AgentRunEnvironment, type AgentRunInput, type PartialOutputPolicy } from './agent/agent-runtime';
 export { RunControl, type StopRequest } from './agent/run-control';
 export type { RunEventSink } from './agent/run-events';
 export type { PendingToolCall, RunOutcome } from './agent/run-outcome';

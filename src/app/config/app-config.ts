@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   DEMO_REASONING_MS: int(300),
   DEMO_TOOL_MS: int(300),
   BODY_LIMIT: z.string().default('1mb'),
+  PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
 });
 
 /** The reference service's configuration, from the environment (see the README's table). */
@@ -41,6 +42,8 @@ export interface AppConfig {
   modelProvider: 'demo' | 'openai';
   demo: { steps: number; reasoningMs: number; toolMs: number };
   bodyLimit: string;
+  /** What to keep of a model answer cut off by a stop while it streams. */
+  partialOutput: 'save' | 'discard';
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -81,6 +84,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     modelProvider: e.MODEL_PROVIDER,
     demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS },
     bodyLimit: e.BODY_LIMIT,
+    partialOutput: e.PARTIAL_OUTPUT,
   };
 }
 

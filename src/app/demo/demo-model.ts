@@ -19,8 +19,12 @@ export interface DemoModelOptions {
  */
 export class DemoModel implements AgentModel {
   readonly name = 'demo';
+  /** Honest about time: a shutdown's drain does not start a call it cannot finish. */
+  readonly expectedDurationMs: number;
 
-  constructor(private readonly options: DemoModelOptions) {}
+  constructor(private readonly options: DemoModelOptions) {
+    this.expectedDurationMs = options.reasoningMs;
+  }
 
   async generate(request: ModelRequest, context: ModelCallContext): Promise<ModelResponse> {
     await sleep(this.options.reasoningMs, undefined, { signal: context.signal });

@@ -14,6 +14,11 @@ export class DemoTool implements AgentTool {
 
   constructor(private readonly toolMs: number) {}
 
+  /** Honest about time: a shutdown's drain does not start a call it cannot finish. */
+  get expectedDurationMs(): number {
+    return this.toolMs;
+  }
+
   async execute(args: unknown, context: ToolCallContext): Promise<string> {
     const step = (args as { step?: unknown }).step;
     await sleep(this.toolMs, undefined, { signal: context.signal });

@@ -20,6 +20,8 @@ export interface RunStartEvent extends RunEventBase {
 /** Fired before each model call: a safe point. */
 export interface PreReasoningEvent extends RunEventBase {
   messages: readonly AgentMessage[];
+  /** How long the model call is expected to take, in milliseconds, if the model says. */
+  expectedDurationMs?: number;
 }
 
 /** Fired after a model response was checkpointed. */
@@ -32,6 +34,8 @@ export interface PreActingEvent extends RunEventBase {
   toolCall: ToolCall;
   /** The calls of this step not started yet, `toolCall` first. */
   pendingToolCalls: readonly ToolCall[];
+  /** How long the tool call is expected to take, in milliseconds, if the tool says. */
+  expectedDurationMs?: number;
 }
 
 /** Fired after a tool result was checkpointed. */

@@ -22,4 +22,6 @@ export interface AgentMessage {
   toolCalls?: ToolCall[];
   /** For a `tool` message: the call it answers. */
   toolCallId?: string;
+  /** For an assistant message: cut off by a stop while it streamed; `content` is what was said. */
+  truncated?: boolean;
 }

@@ -5,7 +5,9 @@ import type { AgentHook, StopDecision } from './agent-hook.interface';
 import type { AgentMessage, ToolCall } from './agent-message';
 import { HookChain } from './hook-chain';
 import type { RunControl } from './run-control';
-import { assistantMessageEvents, stepEvent, toolResultEvent, type RunEventSink } from './run-events';
+import type { ModelResponse } from './agent-model.interface';
+import { stepEvent, toolResultEvent, type RunEventSink } from './run-events';
+import { StreamedAnswer } from './streamed-answer';
 import type { PendingToolCall, RunOutcome } from './run-outcome';
 import type { StepCheckpointer } from './step-checkpointer.interface';
 import { StopReason, type RunPhase } from './stop-reason';
@@ -31,7 +33,17 @@ export interface AgentRunEnvironment {
   control: RunControl;
   checkpointer: StepCheckpointer;
   emit: RunEventSink;
+  /**
+   * What happens to a model answer cut off by a stop: `save` keeps the text streamed so far as
+   * an assistant message flagged `truncated` (tool calls still being streamed are dropped);
+   * `discard` keeps nothing of it.
+   * @default 'save'
+   */
+  partialOutput?: PartialOutputPolicy;
 }
+
+/** See `AgentRunEnvironment.partialOutput`. */
+export type PartialOutputPolicy = 'save' | 'discard';
 
 /** Thrown inside the loop to leave it at a safe point. */
 class StopAt {
@@ -77,7 +89,13 @@ export class AgentRuntime {
         const call = calls[i];
         const remaining = calls.slice(i);
         pending = remaining.map((c) => ({ ...c, started: false }));
-        const decision = await hooks.decide('preActing', { ...base, iteration, toolCall: call, pendingToolCalls: remaining });
+        const decision = await hooks.decide('preActing', {
+          ...base,
+          iteration,
+          toolCall: call,
+          pendingToolCalls: remaining,
+          expectedDurationMs: this.tools.expectedDurationMs(call.name),
+        });
         if (decision) throw new StopAt(decision, 'acting');
         await env.checkpointer.toolCallStarted?.(call, { iteration, phase });
         pending[0].started = true;
@@ -103,25 +121,40 @@ export class AgentRuntime {
         if (iteration >= this.maxIterations) {
           throw new StopAt({ stop: StopReason.StepLimit, detail: `reached ${this.maxIterations} iterations` }, 'reasoning');
         }
-        const decision = await hooks.decide('preReasoning', { ...base, iteration, messages: history });
+        const decision = await hooks.decide('preReasoning', {
+          ...base,
+          iteration,
+          messages: history,
+          expectedDurationMs: this.agent.model.expectedDurationMs,
+        });
         if (decision) throw new StopAt(decision, 'reasoning');
         iteration++;
         env.emit(stepEvent('start', 'reasoning'));
-        const response = await abortable(
-          this.agent.model.generate(
-            { messages: this.withSystemPrompt(history), tools: this.tools.definitions },
-            { ...base, signal: env.control.signal },
-          ),
-          env.control.signal,
-        );
+        const answer = new StreamedAnswer(randomUUID(), env.emit);
+        let response: ModelResponse;
+        try {
+          response = await abortable(
+            this.agent.model.generate(
+              { messages: this.withSystemPrompt(history), tools: this.tools.definitions },
+              { ...base, signal: env.control.signal, stream: answer },
+            ),
+            env.control.signal,
+          );
+        } catch (error) {
+          answer.abort();
+          if (error instanceof CallAbortedError && (env.partialOutput ?? 'save') === 'save' && answer.streamedText.length > 0) {
+            await append([{ id: answer.messageId, role: 'assistant', content: answer.streamedText, truncated: true }]);
+          }
+          throw error;
+        }
         const message: AgentMessage = {
-          id: randomUUID(),
+          id: answer.messageId,
           role: 'assistant',
           content: response.content,
           ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}),
         };
         await append([message]);
-        for (const event of assistantMessageEvents(message)) env.emit(event);
+        answer.finish(message);
         env.emit(stepEvent('finish', 'reasoning'));
         const calls = message.toolCalls ?? [];
         pending = calls.map((c) => ({ ...c, started: false }));

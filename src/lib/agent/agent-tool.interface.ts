@@ -32,6 +32,12 @@ export interface AgentTool {
    * @default false
    */
   readonly idempotent?: boolean;
+  /**
+   * How long one call is expected to take, in milliseconds. During a shutdown's drain, a call
+   * expected to outlast the drain is not started: the run is interrupted before it instead.
+   * @default the module's `defaultStepDurationMs`
+   */
+  readonly expectedDurationMs?: number;
   /** Runs the tool; the returned text becomes the tool message's content. */
   execute(args: unknown, context: ToolCallContext): Promise<string>;
 }

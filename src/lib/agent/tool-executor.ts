@@ -16,6 +16,11 @@ export class ToolExecutor {
     this.definitions = tools.map((tool) => tool.definition);
   }
 
+  /** The expected duration the tool declares, if any. */
+  expectedDurationMs(name: string): number | undefined {
+    return this.byName.get(name)?.expectedDurationMs;
+  }
+
   async execute(call: ToolCall, context: ToolCallContext): Promise<string> {
     const tool = this.byName.get(call.name);
     if (!tool) return `error: unknown tool "${call.name}"`;

@@ -6,3 +6,4 @@ export { ShuttingDownError } from './shutting-down.error';
 export { ThreadAccessDeniedError } from './thread-access-denied.error';
 export { ThreadNotFoundError } from './thread-not-found.error';
 export { LeaseLostError } from './lease-lost.error';
+export { ModelCallError, type ModelCallErrorCode } from './model-call.error';

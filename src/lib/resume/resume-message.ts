@@ -19,7 +19,12 @@ export const NOT_COMPLETED_RESULT =
  * The system message that tells the model its previous run was interrupted: when, why,
  * in which phase, what was pending, and to continue without repeating finished work.
  */
-export function resumeMessageText(marker: InterruptedState, rerun: readonly ToolCall[], unknown: readonly ToolCall[]): string {
+export function resumeMessageText(
+  marker: InterruptedState,
+  rerun: readonly ToolCall[],
+  unknown: readonly ToolCall[],
+  answerCutOff = false,
+): string {
   const lines = [
     `The previous run (${marker.runId}) was interrupted at ${marker.interruptedAt} because ${WHY[marker.reason]}.`,
     `It stopped in the ${marker.phase} phase of iteration ${marker.iteration}.`,
@@ -27,6 +32,9 @@ export function resumeMessageText(marker: InterruptedState, rerun: readonly Tool
   if (rerun.length) lines.push(`Tool calls run now because they had not started or are safe to repeat: ${describe(rerun)}.`);
   if (unknown.length) lines.push(`Tool calls whose outcome is unknown: ${describe(unknown)}.`);
   if (!rerun.length && !unknown.length) lines.push('No tool call was pending.');
+  if (answerCutOff) {
+    lines.push('Your last answer above was cut off while you were writing it: it is incomplete, so continue or redo it rather than treating it as finished.');
+  }
   lines.push(
     'Continue the task from where it stopped. Every result above is already done: do not repeat finished work.',
   );

@@ -188,3 +188,19 @@ describe('planResume without a marker', () => {
     expect(planResume([user('u1'), asks('m1', a), result(a)], null)).toEqual({ resolvedResults: [], toRun: [], resumeMessage: null });
   });
 });
+
+describe('planResume after an answer cut off mid-stream', () => {
+  it('tells the model in the resume message that its last answer was cut off', () => {
+    const cut: AgentMessage = { id: 'm1', role: 'assistant', content: 'The answer is', truncated: true };
+
+    const plan = planResume([user('u1'), cut], marker([], { phase: 'reasoning' }));
+
+    expect(plan.resumeMessage?.content).toMatch(/last answer above was cut off/);
+  });
+
+  it('says nothing of a cut-off answer when the last answer was complete', () => {
+    const plan = planResume([user('u1'), { id: 'm1', role: 'assistant', content: 'done' }], marker([], { phase: 'reasoning' }));
+
+    expect(plan.resumeMessage?.content).not.toMatch(/cut off/);
+  });
+});

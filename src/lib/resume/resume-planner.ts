@@ -51,9 +51,15 @@ export function planResume(history: readonly AgentMessage[], marker: Interrupted
     }
   }
   const resumeMessage: AgentMessage | null = marker
-    ? { id: randomUUID(), role: 'system', content: resumeMessageText(marker, toRun, unknown) }
+    ? { id: randomUUID(), role: 'system', content: resumeMessageText(marker, toRun, unknown, lastAnswerCutOff(history)) }
     : null;
   return { resolvedResults, toRun, resumeMessage };
+}
+
+/** Whether the newest assistant message was saved truncated by the stop. */
+function lastAnswerCutOff(history: readonly AgentMessage[]): boolean {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i].role === 'assistant') return history[i].truncated === true;
+  return false;
 }
 
 function toolResult(call: ToolCall, content: string): AgentMessage {

@@ -85,6 +85,8 @@ export class AgentRunService {
       signals: this.signals,
       shutdown: { registry: this.registry, coordinator: this.coordinator },
       leases: this.leases,
+      partialOutput: this.options.partialOutput,
+      defaultStepDurationMs: this.options.defaultStepDurationMs,
     });
   }
 }

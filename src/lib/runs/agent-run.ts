@@ -4,7 +4,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { AgentDefinition } from '../agent/agent-definition';
 import type { AgentHook } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { AgentRuntime } from '../agent/agent-runtime';
+import { AgentRuntime, type PartialOutputPolicy } from '../agent/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
@@ -32,6 +32,8 @@ export interface AgentRunSpec {
   signals: SignalBus;
   shutdown: Omit<GracefulShutdownHookDeps, 'finalizer' | 'signals' | 'lease'>;
   leases: LeaseKeeper;
+  partialOutput: PartialOutputPolicy;
+  defaultStepDurationMs: number;
 }
 
 /**
@@ -71,6 +73,7 @@ export class AgentRun {
       signals,
       finalizer: { finalize: (outcome, interrupt) => this.finalize(outcome, interrupt) },
       lease: { keeper: this.spec.leases, runKey },
+      defaultStepDurationMs: this.spec.defaultStepDurationMs,
     });
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length });
@@ -81,6 +84,7 @@ export class AgentRun {
         control: new RunControl(),
         checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }),
         emit,
+        partialOutput: this.spec.partialOutput,
       },
     );
     emit(terminalEvent(threadId, runId, this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome)));

@@ -60,7 +60,7 @@ function setup(options: GracefulShutdownModuleOptions = {}, finalize?: RunFinali
   };
   const control = new RunControl();
   const start = (model: AgentModel, checkpointer: StepCheckpointer = { append: async () => undefined }) => {
-    const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer });
+    const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer, defaultStepDurationMs: options.defaultStepDurationMs });
     const history: AgentMessage[] = [{ id: 'u1', role: 'user', content: 'go' }];
     return new AgentRuntime({ model, tools: [echo] }).run(
       { threadId: 't1', runId: 'r1', history },
@@ -199,5 +199,54 @@ describe('GracefulShutdownHook during a shutdown', () => {
     await waitFor(() => terminations.length > 0, 'the terminator', 5_000);
     expect(terminations).toEqual([1]);
     expect((await failure)?.message).toMatch(/runs in flight|deadline/);
+  });
+});
+
+describe('GracefulShutdownHook deadline-aware steps', () => {
+  /** A model whose calls are quick but which declares `expectedDurationMs`. */
+  const declaring = (expectedDurationMs: number): AgentModel => ({ ...twoCallModel(), expectedDurationMs });
+
+  it('does not start a step expected to outlast the drain, and interrupts the run there instead', async () => {
+    // The echo tool declares no duration: the default, short here, lets its second call run.
+    const { coordinator, finalized, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs: 10 });
+    const checkpointer = heldAtFirstToolResult();
+    const run = start(declaring(60_000), checkpointer);
+    await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
+
+    const shutdown = coordinator.shutdown();
+    await waitFor(() => coordinator.isShuttingDown, 'the drain to start');
+    checkpointer.release();
+
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning', detail: expect.stringMatching(/would outlast the drain/) });
+    expect(finalized[0].interrupt).toMatchObject({ reason: 'shutdown', phase: 'reasoning' });
+    await shutdown;
+  });
+
+  it('lets a run whose steps fit in the drain finish during it', async () => {
+    const { coordinator, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs: 10 });
+    const checkpointer = heldAtFirstToolResult();
+    const run = start(declaring(10), checkpointer);
+    await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
+
+    const shutdown = coordinator.shutdown();
+    await waitFor(() => coordinator.isShuttingDown, 'the drain to start');
+    checkpointer.release();
+
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Completed });
+    await shutdown;
+  });
+
+  it('applies the default expected duration to a tool that declares none', async () => {
+    const { coordinator, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs: 60_000 });
+    const checkpointer = heldAtFirstToolResult();
+    const run = start(declaring(10), checkpointer);
+    await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
+
+    const shutdown = coordinator.shutdown();
+    await waitFor(() => coordinator.isShuttingDown, 'the drain to start');
+    checkpointer.release();
+
+    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', detail: expect.stringMatching(/tool call echo/) });
+    await shutdown;
   });
 });

@@ -1,4 +1,4 @@
-import type { AgentHook, HookDecision, RunEndEvent, RunStartEvent } from '../agent/agent-hook.interface';
+import type { AgentHook, HookDecision, PreActingEvent, PreReasoningEvent, RunEndEvent, RunStartEvent } from '../agent/agent-hook.interface';
 import type { RunControl } from '../agent/run-control';
 import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
@@ -8,6 +8,8 @@ import type { SignalBus, Unsubscribe } from '../signals/signal-bus.interface';
 import type { InFlightRunRegistry } from './in-flight-run.registry';
 import type { InterruptedState } from './interrupted-state';
 import type { ShutdownCoordinator } from './shutdown-coordinator.service';
+
+const DEFAULT_STEP_DURATION_MS = 5_000;
 
 /** Makes a run's end durable: its record, its thread's status and its interrupt marker. */
 export interface RunFinalizer {
@@ -20,6 +22,8 @@ export interface GracefulShutdownHookDeps {
   coordinator: ShutdownCoordinator;
   signals: SignalBus;
   finalizer: RunFinalizer;
+  /** Expected duration of a step whose model or tool does not declare one, in milliseconds. @default 5000 */
+  defaultStepDurationMs?: number;
   /** The run's lease on its thread, renewed while it runs; a lost lease stops the run. */
   lease?: { keeper: Pick<LeaseKeeper, 'hold'>; runKey: string };
 }
@@ -51,12 +55,12 @@ export class GracefulShutdownHook implements AgentHook {
     if (this.deps.coordinator.isInterrupting) control.requestStop(StopReason.Interrupted, 'shutdown');
   }
 
-  preReasoning(): HookDecision {
-    return this.stopDecision();
+  preReasoning(event: PreReasoningEvent): HookDecision {
+    return this.stopDecision() ?? this.deadlineDecision(event.expectedDurationMs, 'model call');
   }
 
-  preActing(): HookDecision {
-    return this.stopDecision();
+  preActing(event: PreActingEvent): HookDecision {
+    return this.stopDecision() ?? this.deadlineDecision(event.expectedDurationMs, `tool call ${event.toolCall.name}`);
   }
 
   async onRunEnd(event: RunEndEvent): Promise<void> {
@@ -72,6 +76,17 @@ export class GracefulShutdownHook implements AgentHook {
   private stopDecision(): HookDecision {
     const request = this.control?.stopRequest;
     return request ? { stop: request.reason, detail: request.detail } : undefined;
+  }
+
+  /**
+   * During a drain, a step expected to outlast it is not started: the run is interrupted here,
+   * at a safe point, rather than cut off in the middle of the step when the drain ends.
+   */
+  private deadlineDecision(expectedDurationMs: number | undefined, step: string): HookDecision {
+    const left = this.deps.coordinator.drainTimeLeftMs;
+    const expected = expectedDurationMs ?? this.deps.defaultStepDurationMs ?? DEFAULT_STEP_DURATION_MS;
+    if (left === undefined || expected <= left) return undefined;
+    return { stop: StopReason.Interrupted, detail: `shutdown: the ${step} (about ${expected} ms) would outlast the drain (${left} ms left)` };
   }
 
   private markerFor({ runId, outcome }: RunEndEvent): InterruptedState | null {

@@ -22,6 +22,7 @@ export class ShutdownCoordinator implements BeforeApplicationShutdown {
   private current: ShutdownPhase = 'serving';
   private sequence?: Promise<void>;
   private failed = false;
+  private drainEndsAt?: number;
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -44,6 +45,15 @@ export class ShutdownCoordinator implements BeforeApplicationShutdown {
     return this.current === 'interrupting' || this.current === 'closing' || this.current === 'done';
   }
 
+  /**
+   * During the drain, the milliseconds left before remaining runs are stopped; 0 once they
+   * are being stopped; undefined while serving.
+   */
+  get drainTimeLeftMs(): number | undefined {
+    if (this.drainEndsAt === undefined) return undefined;
+    return this.isInterrupting ? 0 : Math.max(0, this.drainEndsAt - Date.now());
+  }
+
   /** Throws `ShuttingDownError` (503 with Retry-After) once a shutdown has started. */
   assertAcceptingRuns(): void {
     if (this.isShuttingDown) throw new ShuttingDownError(this.options.retryAfterSeconds);
@@ -63,6 +73,7 @@ export class ShutdownCoordinator implements BeforeApplicationShutdown {
   private async run(reason: string): Promise<void> {
     const { drainTimeoutMs, shutdownTimeoutMs } = this.options;
     const deadline = Date.now() + shutdownTimeoutMs;
+    this.drainEndsAt = Date.now() + drainTimeoutMs;
     this.current = 'draining';
     const hardStop = setTimeout(() => this.fail(`shutdown deadline of ${shutdownTimeoutMs} ms passed`), shutdownTimeoutMs);
     hardStop.unref();

@@ -18,6 +18,8 @@ export interface MessageView {
   content: string;
   toolCalls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   toolCallId?: string;
+  /** Present and true on an assistant answer cut off by a stop while it streamed. */
+  truncated?: true;
   runId: string | null;
   createdAt: string;
 }
@@ -51,6 +53,7 @@ export function toMessageView(message: StoredMessage): MessageView {
         }
       : {}),
     ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
+    ...(message.truncated ? { truncated: true as const } : {}),
     runId: message.runId,
     createdAt: message.createdAt,
   };

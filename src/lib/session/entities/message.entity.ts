@@ -26,6 +26,10 @@ export class MessageEntity {
   @Column({ name: 'tool_call_id', type: 'varchar', length: 128, nullable: true })
   toolCallId: string | null;
 
+  /** Cut off by a stop while it streamed: the text is what was said before. */
+  @Column({ type: 'boolean', default: false })
+  truncated: boolean;
+
   @Column({ name: 'run_id', type: 'varchar', length: 128, nullable: true })
   runId: string | null;
 
