@@ -19,6 +19,7 @@ export type {
 export type { AgentMessage, MessageRole, ToolCall } from './agent/agent-message';
 export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse, ModelStreamSink, ModelUsage } from './agent/agent-model.interface';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
+export { OpenAiChatModel, type OpenAiChatModelOptions } from './models/openai-chat.model';
 export { AgentRuntime, type AgentRunEnvironment, type AgentRunInput, type PartialOutputPolicy } from './agent/agent-runtime';
 export { RunControl, type StopRequest } from './agent/run-control';
 export type { RunEventSink } from './agent/run-events';

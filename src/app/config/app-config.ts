@@ -17,6 +17,11 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   MODEL_NAME: z.string().optional(),
+  MODEL_MAX_RETRIES: int(2),
+  MODEL_TIMEOUT_MS: int(60_000, 1),
+  MODEL_STEP_MS: int(30_000, 1),
+  MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
+  SYSTEM_PROMPT: z.string().optional(),
   DEMO_STEPS: int(3, 1),
   DEMO_REASONING_MS: int(300),
   DEMO_TOOL_MS: int(300),
@@ -40,6 +45,10 @@ export interface AppConfig {
   /** How long a run's lease on its thread lasts without renewal: a dead instance's threads resume elsewhere after it. */
   leaseTtlMs: number;
   modelProvider: 'demo' | 'openai';
+  /** The OpenAI-compatible model, when `modelProvider` is `openai`. */
+  openai?: { baseUrl?: string; apiKey?: string; model: string; maxRetries: number; timeoutMs: number; expectedDurationMs: number; temperature?: number };
+  /** Replaces the reference agent's system prompt. */
+  systemPrompt?: string;
   demo: { steps: number; reasoningMs: number; toolMs: number };
   bodyLimit: string;
   /** What to keep of a model answer cut off by a stop while it streams. */
@@ -61,8 +70,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.SHUTDOWN_TIMEOUT_MS <= e.SHUTDOWN_DRAIN_TIMEOUT_MS) {
     throw new Error('SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs');
   }
-  if (e.MODEL_PROVIDER === 'openai') {
-    throw new Error('MODEL_PROVIDER=openai is not available in this version; use MODEL_PROVIDER=demo');
+  if (e.MODEL_PROVIDER === 'openai' && !e.MODEL_NAME) {
+    throw new Error('MODEL_PROVIDER=openai needs MODEL_NAME (the model as your server knows it, e.g. gpt-4o-mini or llama3.1), and usually OPENAI_BASE_URL and OPENAI_API_KEY');
   }
   if (e.REDIS_URL && !/^rediss?:\/\//.test(e.REDIS_URL)) {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)');
@@ -82,6 +91,19 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseTtlMs: e.LEASE_TTL_MS,
     modelProvider: e.MODEL_PROVIDER,
+    openai:
+      e.MODEL_PROVIDER === 'openai' && e.MODEL_NAME
+        ? {
+            baseUrl: e.OPENAI_BASE_URL,
+            apiKey: e.OPENAI_API_KEY,
+            model: e.MODEL_NAME,
+            maxRetries: e.MODEL_MAX_RETRIES,
+            timeoutMs: e.MODEL_TIMEOUT_MS,
+            expectedDurationMs: e.MODEL_STEP_MS,
+            temperature: e.MODEL_TEMPERATURE,
+          }
+        : undefined,
+    systemPrompt: e.SYSTEM_PROMPT,
     demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS },
     bodyLimit: e.BODY_LIMIT,
     partialOutput: e.PARTIAL_OUTPUT,

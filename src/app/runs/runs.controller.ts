@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition } from '../../lib';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
-import { demoAgent } from '../demo/demo-agent';
+import { serviceAgent } from '../agent/service-agent';
 import { IdParamPipe } from '../http/id-param.pipe';
 import { WaitMsPipe } from './wait-ms.pipe';
 
@@ -18,7 +18,7 @@ export class RunsController {
     private readonly cancels: RunCancelService,
     config: ConfigService,
   ) {
-    this.agent = demoAgent(config.getOrThrow<AppConfig>(APP_CONFIG_KEY));
+    this.agent = serviceAgent(config.getOrThrow<AppConfig>(APP_CONFIG_KEY));
   }
 
   /** Body: AG-UI `RunAgentInput`. Answers with the run's AG-UI events as server-sent events. */

@@ -2,6 +2,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
 import { LeaseLostError } from '../errors/lease-lost.error';
+import { ModelCallError } from '../errors/model-call.error';
 import type { RunStatus } from '../session/session-records';
 
 /** How an outcome is recorded and told to the client. */
@@ -30,7 +31,8 @@ export function summarizeOutcome(outcome: RunOutcome): OutcomeSummary {
     default:
       return {
         status: 'failed',
-        errorCode: outcome.error instanceof LeaseLostError ? outcome.error.code : 'RUN_FAILED',
+        // A model's failure (MODEL_RATE_LIMITED, MODEL_UNAVAILABLE, …) or a lost lease keeps its own code.
+        errorCode: outcome.error instanceof LeaseLostError || outcome.error instanceof ModelCallError ? outcome.error.code : 'RUN_FAILED',
         message: `the run failed: ${outcome.error?.message ?? outcome.detail ?? 'unknown error'}`,
       };
   }
