@@ -12,7 +12,7 @@ const DEFAULT_SYSTEM_PROMPT =
  * deterministic) or, with `MODEL_PROVIDER=openai`, any OpenAI-compatible model.
  */
 export function serviceAgent(config: AppConfig): AgentDefinition {
-  const tools = [new DemoTool(config.demo.toolMs)];
+  const tools = [new DemoTool(config.demo.toolMs, config.demo.requireApproval)];
   if (config.modelProvider === 'openai' && config.openai) {
     return {
       model: new OpenAiChatModel(config.openai),

@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   DEMO_STEPS: int(3, 1),
   DEMO_REASONING_MS: int(300),
   DEMO_TOOL_MS: int(300),
+  DEMO_REQUIRE_APPROVAL: z.enum(['true', 'false']).default('false'),
   BODY_LIMIT: z.string().default('1mb'),
   PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
 });
@@ -49,7 +50,7 @@ export interface AppConfig {
   openai?: { baseUrl?: string; apiKey?: string; model: string; maxRetries: number; timeoutMs: number; expectedDurationMs: number; temperature?: number };
   /** Replaces the reference agent's system prompt. */
   systemPrompt?: string;
-  demo: { steps: number; reasoningMs: number; toolMs: number };
+  demo: { steps: number; reasoningMs: number; toolMs: number; requireApproval: boolean };
   bodyLimit: string;
   /** What to keep of a model answer cut off by a stop while it streams. */
   partialOutput: 'save' | 'discard';
@@ -104,7 +105,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
           }
         : undefined,
     systemPrompt: e.SYSTEM_PROMPT,
-    demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS },
+    demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS, requireApproval: e.DEMO_REQUIRE_APPROVAL === 'true' },
     bodyLimit: e.BODY_LIMIT,
     partialOutput: e.PARTIAL_OUTPUT,
   };

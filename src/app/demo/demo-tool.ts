@@ -12,7 +12,14 @@ export class DemoTool implements AgentTool {
     parameters: { type: 'object', properties: { step: { type: 'integer', minimum: 1 } }, required: ['step'] },
   };
 
-  constructor(private readonly toolMs: number) {}
+  /**
+   * @param toolMs how long one call takes, in milliseconds
+   * @param requiresApproval whether each call waits for a human's approval (`DEMO_REQUIRE_APPROVAL`)
+   */
+  constructor(
+    private readonly toolMs: number,
+    readonly requiresApproval = false,
+  ) {}
 
   /** Honest about time: a shutdown's drain does not start a call it cannot finish. */
   get expectedDurationMs(): number {

@@ -25,6 +25,8 @@ export interface AgentRunInput {
   pendingToolCalls?: readonly ToolCall[];
   /** Messages to append, after `pendingToolCalls`, before the first reasoning call. */
   prelude?: readonly AgentMessage[];
+  /** Calls a human has approved: they run without pausing again. */
+  approvedToolCallIds?: ReadonlySet<string>;
 }
 
 /** The collaborators of one run. */
@@ -50,6 +52,7 @@ class StopAt {
   constructor(
     readonly decision: StopDecision,
     readonly phase: RunPhase,
+    readonly approvals?: ToolCall[],
   ) {}
 }
 
@@ -89,6 +92,10 @@ export class AgentRuntime {
         const call = calls[i];
         const remaining = calls.slice(i);
         pending = remaining.map((c) => ({ ...c, started: false }));
+        const awaiting = remaining.filter((c) => this.tools.requiresApproval(c.name) && !input.approvedToolCallIds?.has(c.id));
+        if (awaiting.includes(call)) {
+          throw new StopAt({ stop: StopReason.AwaitingApproval, detail: `waiting for approval of ${awaiting.length} tool call(s)` }, 'acting', awaiting);
+        }
         const decision = await hooks.decide('preActing', {
           ...base,
           iteration,
@@ -180,7 +187,15 @@ export class AgentRuntime {
     if (error instanceof StopAt) {
       // A hook that relays the run's own stop request (the shutdown hook does) keeps its error.
       const relayed = request?.reason === error.decision.stop ? request.error : undefined;
-      return { stopReason: error.decision.stop, detail: error.decision.detail, error: relayed, phase: error.phase, iteration, pendingToolCalls: pending };
+      return {
+        stopReason: error.decision.stop,
+        detail: error.decision.detail,
+        error: relayed,
+        phase: error.phase,
+        iteration,
+        pendingToolCalls: pending,
+        ...(error.approvals ? { approvals: error.approvals } : {}),
+      };
     }
     if (error instanceof CallAbortedError && request) {
       return { stopReason: request.reason, detail: request.detail, error: request.error, phase, iteration, pendingToolCalls: pending };

@@ -38,6 +38,12 @@ export interface AgentTool {
    * @default the module's `defaultStepDurationMs`
    */
   readonly expectedDurationMs?: number;
+  /**
+   * True when a human must approve each call before it runs: the run pauses before acting,
+   * with the thread `awaiting_approval`, until a run request answers.
+   * @default false
+   */
+  readonly requiresApproval?: boolean;
   /** Runs the tool; the returned text becomes the tool message's content. */
   execute(args: unknown, context: ToolCallContext): Promise<string>;
 }

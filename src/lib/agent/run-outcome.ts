@@ -19,4 +19,6 @@ export interface RunOutcome {
   error?: Error;
   /** Free text from whoever stopped the run. */
   detail?: string;
+  /** With `awaiting_approval`: the calls waiting for a human's answer. */
+  approvals?: ToolCall[];
 }

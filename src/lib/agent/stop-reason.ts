@@ -10,6 +10,8 @@ export const StopReason = {
   Failed: 'failed',
   /** The run reached its iteration limit without a final answer. */
   StepLimit: 'step_limit',
+  /** The run paused before a tool call that needs a human's approval; it resumes with the answer. */
+  AwaitingApproval: 'awaiting_approval',
 } as const;
 
 export type StopReason = (typeof StopReason)[keyof typeof StopReason];

@@ -16,6 +16,11 @@ export class ToolExecutor {
     this.definitions = tools.map((tool) => tool.definition);
   }
 
+  /** Whether a human must approve calls of this tool before they run. */
+  requiresApproval(name: string): boolean {
+    return this.byName.get(name)?.requiresApproval === true;
+  }
+
   /** The expected duration the tool declares, if any. */
   expectedDurationMs(name: string): number | undefined {
     return this.byName.get(name)?.expectedDurationMs;

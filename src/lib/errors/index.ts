@@ -7,3 +7,4 @@ export { ThreadAccessDeniedError } from './thread-access-denied.error';
 export { ThreadNotFoundError } from './thread-not-found.error';
 export { LeaseLostError } from './lease-lost.error';
 export { ModelCallError, type ModelCallErrorCode } from './model-call.error';
+export { ApprovalPendingError } from './approval-pending.error';

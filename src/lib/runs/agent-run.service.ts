@@ -6,7 +6,11 @@ import { InvalidRunInputError } from '../errors/invalid-run-input.error';
 import { RunInProgressError } from '../errors/run-in-progress.error';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
-import { planResume } from '../resume/resume-planner';
+import { ApprovalPendingError } from '../errors/approval-pending.error';
+import { planApprovals } from '../resume/approval-answers';
+import { approvalInterruptId } from '../resume/approval-interrupts';
+import { planResume, type ResumePlan } from '../resume/resume-planner';
+import type { ThreadRecord } from '../session/session-records';
 import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../session/session-store.interface';
 import { LeaseKeeper } from '../leases/lease-keeper.service';
 import { findDanglingToolCalls } from '../resume/dangling-tool-calls';
@@ -51,11 +55,7 @@ export class AgentRunService {
     if (!thread && newMessages.length === 0) {
       throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
     }
-    const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
-    const idempotent = new Set(agent.tools.filter((tool) => tool.idempotent).map((tool) => tool.definition.name));
-    const dangling = findDanglingToolCalls(history).map((call) => call.id);
-    const toolCalls = await this.store.findToolCalls(threadId, dangling);
-    const plan = planResume(history, marker, { isIdempotent: (name) => idempotent.has(name), toolCalls });
+    const plan = thread?.status === 'awaiting_approval' ? this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
     this.coordinator.assertAcceptingRuns();
     const runKey = randomUUID();
     try {
@@ -79,6 +79,7 @@ export class AgentRunService {
       agent,
       history: [...history, ...plan.resolvedResults],
       toRun: plan.toRun,
+      approvedToolCallIds: plan.approvedIds,
       prelude: plan.resumeMessage ? [plan.resumeMessage, ...newMessages] : newMessages,
       hooks: this.options.hooks,
       store: this.store,
@@ -89,4 +90,27 @@ export class AgentRunService {
       defaultStepDurationMs: this.options.defaultStepDurationMs,
     });
   }
+
+  /** An interrupted thread resumes (resume message, dangling calls resolved); any other just continues. */
+  private async resumePlan(thread: ThreadRecord | null, history: readonly AgentMessage[], input: ValidRunInput, agent: AgentDefinition): Promise<RunPlan> {
+    if (input.resume.length) throw new InvalidRunInputError('resume', `thread ${input.threadId} is not waiting for approval`);
+    const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
+    const idempotent = new Set(agent.tools.filter((tool) => tool.idempotent).map((tool) => tool.definition.name));
+    const dangling = findDanglingToolCalls(history).map((call) => call.id);
+    const toolCalls = await this.store.findToolCalls(input.threadId, dangling);
+    return { ...planResume(history, marker, { isIdempotent: (name) => idempotent.has(name), toolCalls }), approvedIds: new Set() };
+  }
+
+  /** A thread paused for approval continues only with an answer to each of its interrupts. */
+  private approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: AgentDefinition): RunPlan {
+    const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
+    const needsApproval = new Set(agent.tools.filter((tool) => tool.requiresApproval).map((tool) => tool.definition.name));
+    const waiting = pending.filter((call) => needsApproval.has(call.name));
+    if (input.resume.length === 0) throw new ApprovalPendingError(input.threadId, waiting.map((call) => approvalInterruptId(call.id)));
+    const approvals = planApprovals(pending, waiting, input.resume);
+    return { resolvedResults: approvals.rejectedResults, toRun: approvals.toRun, resumeMessage: null, approvedIds: approvals.approvedIds };
+  }
 }
+
+/** How a run request continues its thread. */
+type RunPlan = ResumePlan & { approvedIds: ReadonlySet<string> };

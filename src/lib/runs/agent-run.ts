@@ -26,6 +26,8 @@ export interface AgentRunSpec {
   agent: AgentDefinition;
   history: readonly AgentMessage[];
   toRun: readonly ToolCall[];
+  /** Calls a human approved: they run without pausing again. */
+  approvedToolCallIds: ReadonlySet<string>;
   prelude: readonly AgentMessage[];
   hooks: readonly AgentHook[];
   store: SessionStore;
@@ -78,7 +80,14 @@ export class AgentRun {
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length });
     const outcome = await new AgentRuntime(this.spec.agent).run(
-      { threadId, runId, history: this.spec.history, pendingToolCalls: this.spec.toRun, prelude: this.spec.prelude },
+      {
+        threadId,
+        runId,
+        history: this.spec.history,
+        pendingToolCalls: this.spec.toRun,
+        prelude: this.spec.prelude,
+        approvedToolCallIds: this.spec.approvedToolCallIds,
+      },
       {
         hooks: [...this.spec.hooks, shutdownHook],
         control: new RunControl(),

@@ -11,12 +11,21 @@ export interface IncomingUserMessage {
   content: string;
 }
 
+/** An answer to one interrupt of a paused run (AG-UI `ResumeEntry`). */
+export interface ResumeAnswer {
+  interruptId: string;
+  status: 'resolved' | 'cancelled';
+  payload?: unknown;
+}
+
 /** A run request, validated. */
 export interface ValidRunInput {
   threadId: string;
   runId: string;
   /** The user messages of the input, in order; duplicates by id removed. */
   userMessages: IncomingUserMessage[];
+  /** Answers to the interrupts of a run paused for approval; empty otherwise. */
+  resume: ResumeAnswer[];
 }
 
 /**
@@ -46,7 +55,8 @@ export function parseRunInput(body: unknown): ValidRunInput {
     seen.add(message.id);
     userMessages.push({ id: message.id, content: userText(message.content, index) });
   });
-  return { threadId: input.threadId, runId: input.runId, userMessages };
+  const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({ interruptId, status, payload }));
+  return { threadId: input.threadId, runId: input.runId, userMessages, resume };
 }
 
 function userText(content: unknown, index: number): string {

@@ -3,6 +3,7 @@ import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { ModelCallError } from '../errors/model-call.error';
+import { approvalInterrupts, type ApprovalInterrupt } from '../resume/approval-interrupts';
 import type { RunStatus } from '../session/session-records';
 
 /** How an outcome is recorded and told to the client. */
@@ -11,6 +12,8 @@ export interface OutcomeSummary {
   /** `RUN_ERROR` code; absent for a completed run. */
   errorCode?: string;
   message: string;
+  /** A run paused for approval: what it waits for (the `RUN_FINISHED` interrupt outcome). */
+  interrupts?: ApprovalInterrupt[];
 }
 
 /** Maps a run's outcome to its stored status and its terminal event's code and message. */
@@ -26,6 +29,12 @@ export function summarizeOutcome(outcome: RunOutcome): OutcomeSummary {
         errorCode: 'RUN_INTERRUPTED',
         message: 'the run was interrupted by a server shutdown and saved; retry the same request to continue it',
       };
+    case StopReason.AwaitingApproval:
+      return {
+        status: 'interrupted',
+        message: 'the run is waiting for approval of a tool call',
+        interrupts: approvalInterrupts(outcome.approvals ?? []),
+      };
     case StopReason.StepLimit:
       return { status: 'failed', errorCode: 'STEP_LIMIT_REACHED', message: `the run stopped without an answer: ${outcome.detail ?? 'step limit'}` };
     default:
@@ -40,6 +49,9 @@ export function summarizeOutcome(outcome: RunOutcome): OutcomeSummary {
 
 /** The one terminal AG-UI event of a run. */
 export function terminalEvent(threadId: string, runId: string, summary: OutcomeSummary): BaseEvent {
+  if (summary.interrupts?.length) {
+    return { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'interrupt', interrupts: summary.interrupts } } as BaseEvent;
+  }
   if (!summary.errorCode) return { type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent;
   return { type: EventType.RUN_ERROR, message: summary.message, code: summary.errorCode } as BaseEvent;
 }

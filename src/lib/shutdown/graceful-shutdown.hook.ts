@@ -90,9 +90,9 @@ export class GracefulShutdownHook implements AgentHook {
   }
 
   private markerFor({ runId, outcome }: RunEndEvent): InterruptedState | null {
-    if (outcome.stopReason !== StopReason.Interrupted) return null;
+    if (outcome.stopReason !== StopReason.Interrupted && outcome.stopReason !== StopReason.AwaitingApproval) return null;
     return {
-      reason: 'shutdown',
+      reason: outcome.stopReason === StopReason.AwaitingApproval ? 'approval' : 'shutdown',
       interruptedAt: new Date().toISOString(),
       runId,
       phase: outcome.phase,

@@ -17,7 +17,7 @@ export class RunEntity {
   @Column({ type: 'varchar', length: 16 })
   status: string;
 
-  @Column({ name: 'stop_reason', type: 'varchar', length: 16, nullable: true })
+  @Column({ name: 'stop_reason', type: 'varchar', length: 32, nullable: true })
   stopReason: string | null;
 
   @Column({ name: 'error_code', type: 'varchar', length: 64, nullable: true })
