@@ -43,6 +43,8 @@ describe('the service on an OpenAI-compatible model', () => {
     expect(await stream.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect(deltas(stream.events)).toEqual(['All ', 'steps ', 'done.']);
     expect(stream.events.filter((e) => e.type === 'TOOL_CALL_RESULT')).toMatchObject([{ toolCallId: 'call_1', content: 'step 1 done' }]);
+    const status = await api(service.baseUrl, '/v1/threads/oa-stream', { token: user });
+    expect(status.body.lastRun).toMatchObject({ status: 'completed', usage: { promptTokens: 12, completionTokens: 3 } });
     const second = model.requests[1].body as { model: string; messages: Array<Record<string, unknown>> };
     expect(second.model).toBe('scripted-model');
     expect(second.messages.slice(-2)).toMatchObject([

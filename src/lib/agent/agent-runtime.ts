@@ -5,7 +5,7 @@ import type { AgentHook, StopDecision } from './agent-hook.interface';
 import type { AgentMessage, ToolCall } from './agent-message';
 import { HookChain } from './hook-chain';
 import type { RunControl } from './run-control';
-import type { ModelResponse } from './agent-model.interface';
+import type { ModelResponse, ModelUsage } from './agent-model.interface';
 import { stepEvent, toolResultEvent, type RunEventSink } from './run-events';
 import { StreamedAnswer } from './streamed-answer';
 import type { PendingToolCall, RunOutcome } from './run-outcome';
@@ -77,6 +77,7 @@ export class AgentRuntime {
     let iteration = 0;
     let phase: RunPhase = 'reasoning';
     let outcome: RunOutcome | undefined;
+    let usage: ModelUsage | undefined;
     // The calls of the current step without a result: what an outcome reports as pending.
     let pending: PendingToolCall[] = [];
 
@@ -154,6 +155,7 @@ export class AgentRuntime {
           }
           throw error;
         }
+        if (response.usage) usage = addUsage(usage, response.usage);
         const message: AgentMessage = {
           id: answer.messageId,
           role: 'assistant',
@@ -177,6 +179,7 @@ export class AgentRuntime {
       outcome = this.toOutcome(error, env.control, phase, iteration, pending);
     } finally {
       outcome ??= { stopReason: StopReason.Failed, phase, iteration, pendingToolCalls: pending };
+      if (usage) outcome.usage = usage;
       await hooks.onRunEnd({ ...base, iteration, outcome });
     }
     return outcome;
@@ -208,4 +211,12 @@ export class AgentRuntime {
     if (!this.agent.systemPrompt) return history;
     return [{ id: 'system-prompt', role: 'system', content: this.agent.systemPrompt }, ...history];
   }
+}
+
+function addUsage(total: ModelUsage | undefined, call: ModelUsage): ModelUsage {
+  return {
+    promptTokens: (total?.promptTokens ?? 0) + call.promptTokens,
+    completionTokens: (total?.completionTokens ?? 0) + call.completionTokens,
+    totalTokens: (total?.totalTokens ?? 0) + call.totalTokens,
+  };
 }

@@ -1,4 +1,5 @@
 import type { ToolCall } from './agent-message';
+import type { ModelUsage } from './agent-model.interface';
 import type { RunPhase, StopReason } from './stop-reason';
 
 /** A tool call of the interrupted step that has no result yet. */
@@ -19,6 +20,8 @@ export interface RunOutcome {
   error?: Error;
   /** Free text from whoever stopped the run. */
   detail?: string;
+  /** Tokens the run's model calls used, summed, when the model reports usage. */
+  usage?: ModelUsage;
   /** With `awaiting_approval`: the calls waiting for a human's answer. */
   approvals?: ToolCall[];
 }

@@ -113,6 +113,7 @@ export class AgentRun {
         phase: outcome.phase,
         errorCode: summary.errorCode,
         errorMessage: summary.errorCode ? summary.message : undefined,
+        usage: outcome.usage,
         interrupt,
       });
     } catch (error) {
@@ -129,6 +130,7 @@ export class AgentRun {
       status: summary.status,
       phase: outcome.phase,
       iteration: outcome.iteration,
+      ...(outcome.usage ? { tokens: outcome.usage.totalTokens } : {}),
       ...(outcome.error ? { error: outcome.error.message } : {}),
     });
     await signals

@@ -21,6 +21,8 @@ export interface RunRecord {
   iteration: number;
   phase: RunPhase | null;
   instanceId: string;
+  /** Tokens the run's model calls used; null when the model reports none. */
+  usage: { promptTokens: number; completionTokens: number } | null;
   startedAt: string;
   endedAt: string | null;
 }

@@ -1,4 +1,5 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { ModelUsage } from '../agent/agent-model.interface';
 import type { RunPhase, StopReason } from '../agent/stop-reason';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records';
@@ -30,6 +31,8 @@ export interface FinishRunCommand {
   phase: RunPhase;
   errorCode?: string;
   errorMessage?: string;
+  /** Tokens the run's model calls used, when reported. */
+  usage?: ModelUsage;
   /** Set: the thread reads `interrupted` and resumes on its next run. Null: the marker is cleared. */
   interrupt: InterruptedState | null;
 }

@@ -174,6 +174,7 @@ export class TypeOrmSessionStore implements SessionStore {
           errorMessage: command.errorMessage ?? null,
           iteration: command.iteration,
           phase: command.phase,
+          ...(command.usage ? { promptTokens: command.usage.promptTokens, completionTokens: command.usage.completionTokens } : {}),
           endedAt: at,
         },
       );

@@ -7,7 +7,15 @@ export interface ThreadView {
   status: ThreadStatus;
   messageCount: number;
   activeRunId: string | null;
-  lastRun: { runId: string; status: RunStatus; stopReason: string | null; startedAt: string; endedAt: string | null } | null;
+  lastRun: {
+    runId: string;
+    status: RunStatus;
+    stopReason: string | null;
+    startedAt: string;
+    endedAt: string | null;
+    /** Tokens the run's model calls used, when the model reports usage. */
+    usage: { promptTokens: number; completionTokens: number } | null;
+  } | null;
   interrupt: InterruptedState | null;
 }
 
@@ -32,7 +40,7 @@ export function toThreadView(thread: ThreadRecord): ThreadView {
     messageCount: thread.messageCount,
     activeRunId: thread.activeRunId,
     lastRun: run
-      ? { runId: run.runId, status: run.status, stopReason: run.stopReason, startedAt: run.startedAt, endedAt: run.endedAt }
+      ? { runId: run.runId, status: run.status, stopReason: run.stopReason, startedAt: run.startedAt, endedAt: run.endedAt, usage: run.usage }
       : null,
     interrupt: thread.interrupt,
   };

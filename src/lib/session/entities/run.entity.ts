@@ -35,6 +35,13 @@ export class RunEntity {
   @Column({ name: 'instance_id', type: 'varchar', length: 64 })
   instanceId: string;
 
+  /** Prompt tokens of the run's model calls, when the model reports usage. */
+  @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
+  promptTokens: number | null;
+
+  @Column({ name: 'completion_tokens', type: 'integer', nullable: true })
+  completionTokens: number | null;
+
   @Column({ name: 'started_at', type: 'varchar', length: 32 })
   startedAt: string;
 
