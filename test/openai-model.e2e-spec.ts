@@ -4,6 +4,7 @@ import { api, runInput, tokenFor, TEST_SECRET } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { startRun, type AgUiEvent } from './support/sse';
+import { waitFor } from './support/wait-for';
 
 const user = tokenFor('olga');
 const services = new ServiceGroup();
@@ -128,6 +129,34 @@ describe('the service on an OpenAI-compatible model', () => {
     const terminal = await stream.terminal();
     expect(terminal).toMatchObject({ type: 'RUN_ERROR', code });
     expect(String(terminal?.message)).toMatch(/model/i);
+  });
+
+  it('produces a stream cut off mid-answer by a cancel, and a model error stream, that HttpAgent accepts', async () => {
+    model.enqueue(
+      { kind: 'stream', chunks: [...textChunks(['Half '], { delayMs: 5 }), ...textChunks(['more'], { delayMs: 30_000 })] },
+      { kind: 'error', status: 401, body: { error: { message: 'bad key' } } },
+    );
+    const service = await openAiService();
+    const clientFor = (threadId: string) =>
+      new HttpAgent({ url: `${service.baseUrl}/v1/runs`, headers: { Authorization: `Bearer ${user}` }, threadId, initialMessages: [{ id: 'u1', role: 'user', content: 'go' }] });
+    const errors: string[] = [];
+    const failures: unknown[] = [];
+    let deltasSeen = 0;
+
+    const cut = clientFor('oa-client-cut').runAgent(
+      { runId: 'run-1' },
+      { onRunErrorEvent: ({ event }) => void errors.push(String(event.code)), onRunFailed: ({ error }) => void failures.push(error), onTextMessageContentEvent: () => void deltasSeen++ },
+    );
+    await waitFor(() => deltasSeen > 0, 'the first delta to reach the client');
+    await api(service.baseUrl, '/v1/runs/oa-client-cut/cancel', { method: 'POST', token: user });
+    await cut;
+    await clientFor('oa-client-error').runAgent(
+      { runId: 'run-1' },
+      { onRunErrorEvent: ({ event }) => void errors.push(String(event.code)), onRunFailed: ({ error }) => void failures.push(error) },
+    );
+
+    expect(errors).toEqual(['RUN_CANCELED', 'MODEL_AUTH_FAILED']);
+    expect(failures).toEqual([]);
   });
 
   it('produces streams that @ag-ui/client HttpAgent accepts', async () => {
