@@ -206,47 +206,37 @@ describe('GracefulShutdownHook deadline-aware steps', () => {
   /** A model whose calls are quick but which declares `expectedDurationMs`. */
   const declaring = (expectedDurationMs: number): AgentModel => ({ ...twoCallModel(), expectedDurationMs });
 
-  it('does not start a step expected to outlast the drain, and interrupts the run there instead', async () => {
-    // The echo tool declares no duration: the default, short here, lets its second call run.
-    const { coordinator, finalized, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs: 10 });
+  /** Runs `model` until its first tool result, starts a 5 s drain there, and lets the run go on. */
+  async function throughDrain(model: AgentModel, defaultStepDurationMs: number) {
+    const { coordinator, finalized, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs });
     const checkpointer = heldAtFirstToolResult();
-    const run = start(declaring(60_000), checkpointer);
+    const run = start(model, checkpointer);
     await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
-
     const shutdown = coordinator.shutdown();
     await waitFor(() => coordinator.isShuttingDown, 'the drain to start');
     checkpointer.release();
-
-    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning', detail: expect.stringMatching(/would outlast the drain/) });
-    expect(finalized[0].interrupt).toMatchObject({ reason: 'shutdown', phase: 'reasoning' });
+    const outcome = await run;
     await shutdown;
+    return { outcome, finalized };
+  }
+
+  it('does not start a step expected to outlast the drain, and interrupts the run there instead', async () => {
+    // The echo tool declares no duration: the default, short here, lets its second call run.
+    const { outcome, finalized } = await throughDrain(declaring(60_000), 10);
+
+    expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning', detail: expect.stringMatching(/would outlast the drain/) });
+    expect(finalized[0].interrupt).toMatchObject({ reason: 'shutdown', phase: 'reasoning' });
   });
 
   it('lets a run whose steps fit in the drain finish during it', async () => {
-    const { coordinator, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs: 10 });
-    const checkpointer = heldAtFirstToolResult();
-    const run = start(declaring(10), checkpointer);
-    await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
+    const { outcome } = await throughDrain(declaring(10), 10);
 
-    const shutdown = coordinator.shutdown();
-    await waitFor(() => coordinator.isShuttingDown, 'the drain to start');
-    checkpointer.release();
-
-    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Completed });
-    await shutdown;
+    expect(outcome).toMatchObject({ stopReason: StopReason.Completed });
   });
 
   it('applies the default expected duration to a tool that declares none', async () => {
-    const { coordinator, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs: 60_000 });
-    const checkpointer = heldAtFirstToolResult();
-    const run = start(declaring(10), checkpointer);
-    await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
+    const { outcome } = await throughDrain(declaring(10), 60_000);
 
-    const shutdown = coordinator.shutdown();
-    await waitFor(() => coordinator.isShuttingDown, 'the drain to start');
-    checkpointer.release();
-
-    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', detail: expect.stringMatching(/tool call echo/) });
-    await shutdown;
+    expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', detail: expect.stringMatching(/tool call echo/) });
   });
 });
