@@ -76,28 +76,22 @@ import { ThreadQueryService } from './threads/thread-query.service';
 })
 export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('GracefulShutdown');
+  /** The Redis bus the module created from `redisUrl`; a bus passed in is the application's to manage. */
+  private readonly ownedBus?: RedisSignalBus;
 
-  constructor(
-    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
-    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
-  ) {
+  constructor(@Inject(RESOLVED_SHUTDOWN_OPTIONS) options: ResolvedShutdownOptions, @Inject(SIGNAL_BUS) signals: SignalBus) {
     super();
-  }
-
-  /** The module connects the Redis bus it created; a bus passed in is the application's to manage. */
-  private get ownsSignalBus(): boolean {
-    return !this.options.signalBus && this.signals instanceof RedisSignalBus;
+    if (!options.signalBus && signals instanceof RedisSignalBus) this.ownedBus = signals;
   }
 
   async onModuleInit(): Promise<void> {
-    if (this.ownsSignalBus) await (this.signals as RedisSignalBus).connect();
+    await this.ownedBus?.connect();
   }
 
   /** Runs after the shutdown sequence, so the last run-ended notices are already published. */
   async onApplicationShutdown(): Promise<void> {
-    if (!this.ownsSignalBus) return;
-    await (this.signals as RedisSignalBus)
-      .close()
+    await this.ownedBus
+      ?.close()
       .catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) }));
   }
 }

@@ -42,7 +42,7 @@ export class LeaseKeeper implements OnApplicationShutdown {
     };
   }
 
-  /** One renewal round; exposed so tests and the shutdown path need not wait for the timer. */
+  /** One renewal round; the timer calls it, and tests call it to not wait for the timer. */
   async renew(): Promise<void> {
     if (this.renewing || this.held.size === 0) return;
     this.renewing = true;
