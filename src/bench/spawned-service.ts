@@ -3,12 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../local-services/free-port';
 import { getJson, type JsonResponse } from './http-json';
 import { waitUntil, withDeadline } from './wait-until';
 
-const MAIN = resolve(__dirname, '../main.js');
+// The built service, whether this file runs built (dist/bench) or from source (src/bench, under jest).
+const MAIN = resolve(__dirname, '../../dist/main.js');
 const LOG_TAIL_CHARS = 16_000;
 
 /** How the process ended, and when (`performance.now()` in this process). */
@@ -37,10 +39,12 @@ export class SpawnedService {
   private constructor(
     private readonly child: ChildProcess,
     readonly dataDir: string,
-    port: number,
+    readonly port: number,
+    onLine?: (line: string) => void,
   ) {
     this.baseUrl = `http://127.0.0.1:${port}`;
     const keep = (chunk: Buffer) => (this.logTail = (this.logTail + chunk.toString()).slice(-LOG_TAIL_CHARS));
+    if (onLine && child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', onLine);
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.on('error', (error) => (this.logTail += `\nspawn error: ${String(error)}`));
@@ -50,8 +54,11 @@ export class SpawnedService {
     process.once('exit', this.killOnExit);
   }
 
-  /** Starts the service with `env` on top of a minimal environment and waits until it is ready. */
-  static async start(env: Record<string, string>, readyTimeoutMs = 60_000): Promise<SpawnedService> {
+  /**
+   * Starts the service with `env` on top of a minimal environment and waits until it is ready.
+   * `onLine` gets each line the service prints on stdout (its JSON log).
+   */
+  static async start(env: Record<string, string>, readyTimeoutMs = 60_000, onLine?: (line: string) => void): Promise<SpawnedService> {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
     let service: SpawnedService | undefined;
     try {
@@ -60,7 +67,7 @@ export class SpawnedService {
         env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      service = new SpawnedService(child, dataDir, port);
+      service = new SpawnedService(child, dataDir, port, onLine);
       const ready = service;
       const up = await waitUntil(
         async () => {

@@ -82,6 +82,19 @@ export function redisServerBinary(): string {
   return binary;
 }
 
+/** The `nginx` executable (Debian puts it in /usr/sbin), or `undefined` when not installed. */
+export function findNginx(): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/sbin'];
+  return dirs.map((dir) => join(dir, 'nginx')).find((path) => path.startsWith('/') && isExecutable(path));
+}
+
+/** Like {@link findNginx}, but throws an error saying what to install when there is none. */
+export function nginxBinary(): string {
+  const binary = findNginx();
+  if (!binary) throw new Error('nginx not found: run `apt-get install -y nginx` as root, or call ensureLocalServicePackages() first.');
+  return binary;
+}
+
 async function apt(args: string[]): Promise<void> {
   try {
     await execFileAsync('apt-get', ['-o', `DPkg::Lock::Timeout=${DPKG_LOCK_WAIT_S}`, ...args], {
@@ -100,6 +113,7 @@ async function install(): Promise<void> {
   const missing: string[] = [];
   if (!findPostgresBinDir()) missing.push('postgresql');
   if (!findRedisServer()) missing.push('redis-server');
+  if (!findNginx()) missing.push('nginx');
   if (missing.length === 0) return;
 
   if (process.getuid?.() !== 0) {
@@ -116,11 +130,11 @@ async function install(): Promise<void> {
 let ensuring: Promise<void> | undefined;
 
 /**
- * Makes sure the PostgreSQL server and `redis-server` are installed. As root, installs the
- * missing Debian packages (`postgresql`, `redis-server`) with apt-get, which can take minutes
+ * Makes sure the PostgreSQL server, `redis-server` and `nginx` are installed. As root, installs
+ * the missing Debian packages (`postgresql`, `redis-server`, `nginx`) with apt-get, which can take minutes
  * the first time; otherwise throws an error naming the packages to install. Cheap once
  * installed (a few file checks), and concurrent calls in one process share one install.
- * Packages may start their own default servers (5432, 6379); our servers never use them.
+ * Packages may start their own default servers (5432, 6379, 80); our servers never use them.
  */
 export function ensureLocalServicePackages(): Promise<void> {
   ensuring ??= install().catch((error: unknown) => {

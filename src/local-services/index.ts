@@ -1,5 +1,6 @@
-/** Real PostgreSQL and Redis servers on loopback for test suites and benchmarks (dev tooling, not the library). */
-export { ensureLocalServicePackages, findPostgresBinDir, findRedisServer, postgresBinDir, redisServerBinary } from './debian-packages';
+/** Real PostgreSQL, Redis and nginx servers on loopback for test suites and benchmarks (dev tooling, not the library). */
+export { ensureLocalServicePackages, findNginx, findPostgresBinDir, findRedisServer, nginxBinary, postgresBinDir, redisServerBinary } from './debian-packages';
+export { NginxServer, type NginxServerOptions } from './nginx-server';
 export { freePort } from './free-port';
 export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';

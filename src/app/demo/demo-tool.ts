@@ -1,11 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
 import type { AgentTool, ToolCallContext, ToolDefinition } from '../../lib';
 
 export const DEMO_TOOL_NAME = 'demo_step';
 
-/** The demo tool: takes `toolMs` and returns a result naming its step. It has no side effect, so it is idempotent. */
+/**
+ * The demo tool: takes `toolMs` and returns a result naming its step. It has no side effect, so it
+ * is idempotent. Each call logs `demo tool started` and `demo tool finished` with its ids: the
+ * execution ledger the rolling-deployment proof counts duplicated work from.
+ */
 export class DemoTool implements AgentTool {
   readonly idempotent = true;
+  private readonly logger = new Logger(DemoTool.name);
   readonly definition: ToolDefinition = {
     name: DEMO_TOOL_NAME,
     description: 'Performs one numbered step of the demo task.',
@@ -28,7 +34,10 @@ export class DemoTool implements AgentTool {
 
   async execute(args: unknown, context: ToolCallContext): Promise<string> {
     const step = (args as { step?: unknown }).step;
+    const ids = { threadId: context.threadId, runId: context.runId, toolCallId: context.toolCallId, step };
+    this.logger.log({ msg: 'demo tool started', ...ids });
     await sleep(this.toolMs, undefined, { signal: context.signal });
+    this.logger.log({ msg: 'demo tool finished', ...ids });
     return `step ${String(step)} done`;
   }
 }

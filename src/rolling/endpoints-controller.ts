@@ -1,0 +1,132 @@
+import { request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { NginxServer } from '../local-services';
+import { waitUntil } from '../bench/wait-until';
+
+/** One instance behind the load balancer. */
+export interface Endpoint {
+  name: string;
+  /** `host:port`, as nginx's upstream block takes it. */
+  address: string;
+}
+
+/** A change the controller made to the load balancer, for the report. */
+export interface EndpointChange {
+  /** `performance.now()` when nginx served the new set. */
+  atMs: number;
+  name: string;
+  change: 'added' | 'removed';
+}
+
+export interface EndpointsControllerOptions {
+  /** How often each instance's readiness is probed, in ms (Kubernetes: `periodSeconds`). Default: 250. */
+  probePeriodMs?: number;
+  /** How long one probe may take before it counts as failed, in ms (`timeoutSeconds`). Default: 3000. */
+  probeTimeoutMs?: number;
+}
+
+/** True when `GET /health/ready` answers 200 within `timeoutMs`. */
+function probeReady(address: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(`http://${address}/health/ready`, { agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+      res.on('error', () => resolve(false));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+/**
+ * What the Kubernetes endpoints controller and an ingress controller do together, for instances
+ * on one machine: probes every known instance's readiness (failure threshold 1, success
+ * threshold 1), and whenever the set of ready instances changes, points nginx's upstreams at
+ * exactly that set and reloads it. An instance that starts shutting down fails readiness and
+ * leaves the rotation; a new one joins once it is ready.
+ */
+export class EndpointsController {
+  /** Every change made to the load balancer, in order. */
+  readonly changes: EndpointChange[] = [];
+  private readonly endpoints = new Map<string, Endpoint>();
+  /** Names by address, kept after `forget()` so late removals are still reported by name. */
+  private readonly names = new Map<string, string>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly probePeriodMs: number;
+  private readonly probeTimeoutMs: number;
+
+  constructor(
+    private readonly nginx: NginxServer,
+    options: EndpointsControllerOptions = {},
+  ) {
+    this.probePeriodMs = options.probePeriodMs ?? 250;
+    this.probeTimeoutMs = options.probeTimeoutMs ?? 3_000;
+  }
+
+  /** Starts probing; instances are added with {@link watch}. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops probing and waits for the probe round in flight. The load balancer keeps its last set. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** Probes `endpoint` from now on; it is routed once it answers ready. */
+  watch(endpoint: Endpoint): void {
+    this.endpoints.set(endpoint.name, endpoint);
+    this.names.set(endpoint.address, endpoint.name);
+  }
+
+  /** Stops probing `name` (its process is gone); it leaves the rotation at the next round if still in. */
+  forget(name: string): void {
+    this.endpoints.delete(name);
+  }
+
+  /** True when nginx currently routes new requests to `name`. */
+  isRouted(name: string): boolean {
+    const endpoint = this.endpoints.get(name);
+    return endpoint !== undefined && this.nginx.servers.includes(endpoint.address);
+  }
+
+  /** Resolves once nginx routes new requests to `name`; fails after `timeoutMs`. */
+  async waitUntilRouted(name: string, timeoutMs: number): Promise<void> {
+    await waitUntil(async () => (this.isRouted(name) ? true : undefined), `${name} to be routed`, timeoutMs, 20);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const round = performance.now();
+      const endpoints = [...this.endpoints.values()];
+      const ready = await Promise.all(endpoints.map((endpoint) => probeReady(endpoint.address, this.probeTimeoutMs)));
+      const next = endpoints.filter((_, i) => ready[i]).map((endpoint) => endpoint.address);
+      const current = this.nginx.servers;
+      if (this.running && (next.length !== current.length || next.some((address) => !current.includes(address)))) {
+        await this.nginx.setUpstreams(next);
+        const atMs = performance.now();
+        for (const address of next.filter((a) => !current.includes(a))) this.record(atMs, address, 'added');
+        for (const address of current.filter((a) => !next.includes(a))) this.record(atMs, address, 'removed');
+      }
+      const pause = Math.max(0, this.probePeriodMs - (performance.now() - round));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pause);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  private record(atMs: number, address: string, change: EndpointChange['change']): void {
+    this.changes.push({ atMs, name: this.names.get(address) ?? address, change });
+  }
+}

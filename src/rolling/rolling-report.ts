@@ -1,0 +1,141 @@
+import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
+import { quantile } from '../bench/bench-stats';
+import type { ClientTally } from './client-session';
+import type { HistoryAudit } from './history-audit';
+
+/** How one replaced instance ended. */
+export interface InstanceShutdown {
+  name: string;
+  signal: 'SIGTERM' | 'SIGKILL';
+  /** From the signal to the process's exit, in ms (Infinity: still running at the grace period's end). */
+  durationMs: number;
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+}
+
+/** Turn latencies, in ms: undisturbed turns against turns that needed a retry. */
+export interface LatencySummary {
+  undisturbed: { count: number; p50: number; p95: number };
+  disrupted: { count: number; p50: number; p95: number; max: number };
+  /** Median extra time a disrupted turn took over an undisturbed one. */
+  extraP50: number;
+  /** 95th percentile of the same. */
+  extraP95: number;
+}
+
+export interface RollingReportInput {
+  mode: 'sigterm' | 'sigkill';
+  sessions: number;
+  instances: number;
+  demo: { steps: number; reasoningMs: number; toolMs: number };
+  timing: ShutdownTimingInputs & ShutdownTimings;
+  /** The grace period counted from the signal (the preStop sleep excluded), in ms. */
+  graceMs: number;
+  shutdowns: InstanceShutdown[];
+  /** Changes the endpoints controller made to nginx's upstreams. */
+  lbChanges: number;
+  tally: ClientTally;
+  audit: HistoryAudit;
+  durationMs: number;
+}
+
+export interface RollingReport extends RollingReportInput {
+  latency: LatencySummary;
+  /** Every broken promise, described; empty when the proof passed. */
+  problems: string[];
+  passed: boolean;
+}
+
+function summarize(tally: ClientTally): LatencySummary {
+  const plain = tally.turns.filter((t) => t.completed && !t.disrupted).map((t) => t.durationMs);
+  const disrupted = tally.turns.filter((t) => t.completed && t.disrupted).map((t) => t.durationMs);
+  const p = (values: number[], q: number) => (values.length ? quantile([...values].sort((a, b) => a - b), q / 100) : 0);
+  return {
+    undisturbed: { count: plain.length, p50: p(plain, 50), p95: p(plain, 95) },
+    disrupted: { count: disrupted.length, p50: p(disrupted, 50), p95: p(disrupted, 95), max: disrupted.length ? Math.max(...disrupted) : 0 },
+    extraP50: Math.max(0, p(disrupted, 50) - p(plain, 50)),
+    extraP95: Math.max(0, p(disrupted, 95) - p(plain, 50)),
+  };
+}
+
+/** Judges a rollout against its promises and returns the report. */
+export function judge(input: RollingReportInput): RollingReport {
+  const { tally, audit } = input;
+  const problems: string[] = [];
+  const none = (label: string, items: readonly string[] | number) => {
+    const count = typeof items === 'number' ? items : items.length;
+    if (count > 0) problems.push(`${label}: ${count}${typeof items === 'number' ? '' : ` (${items.slice(0, 5).join('; ')})`}`);
+  };
+  none('messages lost', audit.messagesLost);
+  none('messages stored twice', audit.messagesDuplicated);
+  none('tool executions duplicated', audit.toolExecutionsDuplicated);
+  none('steps done twice', audit.stepsRepeated);
+  none('tool executions without a saved result', audit.toolExecutionsUnsaved);
+  none('turns left incomplete', audit.turnsIncomplete);
+  none('threads not idle at the end', audit.threadsNotIdle);
+  none('requests failed without a retry path', tally.failures);
+  for (const shutdown of input.shutdowns) {
+    if (input.mode === 'sigterm' && !(shutdown.durationMs < input.graceMs)) {
+      problems.push(`${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${input.graceMs} ms`);
+    }
+    if (input.mode === 'sigterm' && shutdown.exitCode !== 0) problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
+  }
+  if (input.mode === 'sigterm') {
+    // A graceful rollout ends every stream with a terminal event and never drops a request.
+    none('streams cut off during a graceful rollout', tally.runsCutOff);
+    none('502/504 from the load balancer during a graceful rollout', tally.retriedBadGateway);
+  }
+  // A rollout that disturbed nothing would prove nothing.
+  const disturbed = input.mode === 'sigterm' ? tally.runsInterrupted : tally.runsCutOff;
+  if (disturbed === 0) problems.push(`no run was ${input.mode === 'sigterm' ? 'interrupted' : 'cut off'}: the rollout did not test anything`);
+  if (tally.runsResumed === 0) problems.push('no run was resumed');
+  return { ...input, latency: summarize(tally), problems, passed: problems.length === 0 };
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'did not exit');
+
+/** The report as a human reads it: what happened, then each promise and whether it held. */
+export function formatReport(report: RollingReport): string {
+  const { tally, audit, latency, timing } = report;
+  const longest = Math.max(...report.shutdowns.map((s) => s.durationMs));
+  const rows: [string, string][] = [
+    ['client sessions (threads)', String(report.sessions)],
+    ['instances replaced', `${report.shutdowns.length} of ${report.instances}, with ${report.mode.toUpperCase()}`],
+    ['load balancer changes', String(report.lbChanges)],
+    ['runs started', String(tally.runsStarted)],
+    ['runs completed', String(tally.runsCompleted)],
+    ['runs interrupted (RUN_INTERRUPTED)', String(tally.runsInterrupted)],
+    ['runs cut off (instance killed)', String(tally.runsCutOff)],
+    ['runs resumed', String(tally.runsResumed)],
+    ['503 + Retry-After, retried', String(tally.retriedShuttingDown)],
+    ['409 while a dead run held the thread, retried', String(tally.retriedInProgress)],
+    ['502/504 from the load balancer, retried', String(tally.retriedBadGateway)],
+    ['connection errors, retried', `${tally.retriedConnectionErrors}${tally.connectionErrors.length ? ` (${[...new Set(tally.connectionErrors)].slice(0, 3).join('; ')})` : ''}`],
+    ['requests failed without a retry path', `${tally.failures.length} (must be 0)`],
+    ['messages checked', String(audit.messagesChecked)],
+    ['messages lost', `${audit.messagesLost.length} (must be 0)`],
+    ['tool executions', String(audit.toolExecutions)],
+    ['tool executions duplicated', `${audit.toolExecutionsDuplicated.length} (must be 0)`],
+    ['re-runs of a call cut off before its result was saved', String(audit.toolReRunsBeforeSave)],
+    ['steps done twice / turns incomplete', `${audit.stepsRepeated.length} / ${audit.turnsIncomplete.length}`],
+    [
+      'longest shutdown / grace period',
+      report.mode === 'sigterm' ? `${ms(longest)} / ${ms(report.graceMs)} (must be under)` : 'n/a (SIGKILL)',
+    ],
+    ['turn latency, undisturbed p50 / p95', `${ms(latency.undisturbed.p50)} / ${ms(latency.undisturbed.p95)} (${latency.undisturbed.count} turns)`],
+    ['turn latency, disrupted p50 / p95 / max', `${ms(latency.disrupted.p50)} / ${ms(latency.disrupted.p95)} / ${ms(latency.disrupted.max)} (${latency.disrupted.count} turns)`],
+    ['extra latency clients saw, p50 / p95', `${ms(latency.extraP50)} / ${ms(latency.extraP95)}`],
+    ['wall time', ms(report.durationMs)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = [
+    `rolling deployment proof, ${report.mode.toUpperCase()} mode`,
+    `demo agent: ${report.demo.steps} steps, ${report.demo.reasoningMs} ms reasoning, ${report.demo.toolMs} ms per tool call`,
+    `timings: preStop ${timing.preStopSeconds} s, drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
+    '',
+    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
+    '',
+    report.passed ? 'PASSED' : `FAILED:\n${report.problems.map((p) => `  - ${p}`).join('\n')}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+
+/** How one run request ended, as a client sees it. */
+export type AttemptOutcome =
+  /** `RUN_FINISHED`. */
+  | { kind: 'finished' }
+  /** `RUN_ERROR` with `code`: `RUN_INTERRUPTED` is retried, anything else is a failure. */
+  | { kind: 'run-error'; code: string }
+  /** The stream ended without a terminal event: the instance died under it. */
+  | { kind: 'cut-off' }
+  /** No stream: an HTTP error answer. */
+  | { kind: 'refused'; status: number; code?: string; retryAfterSeconds?: number }
+  /** The request never got an answer (connection refused or reset). */
+  | { kind: 'connection-error'; error: string };
+
+export interface AttemptResult {
+  outcome: AttemptOutcome;
+  /** Whether `RUN_STARTED` arrived. */
+  started: boolean;
+  /**
+   * Ids of the messages the stream reported finished: assistant messages whose reasoning step
+   * finished, and tool results. The service saves each before it reports it, so every one
+   * must be in the thread's history, whatever happens to the instance afterwards.
+   */
+  finishedMessageIds: string[];
+}
+
+interface StreamEvent {
+  type: string;
+  code?: string;
+  messageId?: string;
+  parentMessageId?: string;
+  stepName?: string;
+}
+
+/** Follows a run's AG-UI events and keeps what the proof checks. */
+class StreamReader {
+  terminal: AttemptOutcome | undefined;
+  started = false;
+  readonly finished: string[] = [];
+  private readonly inStep = new Set<string>();
+
+  read(event: StreamEvent): void {
+    switch (event.type) {
+      case 'RUN_STARTED':
+        this.started = true;
+        break;
+      case 'STEP_STARTED':
+        if (event.stepName === 'reasoning') this.inStep.clear();
+        break;
+      case 'TEXT_MESSAGE_START':
+        if (event.messageId) this.inStep.add(event.messageId);
+        break;
+      case 'TOOL_CALL_START':
+        if (event.parentMessageId) this.inStep.add(event.parentMessageId);
+        break;
+      case 'STEP_FINISHED':
+        // The answer is saved before its step is reported finished; a cut-off answer never is.
+        if (event.stepName === 'reasoning') this.finished.push(...this.inStep);
+        this.inStep.clear();
+        break;
+      case 'TOOL_CALL_RESULT':
+        if (event.messageId) this.finished.push(event.messageId);
+        break;
+      case 'RUN_FINISHED':
+        this.terminal = { kind: 'finished' };
+        break;
+      case 'RUN_ERROR':
+        this.terminal = { kind: 'run-error', code: event.code ?? 'UNKNOWN' };
+        break;
+    }
+  }
+}
+
+function dataOf(frame: string): string {
+  return frame
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trimStart())
+    .join('\n');
+}
+
+/**
+ * POSTs one AG-UI run request with `fetch` (keep-alive, as a browser or SDK would) and reads
+ * its event stream to the end. Never throws: every way a request can end is an
+ * {@link AttemptOutcome}.
+ */
+export async function attemptRun(baseUrl: string, token: string, threadId: string, message: { id: string; content: string }, timeoutMs: number): Promise<AttemptResult> {
+  const reader = new StreamReader();
+  const result = (outcome: AttemptOutcome): AttemptResult => ({ outcome, started: reader.started, finishedMessageIds: reader.finished });
+  const input = { threadId, runId: randomUUID(), messages: [{ ...message, role: 'user' }], tools: [], context: [], state: {}, forwardedProps: {} };
+  let response: Response;
+  try {
+    response = await fetch(`${baseUrl}/v1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(input),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    return result({ kind: 'connection-error', error: String((error as Error).cause ?? error) });
+  }
+  if (response.status !== 200 || !response.body) {
+    const body = (await response.json().catch(() => ({}))) as { code?: string };
+    const retryAfter = response.headers.get('retry-after');
+    return result({ kind: 'refused', status: response.status, code: body.code, retryAfterSeconds: retryAfter === null ? undefined : Number(retryAfter) });
+  }
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const chunk of response.body) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      let split: number;
+      while ((split = buffer.indexOf('\n\n')) >= 0) {
+        const data = dataOf(buffer.slice(0, split));
+        buffer = buffer.slice(split + 2);
+        if (data) reader.read(JSON.parse(data) as StreamEvent);
+      }
+    }
+  } catch {
+    // The connection broke mid-stream: what arrived before counts, the rest is a cut-off.
+  }
+  return result(reader.terminal ?? { kind: 'cut-off' });
+}
