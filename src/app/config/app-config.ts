@@ -30,6 +30,9 @@ const EnvSchema = z.object({
   PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
 });
 
+/** The names of the environment variables the service reads; deployment manifests should set no others. */
+export const APP_ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 /** The reference service's configuration, from the environment (see the README's table). */
 export interface AppConfig {
   nodeEnv: string;

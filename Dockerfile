@@ -1,0 +1,49 @@
+# The reference agent service. Build and run:
+#   docker build -t agent-service:0.1.0 .
+#   docker run --read-only --tmpfs /tmp -v agent-data:/data -p 3000:3000 \
+#     -e AUTH_JWT_SECRET="$(openssl rand -hex 32)" agent-service:0.1.0
+# The container writes only /tmp and DATA_DIR (/data, the embedded SQLite store, unused when
+# DATABASE_URL is set), so it runs with a read-only root filesystem.
+
+# ---- build: compile TypeScript, then drop the dev dependencies -------------------------------
+FROM node:20.20.2-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 is native: when no prebuilt binary matches, npm ci compiles it with node-gyp.
+# The toolchain stays in this stage.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+# Manifests first, so the dependency layer is cached until the lockfile changes.
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY src ./src
+# The compiled better-sqlite3 binding survives the prune: it is a production dependency.
+RUN npx nest build \
+ && npm prune --omit=dev
+
+# ---- runtime ---------------------------------------------------------------------------------
+FROM node:20.20.2-bookworm-slim
+# tini is PID 1: it forwards SIGTERM to node (which starts the graceful shutdown) and reaps
+# zombies. As PID 1, node would ignore every signal it has no handler for (the kernel gives PID 1
+# no default actions); npm as PID 1 would not forward SIGTERM reliably.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/data
+WORKDIR /app
+# Owned by root and read-only for the service: it never writes its own code.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# DATA_DIR must be writable by the service's user; mount a volume there to keep the SQLite file.
+RUN mkdir /data && chown 1000:1000 /data
+# The image's `node` user, by number, so Kubernetes' runAsNonRoot can check it without /etc/passwd.
+USER 1000:1000
+EXPOSE 3000
+# No HEALTHCHECK: Kubernetes ignores it; the Helm chart and k8s/ manifests probe /health/live and
+# /health/ready. Migrations run at boot; to run them ahead: node dist/app/database/migrate.js
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/main.js"]
