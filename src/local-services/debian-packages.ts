@@ -1,7 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { findExecutable, isExecutable } from './executables';
 
 const execFileAsync = promisify(execFile);
 
@@ -13,15 +14,6 @@ const APT_TIMEOUT_MS = 600_000;
 
 /** Two test workers may race for dpkg's lock; waiting for it beats failing. In seconds. */
 const DPKG_LOCK_WAIT_S = 300;
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A directory holding the server binaries we run, not just the client tools. */
 function hasServerBinaries(dir: string): boolean {
@@ -66,9 +58,7 @@ export function postgresBinDir(): string {
 
 /** The `redis-server` executable on `PATH` (or in /usr/bin, /usr/sbin), or `undefined` when not installed. */
 export function findRedisServer(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/sbin', '/usr/local/bin'];
-  // Relative PATH entries would depend on the cwd of whoever asks: only absolute ones count.
-  return dirs.map((dir) => join(dir, 'redis-server')).find((path) => path.startsWith('/') && isExecutable(path));
+  return findExecutable('redis-server', ['/usr/bin', '/usr/sbin', '/usr/local/bin']);
 }
 
 /** Like {@link findRedisServer}, but throws an error saying what to install when there is none. */
@@ -84,8 +74,7 @@ export function redisServerBinary(): string {
 
 /** The `nginx` executable (Debian puts it in /usr/sbin), or `undefined` when not installed. */
 export function findNginx(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/sbin'];
-  return dirs.map((dir) => join(dir, 'nginx')).find((path) => path.startsWith('/') && isExecutable(path));
+  return findExecutable('nginx', ['/usr/sbin', '/usr/bin', '/usr/local/sbin']);
 }
 
 /** Like {@link findNginx}, but throws an error saying what to install when there is none. */

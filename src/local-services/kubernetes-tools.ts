@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { isExecutable } from './executables';
 
 const execFileAsync = promisify(execFile);
 
@@ -28,15 +28,6 @@ export interface KubernetesTools {
 
 function toolsIn(dir: string): KubernetesTools {
   return { helm: join(dir, 'helm'), kubectl: join(dir, 'kubectl') };
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function present(): boolean {
