@@ -1,4 +1,5 @@
 import { request, type Agent } from 'node:http';
+import { drainSseFrames } from './sse-frames';
 
 /** How one client's run request ended. */
 export interface RunStreamResult {
@@ -63,13 +64,8 @@ export function openRunStream(baseUrl: string, agent: Agent, token: string, inpu
       let buffer = '';
       res.on('data', (chunk: string) => {
         buffer += chunk;
-        let split: number;
-        while ((split = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, split);
-          buffer = buffer.slice(split + 2);
-          if (result.status === 200) readFrame(frame, result);
-          else result.error = (result.error ?? '') + frame;
-        }
+        // A refusal's JSON body stays in the buffer for the error message.
+        if (result.status === 200) buffer = drainSseFrames(buffer, (data) => readEvent(data, result));
       });
       res.on('error', (error) => finish(String(error)));
       res.on('close', () => finish(result.status === 200 ? undefined : `HTTP ${result.status}: ${buffer}`));
@@ -79,13 +75,7 @@ export function openRunStream(baseUrl: string, agent: Agent, token: string, inpu
   return { done, abort: () => req.destroy() };
 }
 
-function readFrame(frame: string, result: RunStreamResult): void {
-  const data = frame
-    .split('\n')
-    .filter((line) => line.startsWith('data: '))
-    .map((line) => line.slice(6))
-    .join('');
-  if (!data) return;
+function readEvent(data: string, result: RunStreamResult): void {
   result.events++;
   let event: { type: string; code?: string };
   try {

@@ -75,6 +75,11 @@ export class ClientSession {
     return this.options.threadId;
   }
 
+  /** The bearer token of the user the thread belongs to. */
+  get token(): string {
+    return this.options.token;
+  }
+
   /** Runs turn `n` to its end; true when it completed. */
   async turn(n: number): Promise<boolean> {
     const message = { id: `${this.threadId}-turn-${n}`, content: `Turn ${n}: do the demo task.` };

@@ -1,6 +1,7 @@
-import { request } from 'node:http';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { NginxServer } from '../local-services';
+import { getJson } from '../bench/http-json';
 import { waitUntil } from '../bench/wait-until';
 
 /** One instance behind the load balancer. */
@@ -25,20 +26,6 @@ export interface EndpointsControllerOptions {
   probeTimeoutMs?: number;
 }
 
-/** True when `GET /health/ready` answers 200 within `timeoutMs`. */
-function probeReady(address: string, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = request(`http://${address}/health/ready`, { agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
-      res.on('error', () => resolve(false));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-    req.end();
-  });
-}
-
 /**
  * What the Kubernetes endpoints controller and an ingress controller do together, for instances
  * on one machine: probes every known instance's readiness (failure threshold 1, success
@@ -57,6 +44,8 @@ export class EndpointsController {
   private wake: (() => void) | undefined;
   private readonly probePeriodMs: number;
   private readonly probeTimeoutMs: number;
+  /** A new connection per probe, as the kubelet does: a kept-alive one could outlive the instance. */
+  private readonly agent = new Agent({ keepAlive: false });
 
   constructor(
     private readonly nginx: NginxServer,
@@ -78,6 +67,7 @@ export class EndpointsController {
     this.running = false;
     this.wake?.();
     await this.loop;
+    this.agent.destroy();
   }
 
   /** Probes `endpoint` from now on; it is routed once it answers ready. */
@@ -106,7 +96,7 @@ export class EndpointsController {
     while (this.running) {
       const round = performance.now();
       const endpoints = [...this.endpoints.values()];
-      const ready = await Promise.all(endpoints.map((endpoint) => probeReady(endpoint.address, this.probeTimeoutMs)));
+      const ready = await Promise.all(endpoints.map((endpoint) => this.isReady(endpoint.address)));
       const next = endpoints.filter((_, i) => ready[i]).map((endpoint) => endpoint.address);
       const current = this.nginx.servers;
       if (this.running && (next.length !== current.length || next.some((address) => !current.includes(address)))) {
@@ -124,6 +114,12 @@ export class EndpointsController {
         };
       });
     }
+  }
+
+  /** `GET /health/ready` answered 200 within the probe timeout. */
+  private async isReady(address: string): Promise<boolean> {
+    const answer = await getJson(`http://${address}/health/ready`, this.agent, this.probeTimeoutMs).catch(() => undefined);
+    return answer?.status === 200;
   }
 
   private record(atMs: number, address: string, change: EndpointChange['change']): void {

@@ -77,7 +77,9 @@ function auditTurns(threadId: string, messages: HistoryMessage[], steps: number,
 function auditExecutions(ledger: ExecutionLedger, savedAt: Map<string, number>, audit: HistoryAudit): void {
   const byCall = new Map<string, number[]>();
   for (const execution of ledger.executions) {
-    byCall.set(execution.toolCallId, [...(byCall.get(execution.toolCallId) ?? []), execution.startedAt]);
+    const starts = byCall.get(execution.toolCallId) ?? [];
+    starts.push(execution.startedAt);
+    byCall.set(execution.toolCallId, starts);
   }
   audit.toolExecutions = ledger.executions.length;
   for (const [toolCallId, starts] of byCall) {
@@ -97,7 +99,7 @@ function auditExecutions(ledger: ExecutionLedger, savedAt: Map<string, number>, 
  * sent and saw, and against the execution ledger: nothing lost, nothing stored twice, no step
  * done twice, every turn finished, finished work never redone.
  */
-export async function auditHistories(baseUrl: string, token: (threadId: string) => string, sessions: ClientSession[], ledger: ExecutionLedger, steps: number): Promise<HistoryAudit> {
+export async function auditHistories(baseUrl: string, sessions: ClientSession[], ledger: ExecutionLedger, steps: number): Promise<HistoryAudit> {
   const audit: HistoryAudit = {
     threads: sessions.length,
     messagesChecked: 0,
@@ -115,8 +117,8 @@ export async function auditHistories(baseUrl: string, token: (threadId: string) 
   for (const session of sessions) {
     const url = `${baseUrl}/v1/threads/${encodeURIComponent(session.threadId)}`;
     const [{ messages }, thread] = await Promise.all([
-      getJson<{ messages: HistoryMessage[] }>(`${url}/messages`, token(session.threadId)),
-      getJson<{ status: string }>(url, token(session.threadId)),
+      getJson<{ messages: HistoryMessage[] }>(`${url}/messages`, session.token),
+      getJson<{ status: string }>(url, session.token),
     ]);
     const ids = new Set(messages.map((m) => m.id));
     audit.messagesDuplicated += messages.length - ids.size;

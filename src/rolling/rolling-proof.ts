@@ -109,13 +109,10 @@ export async function runRollingProof(options: RollingProofOptions): Promise<Rol
     for (let i = 1; i <= instanceCount; i++) old.push({ name: `old-${i}`, service: await launch(`old-${i}`) });
 
     const jwt = new JwtService({ secret });
-    const tokens = new Map<string, string>();
-    const tokenOf = (threadId: string) => tokens.get(threadId) ?? '';
     const tally = new ClientTally();
     const sessions = Array.from({ length: sessionsWanted }, (_, i) => {
-      const threadId = `rolling-${options.mode}-${i + 1}`;
-      tokens.set(threadId, jwt.sign({ sub: `user-${i + 1}` }, { algorithm: 'HS256', expiresIn: '1h' }));
-      return new ClientSession({ baseUrl: nginx.url, token: tokenOf(threadId), threadId, turnDeadlineMs: TURN_DEADLINE_MS }, tally);
+      const token = jwt.sign({ sub: `user-${i + 1}` }, { algorithm: 'HS256', expiresIn: '1h' });
+      return new ClientSession({ baseUrl: nginx.url, token, threadId: `rolling-${options.mode}-${i + 1}`, turnDeadlineMs: TURN_DEADLINE_MS }, tally);
     });
     let rolloutDone = false;
     const drivers = sessions.map(async (session) => {
@@ -152,7 +149,7 @@ export async function runRollingProof(options: RollingProofOptions): Promise<Rol
     log('rollout done; every session finishes one more turn');
     await withDeadline(Promise.all(drivers), TURN_DEADLINE_MS * 2, undefined);
 
-    const audit = await auditHistories(nginx.url, tokenOf, sessions, ledger, demo.steps);
+    const audit = await auditHistories(nginx.url, sessions, ledger, demo.steps);
     return judge({
       mode: options.mode,
       sessions: sessionsWanted,

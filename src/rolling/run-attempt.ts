@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { drainSseFrames } from '../bench/sse-frames';
 
 /** How one run request ended, as a client sees it. */
 export type AttemptOutcome =
@@ -72,14 +73,6 @@ class StreamReader {
   }
 }
 
-function dataOf(frame: string): string {
-  return frame
-    .split('\n')
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice(5).trimStart())
-    .join('\n');
-}
-
 /**
  * POSTs one AG-UI run request with `fetch` (keep-alive, as a browser or SDK would) and reads
  * its event stream to the end. Never throws: every way a request can end is an
@@ -109,13 +102,7 @@ export async function attemptRun(baseUrl: string, token: string, threadId: strin
   let buffer = '';
   try {
     for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      let split: number;
-      while ((split = buffer.indexOf('\n\n')) >= 0) {
-        const data = dataOf(buffer.slice(0, split));
-        buffer = buffer.slice(split + 2);
-        if (data) reader.read(JSON.parse(data) as StreamEvent);
-      }
+      buffer = drainSseFrames(buffer + decoder.decode(chunk as Uint8Array, { stream: true }), (data) => reader.read(JSON.parse(data) as StreamEvent));
     }
   } catch {
     // The connection broke mid-stream: what arrived before counts, the rest is a cut-off.
