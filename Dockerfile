@@ -13,13 +13,19 @@ WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
-# Manifests first, so the dependency layer is cached until the lockfile changes.
+# Manifests first (the service's and the library workspace's), so the dependency layer is cached
+# until the lockfile changes.
 COPY package.json package-lock.json ./
+COPY packages/nest-agent-graceful-shutdown/package.json ./packages/nest-agent-graceful-shutdown/
 RUN npm ci
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
+COPY packages/nest-agent-graceful-shutdown/tsconfig.json packages/nest-agent-graceful-shutdown/tsconfig.build.json ./packages/nest-agent-graceful-shutdown/
+COPY packages/nest-agent-graceful-shutdown/src ./packages/nest-agent-graceful-shutdown/src
 COPY src ./src
-# The compiled better-sqlite3 binding survives the prune: it is a production dependency.
-RUN npx nest build \
+# The library first (the service imports its build), then the service. The compiled
+# better-sqlite3 binding survives the prune: it is a production dependency.
+RUN npm run build -w nest-agent-graceful-shutdown \
+ && npx nest build \
  && npm prune --omit=dev
 
 # ---- runtime ---------------------------------------------------------------------------------
@@ -37,6 +43,9 @@ WORKDIR /app
 # Owned by root and read-only for the service: it never writes its own code.
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
+# node_modules/nest-agent-graceful-shutdown links to the workspace: its manifest and build only.
+COPY --from=build /app/packages/nest-agent-graceful-shutdown/package.json ./packages/nest-agent-graceful-shutdown/package.json
+COPY --from=build /app/packages/nest-agent-graceful-shutdown/dist ./packages/nest-agent-graceful-shutdown/dist
 COPY --from=build /app/dist ./dist
 # DATA_DIR must be writable by the service's user; mount a volume there to keep the SQLite file.
 RUN mkdir /data && chown 1000:1000 /data

@@ -1,4 +1,7 @@
-/** Unit specs live beside the code; end-to-end suites spawn the built service (see `pretest`). */
+/**
+ * Unit specs live beside the code (the library's in its package, the tools' in `tools/`);
+ * end-to-end suites spawn the built service (see `pretest`).
+ */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
 /** The behaviour suites of one service instance; they run on SQLite and on PostgreSQL. */
@@ -11,12 +14,14 @@ module.exports = {
   testTimeout: 120000,
   // Installs the local PostgreSQL/Redis packages once, before any worker (see the file).
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  // Built output holds copies of the sources: never collect tests or modules from it.
+  modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/dist-tools', '<rootDir>/packages/.*/dist'],
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      testMatch: ['<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

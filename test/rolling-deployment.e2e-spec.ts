@@ -1,6 +1,6 @@
-import { formatReport } from '../src/rolling/rolling-report';
-import { runRollingProof, type RollingProofOptions } from '../src/rolling/rolling-proof';
-import type { RollingReport } from '../src/rolling/rolling-report';
+import { formatReport } from '../tools/rolling/rolling-report';
+import { runRollingProof, type RollingProofOptions } from '../tools/rolling/rolling-proof';
+import type { RollingReport } from '../tools/rolling/rolling-report';
 
 /** One rollout: three instances replaced under 100 client sessions; a few minutes at most on a slow machine. */
 const ROLLOUT_TIMEOUT_MS = 360_000;

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AgentExceptionFilter, GracefulShutdownModule } from '../lib';
+import { GracefulShutdownModule } from 'nest-agent-graceful-shutdown';
 import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG_KEY, loadAppConfig, type AppConfig } from './config/app-config';
 import { databaseOptions } from './database/database-options';
 import { openDataSource } from './database/open-data-source';
 import { HealthModule } from './health/health.module';
+import { ApiExceptionFilter } from './http/api-exception.filter';
 import { RunsController } from './runs/runs.controller';
 import { ThreadsController } from './threads/threads.controller';
 
@@ -24,18 +25,20 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
     }),
     GracefulShutdownModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService) => ({
-        drainTimeoutMs: appConfig(config).drainTimeoutMs,
-        shutdownTimeoutMs: appConfig(config).shutdownTimeoutMs,
-        redisUrl: appConfig(config).redisUrl,
-        leaseTtlMs: appConfig(config).leaseTtlMs,
-        partialOutput: appConfig(config).partialOutput,
-      }),
+      useFactory: (config: ConfigService) => {
+        const app = appConfig(config);
+        return {
+          shutdown: { drainTimeoutMs: app.drainTimeoutMs, timeoutMs: app.shutdownTimeoutMs },
+          leases: { ttlMs: app.leaseTtlMs },
+          signals: { redisUrl: app.redisUrl },
+          runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs },
+        };
+      },
     }),
     AuthModule,
     HealthModule,
   ],
   controllers: [RunsController, ThreadsController],
-  providers: [{ provide: APP_FILTER, useClass: AgentExceptionFilter }],
+  providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
 })
 export class AppModule {}

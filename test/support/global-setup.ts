@@ -1,4 +1,4 @@
-import { ensureLocalServicePackages } from '../../src/local-services/debian-packages';
+import { ensureLocalServicePackages } from '../../tools/local-services/debian-packages';
 
 /**
  * Jest globalSetup: installs PostgreSQL, redis-server and nginx (as root, via apt) once, before any

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { ensureKubernetesTools } from '../../src/local-services/kubernetes-tools';
+import { ensureKubernetesTools } from '../../tools/local-services/kubernetes-tools';
 
 /** The repository root: chart and manifest paths are relative to it. */
 export const REPO_ROOT = resolve(__dirname, '..', '..');

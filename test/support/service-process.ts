@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../src/local-services';
+import { freePort } from '../../tools/local-services';
 import { TEST_SECRET } from './http';
 import { storeEnvironment } from './store-backend';
 import { waitFor } from './wait-for';

@@ -1,4 +1,4 @@
-import { PostgresServer } from '../../src/local-services';
+import { PostgresServer } from '../../tools/local-services';
 
 /**
  * Which store the end-to-end suites run the service on: the embedded SQLite file by default,

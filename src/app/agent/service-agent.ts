@@ -1,5 +1,5 @@
-import type { AgentDefinition } from '../../lib';
-import { OpenAiChatModel } from '../../lib';
+import type { AgentDefinition } from 'nest-agent-graceful-shutdown';
+import { OpenAiChatModel } from 'nest-agent-graceful-shutdown/openai';
 import type { AppConfig } from '../config/app-config';
 import { DemoModel } from '../demo/demo-model';
 import { DemoTool } from '../demo/demo-tool';

@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   DEMO_REQUIRE_APPROVAL: z.enum(['true', 'false']).default('false'),
   BODY_LIMIT: z.string().default('1mb'),
   PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
+  SSE_HEARTBEAT_MS: int(15_000),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -57,6 +58,8 @@ export interface AppConfig {
   bodyLimit: string;
   /** What to keep of a model answer cut off by a stop while it streams. */
   partialOutput: 'save' | 'discard';
+  /** Idle time of an event stream before a heartbeat comment line, in milliseconds (0: none). */
+  sseHeartbeatMs: number;
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -111,6 +114,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS, requireApproval: e.DEMO_REQUIRE_APPROVAL === 'true' },
     bodyLimit: e.BODY_LIMIT,
     partialOutput: e.PARTIAL_OUTPUT,
+    sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
   };
 }
 

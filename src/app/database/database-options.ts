@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../../lib';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown';
 import type { AppConfig } from '../config/app-config';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentMessage, AgentModel, ModelCallContext, ModelRequest, ModelResponse } from '../../lib';
+import type { AgentMessage, AgentModel, ModelCallContext, ModelRequest, ModelResponse } from 'nest-agent-graceful-shutdown';
 import { DEMO_TOOL_NAME } from './demo-tool';
 
 /** Settings of the demo model. */

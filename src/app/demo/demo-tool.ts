@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import type { AgentTool, ToolCallContext, ToolDefinition } from '../../lib';
+import type { AgentTool, ToolCallContext, ToolDefinition } from 'nest-agent-graceful-shutdown';
 
 export const DEMO_TOOL_NAME = 'demo_step';
 

@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
-import { ID_PATTERN } from '../../lib';
+import { ID_PATTERN } from 'nest-agent-graceful-shutdown';
 
 /** Checks a thread or run id from the path or query; names the field when it is bad. */
 @Injectable()

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
-import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition } from '../../lib';
+import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition } from 'nest-agent-graceful-shutdown';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 import { serviceAgent } from '../agent/service-agent';

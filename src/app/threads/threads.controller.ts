@@ -1,5 +1,5 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ThreadQueryService } from '../../lib';
+import { ThreadQueryService } from 'nest-agent-graceful-shutdown';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { IdParamPipe } from '../http/id-param.pipe';
 

@@ -1,0 +1,139 @@
+import type { AgentHook } from './agent/agent-hook.interface';
+import type { ResumeMessageTemplate } from './resume/resume-message';
+import type { SignalBus } from './signals/signal-bus.interface';
+
+/** When and how the process shuts down. */
+export interface ShutdownOptions {
+  /**
+   * After a shutdown starts, how long in-flight runs may go on before they are stopped at
+   * their next safe point, in milliseconds. 0 stops them at once.
+   * @default 20000
+   */
+  drainTimeoutMs?: number;
+  /**
+   * Hard deadline of the whole shutdown, from the signal, in milliseconds: the process has
+   * exited by then. Must exceed `drainTimeoutMs`: the difference is the budget to save
+   * interrupted runs and close the application.
+   * @default 25000
+   */
+  timeoutMs?: number;
+  /**
+   * `Retry-After` of the 503 answered to new runs during a shutdown, in seconds.
+   * @default 2
+   */
+  retryAfterSeconds?: number;
+  /**
+   * Let the module own the process's shutdown signals: on the first one it drains, closes the
+   * application through Nest's own sequence (every `onModuleDestroy`,
+   * `beforeApplicationShutdown` and `onApplicationShutdown`) and exits with code 0. Works with
+   * or without `app.enableShutdownHooks()`. Turn off when the host handles signals itself and
+   * calls `app.close()`.
+   * @default true
+   */
+  handleSignals?: boolean;
+  /**
+   * The process signals that start a shutdown.
+   * @default ['SIGTERM', 'SIGINT']
+   */
+  signals?: NodeJS.Signals[];
+}
+
+/** Leases: one writer per thread across instances. */
+export interface LeaseOptions {
+  /**
+   * How long a run's lease on its thread lasts without renewal, in milliseconds. When an
+   * instance dies, its threads read `interrupted` (reason `crash`) this long after its last
+   * renewal and resume on any instance.
+   * @default 15000
+   */
+  ttlMs?: number;
+  /**
+   * How often the leases of this instance's runs are renewed (one batched write for all of
+   * them), in milliseconds. Must be less than `ttlMs`.
+   * @default ttlMs / 3
+   */
+  renewIntervalMs?: number;
+  /**
+   * At boot, record every run of another instance as interrupted by a crash without waiting
+   * for its lease to expire. Right only when no other live instance shares the store.
+   * @default true for an embedded SQLite store, false otherwise
+   */
+  recoverOrphanedRunsOnBoot?: boolean;
+}
+
+/** How cancels and run-ended notices travel between instances. */
+export interface SignalOptions {
+  /**
+   * Redis for signals across instances (`redis://…`); needs the optional peer `ioredis`. The
+   * module connects it at boot and closes it at shutdown; while Redis is down, cancels reach
+   * this instance's runs only.
+   * @default unset: in-process signals (one instance)
+   */
+  redisUrl?: string;
+  /**
+   * A bus of your own; takes precedence over `redisUrl`. It is yours to connect and close.
+   * @default a Redis bus with `redisUrl`, else an in-process bus
+   */
+  bus?: SignalBus;
+  /**
+   * How long a cancel is remembered for a run that has not subscribed yet, in milliseconds.
+   * @default 60000
+   */
+  cancelTtlMs?: number;
+}
+
+/** How every run behaves. */
+export interface RunOptions {
+  /**
+   * Hooks installed into every run before the shutdown hook, in order.
+   * @default []
+   */
+  hooks?: AgentHook[];
+  /**
+   * A model answer cut off by a stop while it streams: `save` keeps the text so far as an
+   * assistant message flagged `truncated` (the resume message says so); `discard` keeps
+   * nothing of it. Tool calls still streaming are always dropped.
+   * @default 'save'
+   */
+  partialOutput?: 'save' | 'discard';
+  /**
+   * During a drain, a step is not started when its expected duration exceeds the time left;
+   * this is the expected duration of a model or tool that declares no `expectedDurationMs`.
+   * @default 5000
+   */
+  defaultStepDurationMs?: number;
+  /**
+   * An event stream gets a comment line when nothing was written to it for this long, in
+   * milliseconds, so proxies and load balancers (often 60 s idle limits) keep it open while
+   * a model call is silent. 0 turns it off.
+   * @default 15000
+   */
+  sseHeartbeatMs?: number;
+  /**
+   * Writes the system message added to an interrupted thread's history when it resumes.
+   * @default the built-in English text (when, why, which phase, what was pending)
+   */
+  resumeMessage?: ResumeMessageTemplate;
+}
+
+/** Options of `GracefulShutdownModule`. Every one has a default. */
+export interface GracefulShutdownModuleOptions {
+  /** When and how the process shuts down. */
+  shutdown?: ShutdownOptions;
+  /** Leases on threads. */
+  leases?: LeaseOptions;
+  /** Signals between instances. */
+  signals?: SignalOptions;
+  /** Behaviour of every run. */
+  runs?: RunOptions;
+  /**
+   * Name of the TypeORM data source that holds the sessions (with the default store).
+   * @default the default data source
+   */
+  dataSourceName?: string;
+  /**
+   * Names this process in run records and logs.
+   * @default `${hostname}-${pid}`
+   */
+  instanceId?: string;
+}

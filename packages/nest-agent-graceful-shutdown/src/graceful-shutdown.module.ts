@@ -1,0 +1,84 @@
+import { Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_INTERCEPTOR, ModuleRef } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { RESOLVED_SHUTDOWN_OPTIONS, resolveShutdownOptions, type ResolvedShutdownOptions } from './graceful-shutdown.constants';
+import { GRACEFUL_SHUTDOWN_MODULE_OPTIONS, GracefulShutdownConfigurableModule } from './graceful-shutdown.module-definition';
+import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
+import { RetryAfterInterceptor } from './http/retry-after.interceptor';
+import { CrashedRunSweeper, LeaseKeeper } from './leases';
+import { ApplicationCloser } from './lifecycle/application-closer';
+import { nestContainerOf } from './lifecycle/nest-container';
+import { shutDownFirst } from './lifecycle/shutdown-first';
+import { AgentRunService } from './runs/agent-run.service';
+import { RunCancelService } from './runs/run-cancel.service';
+import { SESSION_STORE } from './session/session-store.interface';
+import { TypeOrmSessionStore } from './session/typeorm-session.store';
+import { InFlightRunRegistry } from './shutdown/in-flight-run.registry';
+import { PROCESS_TERMINATOR } from './shutdown/process-terminator';
+import { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service';
+import { exitProcess, ShutdownSignalListener } from './shutdown/shutdown-signal.listener';
+import { OWNED_SIGNAL_BUS, signalBusProviders, type OwnedSignalBus } from './signals/signal-bus.providers';
+import { SIGNAL_BUS } from './signals/signal-bus.interface';
+import { ThreadQueryService } from './threads/thread-query.service';
+import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access.policy';
+
+/**
+ * Durable agent runs that survive shutdowns. Import it once with `forRoot` or `forRootAsync`;
+ * inject `AgentRunService` to start runs. On SIGTERM it fails readiness, drains and interrupts
+ * runs, saves them with an `InterruptedState`, then closes the host application through Nest's
+ * own sequence (its hooks run first, so every host hook runs after the drain) and exits 0.
+ */
+@Module({
+  providers: [
+    {
+      provide: RESOLVED_SHUTDOWN_OPTIONS,
+      inject: [GRACEFUL_SHUTDOWN_MODULE_OPTIONS],
+      useFactory: (options: GracefulShutdownModuleOptions) => resolveShutdownOptions(options),
+    },
+    {
+      provide: SESSION_STORE,
+      inject: [RESOLVED_SHUTDOWN_OPTIONS, ModuleRef],
+      useFactory: (options: ResolvedShutdownOptions, moduleRef: ModuleRef) =>
+        new TypeOrmSessionStore(() => moduleRef.get<DataSource>(getDataSourceToken(options.dataSourceName), { strict: false }), {
+          leaseTtlMs: options.leaseTtlMs,
+        }),
+    },
+    { provide: THREAD_ACCESS_POLICY, useClass: CreatorOwnsThread },
+    ...signalBusProviders,
+    { provide: PROCESS_TERMINATOR, useValue: exitProcess },
+    { provide: APP_INTERCEPTOR, useClass: RetryAfterInterceptor },
+    InFlightRunRegistry,
+    ShutdownCoordinator,
+    ApplicationCloser,
+    ShutdownSignalListener,
+    LeaseKeeper,
+    CrashedRunSweeper,
+    AgentRunService,
+    RunCancelService,
+    ThreadQueryService,
+  ],
+  exports: [AgentRunService, RunCancelService, ThreadQueryService, ShutdownCoordinator, InFlightRunRegistry, SESSION_STORE, SIGNAL_BUS],
+})
+export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('GracefulShutdown');
+
+  constructor(
+    @Inject(OWNED_SIGNAL_BUS) private readonly ownedBus: OwnedSignalBus,
+    moduleRef: ModuleRef,
+  ) {
+    super();
+    shutDownFirst(nestContainerOf(moduleRef), GracefulShutdownModule);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.ownedBus?.connect?.();
+  }
+
+  /** Closes only the bus the module created; its hooks run first, after the drain saved every run. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.ownedBus
+      ?.close?.()
+      .catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) }));
+  }
+}

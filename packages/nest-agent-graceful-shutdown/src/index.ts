@@ -1,0 +1,72 @@
+// The public API of the package root. Integrations have their own entries (`/redis`,
+// `/openai`, `/terminus`, `/testing`); everything else is internal.
+export { GracefulShutdownModule } from './graceful-shutdown.module';
+export type { SeamProvider, GracefulShutdownModuleExtras } from './graceful-shutdown.module-definition';
+export type {
+  GracefulShutdownModuleOptions,
+  LeaseOptions,
+  RunOptions,
+  ShutdownOptions,
+  SignalOptions,
+} from './graceful-shutdown-options.interface';
+
+export type { AgentDefinition } from './agent/agent-definition';
+export type {
+  AgentHook,
+  HookDecision,
+  PostActingEvent,
+  PostReasoningEvent,
+  PreActingEvent,
+  PreReasoningEvent,
+  RunEndEvent,
+  RunEventBase,
+  RunStartEvent,
+  StopDecision,
+} from './agent/agent-hook.interface';
+export type { AgentMessage, MessageRole, ToolCall } from './agent/agent-message';
+export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse, ModelStreamSink, ModelUsage } from './agent/agent-model.interface';
+export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
+export type { RunControl, StopRequest } from './agent/run-control';
+export type { RunEventSink } from './agent/run-events';
+export type { PendingToolCall, RunOutcome } from './agent/run-outcome';
+export type { StepCheckpointer, StepProgress } from './agent/step-checkpointer.interface';
+export { StopReason, type RunPhase } from './agent/stop-reason';
+
+export { GracefulShutdownHook, type RunFinalizer } from './shutdown/graceful-shutdown.hook';
+export type { InterruptedState, InterruptReason } from './shutdown/interrupted-state';
+export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
+export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
+
+export { AgentRunService } from './runs/agent-run.service';
+export type { AgentRun } from './runs/agent-run';
+export type { HttpResponseTarget } from './http/server-response';
+export { parseRunInput, ID_PATTERN, type ValidRunInput } from './runs/run-input';
+export { RunCancelService, type CancelResult } from './runs/run-cancel.service';
+export { ThreadQueryService } from './threads/thread-query.service';
+export { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
+export type { MessageView, ThreadView } from './threads/thread-views';
+export { defaultResumeMessage, type ResumeMessageContext, type ResumeMessageTemplate } from './resume/resume-message';
+
+export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from './session/session-schema';
+export { runSessionMigrations } from './session/run-session-migrations';
+export {
+  SESSION_STORE,
+  ThreadBusyError,
+  type CheckpointTarget,
+  type FinishRunCommand,
+  type SessionStore,
+  type StartRunCommand,
+} from './session/session-store.interface';
+export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
+export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
+export {
+  SIGNAL_BUS,
+  type CancelSignal,
+  type RunEndedSignal,
+  type SignalBus,
+  type SignalBusHealth,
+  type Unsubscribe,
+} from './signals/signal-bus.interface';
+export { InProcessSignalBus } from './signals/in-process-signal-bus';
+
+export * from './errors';

@@ -1,0 +1,69 @@
+import type { CancelSignal, RunEndedSignal } from '../signals/signal-bus.interface';
+
+/**
+ * The Redis names and payloads of the signal bus, shared by every instance. Changing them
+ * is a wire change: instances of different versions would stop hearing each other.
+ */
+export class RedisSignalWire {
+  /** Channel every instance subscribes to for cancels. */
+  readonly cancelChannel: string;
+  /** Channel every instance subscribes to for run-ended notices. */
+  readonly runEndedChannel: string;
+
+  /** @param prefix put before every key and channel, e.g. `agents:`. */
+  constructor(private readonly prefix: string) {
+    this.cancelChannel = `${prefix}cancel`;
+    this.runEndedChannel = `${prefix}run-ended`;
+  }
+
+  /**
+   * Key remembering one run's cancel. Each id is URI-encoded, which turns `:` into `%3A`,
+   * so `a:b` + `c` and `a` + `b:c` cannot share a key; the usual ids stay readable.
+   */
+  cancelKey(threadId: string, runId: string): string {
+    return `${this.prefix}cancel:${encodeURIComponent(threadId)}:${encodeURIComponent(runId)}`;
+  }
+
+  /** JSON, so any id is carried as it is. */
+  encodeCancel(signal: CancelSignal): string {
+    return JSON.stringify({ threadId: signal.threadId, runId: signal.runId });
+  }
+
+  /** JSON, so any id is carried as it is. */
+  encodeRunEnded(signal: RunEndedSignal): string {
+    const { threadId, runId, status, stopReason } = signal;
+    return JSON.stringify({ threadId, runId, status, stopReason });
+  }
+
+  /** The signal, or `undefined` for a payload this version cannot read. */
+  decodeCancel(payload: string): CancelSignal | undefined {
+    const message = parse(payload);
+    return message && isRun(message) ? { threadId: message.threadId, runId: message.runId } : undefined;
+  }
+
+  /** The signal, or `undefined` for a payload this version cannot read. */
+  decodeRunEnded(payload: string): RunEndedSignal | undefined {
+    const message = parse(payload);
+    if (!message || !isRun(message) || typeof message.status !== 'string' || typeof message.stopReason !== 'string') {
+      return undefined;
+    }
+    const { threadId, runId, status, stopReason } = message;
+    // Status and reason are passed on as sent: a newer instance may know values this one does not.
+    return { threadId, runId, status, stopReason } as RunEndedSignal;
+  }
+}
+
+type Message = Record<string, unknown>;
+
+function parse(payload: string): Message | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return typeof value === 'object' && value !== null ? (value as Message) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRun(message: Message): message is Message & { threadId: string; runId: string } {
+  return typeof message.threadId === 'string' && typeof message.runId === 'string';
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { AnswersStoreOutages } from '../session/store-outages.decorator';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentDefinition } from '../agent/agent-definition';
+import type { AgentMessage } from '../agent/agent-message';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error';
+import { RunInProgressError } from '../errors/run-in-progress.error';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { ApprovalPendingError } from '../errors/approval-pending.error';
+import { planApprovals } from '../resume/approval-answers';
+import { approvalInterruptId } from '../resume/approval-interrupts';
+import { planResume, type ResumePlan } from '../resume/resume-planner';
+import type { ThreadRecord } from '../session/session-records';
+import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../session/session-store.interface';
+import { LeaseKeeper } from '../leases/lease-keeper.service';
+import { findDanglingToolCalls } from '../resume/dangling-tool-calls';
+import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
+import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
+import { ThreadQueryService } from '../threads/thread-query.service';
+import { AgentRun } from './agent-run';
+import type { ValidRunInput } from './run-input';
+
+/**
+ * Starts and continues agent runs on durable threads. Every run it starts carries the
+ * graceful-shutdown hook; an interrupted thread is resumed on its next run request.
+ */
+@Injectable()
+export class AgentRunService {
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
+    private readonly registry: InFlightRunRegistry,
+    private readonly coordinator: ShutdownCoordinator,
+    private readonly leases: LeaseKeeper,
+    private readonly threads: ThreadQueryService,
+  ) {}
+
+  /**
+   * Admits and records a run. Refuses it, writing nothing, during a shutdown
+   * (`ShuttingDownError`), on a thread the access policy refuses `userId`
+   * (`ThreadAccessDeniedError`) or while
+   * the thread has an active run (`RunInProgressError`). Messages already in the history
+   * (a client's retry or echo) are not added again.
+   */
+  @AnswersStoreOutages()
+  async start(userId: string, input: ValidRunInput, agent: AgentDefinition): Promise<AgentRun> {
+    const { threadId, runId } = input;
+    this.coordinator.assertAcceptingRuns();
+    const thread = await this.store.findThread(threadId);
+    if (thread) await this.threads.assertAccess(userId, thread);
+    if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
+    const history = thread ? await this.store.loadMessages(threadId) : [];
+    const known = new Set(history.map((message) => message.id));
+    const newMessages = input.userMessages
+      .filter((message) => !known.has(message.id))
+      .map((message): AgentMessage => ({ id: message.id, role: 'user', content: message.content }));
+    if (!thread && newMessages.length === 0) {
+      throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
+    }
+    const plan = thread?.status === 'awaiting_approval' ? this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
+    this.coordinator.assertAcceptingRuns();
+    const runKey = randomUUID();
+    try {
+      await this.store.startRun({
+        threadId,
+        ownerId: userId,
+        runKey,
+        runId,
+        instanceId: this.options.instanceId,
+        messages: plan.resolvedResults,
+        expectedLastRunKey: thread?.lastRun?.key ?? null,
+      });
+    } catch (error) {
+      if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
+      throw error;
+    }
+    return new AgentRun({
+      threadId,
+      runId,
+      runKey,
+      agent,
+      history: [...history, ...plan.resolvedResults],
+      toRun: plan.toRun,
+      approvedToolCallIds: plan.approvedIds,
+      prelude: plan.resumeMessage ? [plan.resumeMessage, ...newMessages] : newMessages,
+      hooks: this.options.hooks,
+      store: this.store,
+      signals: this.signals,
+      shutdown: { registry: this.registry, coordinator: this.coordinator },
+      leases: this.leases,
+      partialOutput: this.options.partialOutput,
+      defaultStepDurationMs: this.options.defaultStepDurationMs,
+      sseHeartbeatMs: this.options.sseHeartbeatMs,
+    });
+  }
+
+  /** An interrupted thread resumes (resume message, dangling calls resolved); any other just continues. */
+  private async resumePlan(thread: ThreadRecord | null, history: readonly AgentMessage[], input: ValidRunInput, agent: AgentDefinition): Promise<RunPlan> {
+    if (input.resume.length) throw new InvalidRunInputError('resume', `thread ${input.threadId} is not waiting for approval`);
+    const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
+    const idempotent = new Set(agent.tools.filter((tool) => tool.idempotent).map((tool) => tool.definition.name));
+    const dangling = findDanglingToolCalls(history).map((call) => call.id);
+    const toolCalls = await this.store.findToolCalls(input.threadId, dangling);
+    const facts = { isIdempotent: (name: string) => idempotent.has(name), toolCalls, resumeMessage: this.options.resumeMessage };
+    return { ...planResume(history, marker, facts), approvedIds: new Set() };
+  }
+
+  /** A thread paused for approval continues only with an answer to each of its interrupts. */
+  private approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: AgentDefinition): RunPlan {
+    const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
+    const needsApproval = new Set(agent.tools.filter((tool) => tool.requiresApproval).map((tool) => tool.definition.name));
+    const waiting = pending.filter((call) => needsApproval.has(call.name));
+    if (input.resume.length === 0) throw new ApprovalPendingError(input.threadId, waiting.map((call) => approvalInterruptId(call.id)));
+    const approvals = planApprovals(pending, waiting, input.resume);
+    return { resolvedResults: approvals.rejectedResults, toRun: approvals.toRun, resumeMessage: null, approvedIds: approvals.approvedIds };
+  }
+}
+
+/** How a run request continues its thread. */
+type RunPlan = ResumePlan & { approvedIds: ReadonlySet<string> };

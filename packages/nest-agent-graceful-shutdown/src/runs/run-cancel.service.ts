@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AnswersStoreOutages } from '../session/store-outages.decorator';
+import { RunNotFoundError } from '../errors/run-not-found.error';
+import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
+import { ThreadQueryService } from '../threads/thread-query.service';
+
+/** The answer to a cancel request. */
+export interface CancelResult {
+  threadId: string;
+  runId: string | null;
+  accepted: true;
+  /** With `waitMs` only: whether the run has stopped. */
+  stopped?: boolean;
+  stopReason?: string | null;
+  messageCount?: number;
+}
+
+/**
+ * A user's stop. The cancel travels on the signal bus to whichever instance runs the
+ * thread; the run stops at its next safe point with every message so far kept.
+ * Idempotent: cancelling a finished run changes nothing.
+ */
+@Injectable()
+export class RunCancelService {
+  constructor(
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
+    private readonly threads: ThreadQueryService,
+  ) {}
+
+  /**
+   * @param runId the run to stop; default the active run.
+   * @param waitMs wait up to this many milliseconds for the run to stop, and say whether it did.
+   */
+  @AnswersStoreOutages()
+  async cancel(userId: string, threadId: string, runId?: string, waitMs?: number): Promise<CancelResult> {
+    const thread = await this.threads.getOwnedThread(userId, threadId);
+    if (runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
+    const target = runId ?? thread.activeRunId ?? thread.lastRun?.runId ?? null;
+    const active = target !== null && thread.activeRunId === target;
+    let ended: Promise<boolean> | undefined;
+    let stopWaiting = () => {};
+    if (active && waitMs !== undefined) {
+      ended = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), waitMs);
+        const unsubscribe = this.signals.onRunEnded(threadId, target, () => resolve(true));
+        stopWaiting = () => {
+          clearTimeout(timer);
+          unsubscribe();
+        };
+      });
+    }
+    try {
+      if (active) await this.signals.publishCancel({ threadId, runId: target });
+      if (waitMs === undefined) return { threadId, runId: target, accepted: true };
+      if (ended && target) {
+        // The run may have ended between the read above and the subscription.
+        const current = await this.store.findRun(threadId, target);
+        if (current?.status === 'running') await ended;
+      }
+    } finally {
+      stopWaiting();
+    }
+    const run = target ? await this.store.findRun(threadId, target) : null;
+    const after = await this.store.findThread(threadId);
+    return {
+      threadId,
+      runId: target,
+      accepted: true,
+      stopped: run ? run.status !== 'running' : true,
+      stopReason: run?.stopReason ?? null,
+      messageCount: after?.messageCount ?? thread.messageCount,
+    };
+  }
+}

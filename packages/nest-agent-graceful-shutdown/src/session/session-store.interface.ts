@@ -1,0 +1,102 @@
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { ModelUsage } from '../agent/agent-model.interface';
+import type { RunPhase, StopReason } from '../agent/stop-reason';
+import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records';
+
+/** Everything needed to start a run, written in one transaction. */
+export interface StartRunCommand {
+  threadId: string;
+  /** Owner of a thread this run creates; an existing thread keeps its owner (access is checked before). */
+  ownerId: string;
+  runKey: string;
+  runId: string;
+  instanceId: string;
+  /** Messages to append before the run starts (resolved tool calls of an interrupted step). */
+  messages: readonly AgentMessage[];
+  /**
+   * The `lastRun.key` the caller planned the run from (null for a thread it saw without
+   * runs). When set and the thread has moved on since, nothing is written and
+   * `ThreadBusyError` is thrown, so two instances cannot both resume one thread.
+   */
+  expectedLastRunKey?: string | null;
+}
+
+/** How a run ended, written in one transaction with the thread's new state. */
+export interface FinishRunCommand {
+  threadId: string;
+  runKey: string;
+  status: RunStatus;
+  stopReason: StopReason;
+  iteration: number;
+  phase: RunPhase;
+  errorCode?: string;
+  errorMessage?: string;
+  /** Tokens the run's model calls used, when reported. */
+  usage?: ModelUsage;
+  /** Set: the thread reads `interrupted` and resumes on its next run. Null: the marker is cleared. */
+  interrupt: InterruptedState | null;
+}
+
+/** Where a checkpoint belongs. */
+export interface CheckpointTarget {
+  threadId: string;
+  runId: string;
+  runKey: string;
+  iteration: number;
+  phase: RunPhase;
+}
+
+/** Thrown by `startRun` when the thread already has an active run. */
+export class ThreadBusyError extends Error {
+  override readonly name = 'ThreadBusyError';
+}
+
+/**
+ * Durable sessions. The embedded SQLite store and the PostgreSQL store implement it;
+ * every method is atomic.
+ *
+ * One writer per thread: `startRun` gives the run a lease (owner instance and expiry) that
+ * `renewLeases` extends while it lives. Every write of a run is fenced by its `runKey`:
+ * once the thread belongs to a newer run, the write is refused with `LeaseLostError` and
+ * nothing is written. A run whose lease expired (its process died) reads as `interrupted`
+ * with reason `crash` from then on.
+ */
+export interface SessionStore {
+  /** The thread; a run whose lease expired is first recorded as interrupted by a crash. */
+  findThread(threadId: string): Promise<ThreadRecord | null>;
+  loadMessages(threadId: string): Promise<StoredMessage[]>;
+  /** Creates the thread if needed, appends `messages`, records the run, takes the lease and marks the thread running. */
+  startRun(command: StartRunCommand): Promise<void>;
+  /**
+   * Appends the messages of a finished step; costs O(new messages). Tool messages also mark
+   * their tool-call records finished, with the result, in the same transaction.
+   */
+  appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void>;
+  /** Records that a tool call is about to run (fenced like a checkpoint). */
+  recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void>;
+  /** The tool-call records of a thread among `toolCallIds`. */
+  findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]>;
+  /** Ends the run and sets the thread's status and interrupt marker together; releases the lease. */
+  finishRun(command: FinishRunCommand): Promise<void>;
+  /**
+   * Extends the leases `instanceId` holds for these run attempts. Returns the run keys whose
+   * lease is gone (taken over or recovered as a crash): those runs must stop.
+   */
+  renewLeases(instanceId: string, runKeys: readonly string[]): Promise<string[]>;
+  /** The latest attempt of a run. */
+  findRun(threadId: string, runId: string): Promise<RunRecord | null>;
+  /**
+   * Records runs whose lease has expired as interrupted by a crash, and also, when
+   * `exclusiveInstanceId` is given (a store no other live instance uses, such as an embedded
+   * file), every run held by another instance. Returns how many.
+   */
+  recoverCrashedRuns(options?: { exclusiveInstanceId?: string }): Promise<number>;
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>;
+  /** True when no other process can share this store (an embedded file): the boot sweep may then take over every run. */
+  isExclusive?(): boolean;
+}
+
+/** Injection token of the session store. */
+export const SESSION_STORE = Symbol('SESSION_STORE');

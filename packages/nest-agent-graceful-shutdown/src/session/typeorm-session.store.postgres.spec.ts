@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { PostgresServer } from '../../../../tools/local-services';
+import { describeSessionStoreContract } from '../testing/session-store.contract';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
+import { ThreadBusyError } from './session-store.interface';
+import { TypeOrmSessionStore } from './typeorm-session.store';
+
+// A real PostgreSQL 15 on loopback for this suite; each test gets a database of its own.
+let server: PostgresServer;
+let databases = 0;
+
+beforeAll(async () => {
+  server = await PostgresServer.start();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.destroy();
+});
+
+describeSessionStoreContract('TypeOrmSessionStore on PostgreSQL', async (settings) => {
+  const url = await server.createDatabase(`contract_${++databases}`);
+  const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
+  await dataSource.initialize();
+  return {
+    store: new TypeOrmSessionStore(dataSource, settings),
+    close: () => dataSource.destroy(),
+  };
+});
+
+describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
+  const sources: DataSource[] = [];
+  afterEach(async () => {
+    await Promise.all(sources.splice(0).map((source) => source.destroy()));
+  });
+
+  /** Two stores on one database, as two service instances have. */
+  async function twoInstances(name: string): Promise<[TypeOrmSessionStore, TypeOrmSessionStore]> {
+    const url = await server.createDatabase(name);
+    const open = async () => {
+      const source = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS });
+      sources.push(await source.initialize());
+      return new TypeOrmSessionStore(source);
+    };
+    const first = await open();
+    await sources[0].runMigrations();
+    return [first, await open()];
+  }
+
+  // As the service starts runs: the user's messages come with the run's first step, not here.
+  const start = (store: TypeOrmSessionStore, runId: string, instanceId: string) =>
+    store.startRun({ threadId: 'shared', ownerId: 'alice', runKey: randomUUID(), runId, instanceId, messages: [], expectedLastRunKey: null });
+
+  it('lets exactly one of two instances start a new thread at the same moment', async () => {
+    const [a, b] = await twoInstances('race_new');
+
+    const results = await Promise.allSettled([start(a, 'r-a', 'instance-a'), start(b, 'r-b', 'instance-b')]);
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ThreadBusyError) });
+    const winner = results[0].status === 'fulfilled' ? 'r-a' : 'r-b';
+    expect(await b.findThread('shared')).toMatchObject({ activeRunId: winner, lastRun: { runId: winner } });
+  });
+
+  it('lets exactly one of two instances resume an interrupted thread at the same moment', async () => {
+    const [a, b] = await twoInstances('race_resume');
+    await start(a, 'r0', 'instance-a');
+    const first = (await a.findThread('shared'))!.lastRun!.key;
+    await a.finishRun({ threadId: 'shared', runKey: first, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: null });
+
+    const results = await Promise.allSettled(
+      [a, b].map((store, i) =>
+        store.startRun({ threadId: 'shared', ownerId: 'alice', runKey: randomUUID(), runId: `r${i + 1}`, instanceId: `instance-${i}`, messages: [], expectedLastRunKey: first }),
+      ),
+    );
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ThreadBusyError) });
+  });
+
+  it('saves a checkpoint written while the database restarts, once', async () => {
+    const [store] = await twoInstances('restart');
+    await start(store, 'r1', 'instance-a');
+    const runKey = (await store.findThread('shared'))!.lastRun!.key;
+    const stopped = server.stop('fast');
+
+    const written = store.appendMessages({ threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'reasoning' }, [
+      { id: 'during-restart', role: 'assistant', content: 'kept' },
+    ]);
+    await stopped;
+    await server.startAgain();
+
+    await expect(written).resolves.toBeUndefined();
+    expect((await store.loadMessages('shared')).map((m) => m.id)).toEqual(['during-restart']);
+  }, 60_000);
+});

@@ -1,0 +1,239 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry';
+import { recordCrash } from './crash-recovery';
+import { MessageEntity } from './entities/message.entity';
+import { RunEntity } from './entities/run.entity';
+import { ThreadEntity } from './entities/thread.entity';
+import { fencedThreadUpdate } from './lease-fence';
+import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
+import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
+import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
+import {
+  ThreadBusyError,
+  type CheckpointTarget,
+  type FinishRunCommand,
+  type SessionStore,
+  type StartRunCommand,
+} from './session-store.interface';
+import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
+import { SessionDatabase } from './session-database';
+
+/** Options of the TypeORM session store. */
+export interface TypeOrmSessionStoreOptions {
+  /** How long a run's lease lasts without renewal, in milliseconds. @default 15000 */
+  leaseTtlMs?: number;
+  /** The clock, in epoch milliseconds; tests inject one. @default Date.now */
+  now?: () => number;
+  /** How writes retry through a database outage. @default 30 s deadline, 100 ms to 2 s pauses */
+  retry?: RetryPolicy;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const RENEW_CHUNK = 500;
+
+/** The session store on TypeORM: embedded SQLite (better-sqlite3) or PostgreSQL. */
+export class TypeOrmSessionStore implements SessionStore {
+  private readonly db: SessionDatabase;
+  private readonly leaseTtlMs: number;
+  private readonly clock: () => number;
+
+  /**
+   * @param source the data source, or a function that returns it once it is initialized
+   * (the module resolves it lazily because TypeORM connects asynchronously).
+   */
+  constructor(
+    source: DataSource | (() => DataSource),
+    options: TypeOrmSessionStoreOptions = {},
+  ) {
+    this.db = new SessionDatabase(source, options.retry ?? DEFAULT_RETRY_POLICY);
+    this.leaseTtlMs = options.leaseTtlMs ?? 15_000;
+    this.clock = options.now ?? Date.now;
+  }
+
+  async findThread(threadId: string): Promise<ThreadRecord | null> {
+    let thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
+    if (thread && leaseExpired(thread, this.at())) {
+      await this.db.transaction(async (manager) => {
+        const locked = await this.db.lockThread(manager, threadId);
+        if (locked && leaseExpired(locked, this.at())) await recordCrash(manager, locked, this.at());
+      });
+      thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
+    }
+    if (!thread) return null;
+    const lastRun = thread.lastRunKey ? await this.dataSource.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey }) : null;
+    return toThreadRecord(thread, lastRun);
+  }
+
+  async loadMessages(threadId: string): Promise<StoredMessage[]> {
+    const rows = await this.dataSource.getRepository(MessageEntity).find({ where: { threadId }, order: { seq: 'ASC' } });
+    return rows.map(toStoredMessage);
+  }
+
+  async startRun(command: StartRunCommand): Promise<void> {
+    try {
+      await this.db.transaction((manager) => this.startRunIn(manager, command));
+    } catch (error) {
+      // Two instances creating the same new thread at once: the second one is busy.
+      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+        throw new ThreadBusyError(`thread ${command.threadId} was started concurrently`);
+      }
+      throw error;
+    }
+  }
+
+  private async startRunIn(manager: EntityManager, command: StartRunCommand): Promise<void> {
+    const threads = manager.getRepository(ThreadEntity);
+    const at = this.at();
+    let thread = await this.db.lockThread(manager, command.threadId);
+    if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
+    if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
+      throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
+    }
+    const existed = thread !== null;
+    thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, createdAt: at });
+    await manager.getRepository(RunEntity).insert({
+      key: command.runKey,
+      threadId: command.threadId,
+      runId: command.runId,
+      status: 'running',
+      stopReason: null,
+      errorCode: null,
+      errorMessage: null,
+      iteration: 0,
+      phase: null,
+      instanceId: command.instanceId,
+      startedAt: at,
+      endedAt: null,
+    });
+    await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
+    Object.assign(thread, {
+      messageCount: thread.messageCount + command.messages.length,
+      status: 'running' satisfies ThreadStatus,
+      activeRunId: command.runId,
+      lastRunKey: command.runKey,
+      leaseOwner: command.instanceId,
+      leaseExpiresAt: this.at(this.leaseTtlMs),
+      updatedAt: at,
+    });
+    // Never `save`: it reads before writing, so a thread another instance created meanwhile
+    // would be overwritten instead of failing on its primary key.
+    if (existed) await threads.update({ threadId: thread.threadId }, thread);
+    else await threads.insert(thread);
+  }
+
+  appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void> {
+    return this.db.transaction(async (manager, attempt) => {
+      const at = this.at();
+      if (attempt > 0 && messages.length && (await this.alreadyStored(manager, target.threadId, messages[0].id))) return;
+      await fencedThreadUpdate(manager, target, { messageCount: () => `message_count + ${messages.length}`, updatedAt: at });
+      const { messageCount } = await manager
+        .getRepository(ThreadEntity)
+        .findOneOrFail({ select: { threadId: true, messageCount: true }, where: { threadId: target.threadId } });
+      await insertMessages(manager, target.threadId, messageCount - messages.length, target.runId, messages, at);
+      await finishToolCalls(manager, target.threadId, messages, at);
+      await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
+    });
+  }
+
+  recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void> {
+    return this.db.transaction(async (manager) => {
+      const at = this.at();
+      await fencedThreadUpdate(manager, target, { updatedAt: at });
+      await insertStartedToolCall(manager, target.threadId, target.runKey, call, at);
+      await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
+    });
+  }
+
+  findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]> {
+    return findToolCallRows(this.dataSource.manager, threadId, toolCallIds);
+  }
+
+  finishRun(command: FinishRunCommand): Promise<void> {
+    return this.db.transaction(async (manager, attempt) => {
+      const at = this.at();
+      const runs = manager.getRepository(RunEntity);
+      if (attempt > 0 && (await runs.findOneBy({ key: command.runKey }))?.endedAt) return;
+      const status: ThreadStatus = command.interrupt ? (command.interrupt.reason === 'approval' ? 'awaiting_approval' : 'interrupted') : 'idle';
+      await fencedThreadUpdate(manager, command, {
+        status,
+        activeRunId: null,
+        interrupt: command.interrupt ? JSON.stringify(command.interrupt) : null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: at,
+      });
+      await runs.update(
+        { key: command.runKey },
+        {
+          status: command.status,
+          stopReason: command.stopReason,
+          errorCode: command.errorCode ?? null,
+          errorMessage: command.errorMessage ?? null,
+          iteration: command.iteration,
+          phase: command.phase,
+          ...(command.usage ? { promptTokens: command.usage.promptTokens, completionTokens: command.usage.completionTokens } : {}),
+          endedAt: at,
+        },
+      );
+    });
+  }
+
+  async renewLeases(instanceId: string, runKeys: readonly string[]): Promise<string[]> {
+    const lost: string[] = [];
+    for (let i = 0; i < runKeys.length; i += RENEW_CHUNK) {
+      const chunk = runKeys.slice(i, i + RENEW_CHUNK);
+      const kept = await this.db.transaction((manager) => renewLeaseRows(manager, instanceId, chunk, this.at(this.leaseTtlMs)));
+      lost.push(...chunk.filter((key) => !kept.has(key)));
+    }
+    return lost;
+  }
+
+  async findRun(threadId: string, runId: string): Promise<RunRecord | null> {
+    // The thread points at its latest attempt; start times alone can tie within a millisecond.
+    const thread = await this.dataSource
+      .getRepository(ThreadEntity)
+      .findOne({ select: { threadId: true, lastRunKey: true, activeRunId: true }, where: { threadId } });
+    const runs = this.dataSource.getRepository(RunEntity);
+    const latest = thread?.lastRunKey ? await runs.findOneBy({ key: thread.lastRunKey }) : null;
+    if (latest?.runId === runId) return toRunRecord(latest);
+    const row = await runs.findOne({ where: { threadId, runId }, order: { startedAt: 'DESC' } });
+    return row ? toRunRecord(row) : null;
+  }
+
+  async recoverCrashedRuns(options: { exclusiveInstanceId?: string } = {}): Promise<number> {
+    const { exclusiveInstanceId } = options;
+    let recovered = 0;
+    for (const threadId of await crashCandidates(this.dataSource.manager, this.at(), exclusiveInstanceId)) {
+      recovered += await this.db.transaction(async (manager) => {
+        const thread = await this.db.lockThread(manager, threadId);
+        const takenOver = exclusiveInstanceId !== undefined && thread?.leaseOwner !== exclusiveInstanceId;
+        if (!thread?.activeRunId || !(leaseExpired(thread, this.at()) || takenOver)) return 0;
+        await recordCrash(manager, thread, this.at());
+        return 1;
+      });
+    }
+    return recovered;
+  }
+
+  async ping(): Promise<void> {
+    await this.dataSource.query('SELECT 1');
+  }
+
+  isExclusive(): boolean {
+    return this.db.embedded;
+  }
+
+  private async alreadyStored(manager: EntityManager, threadId: string, messageId: string): Promise<boolean> {
+    return (await manager.getRepository(MessageEntity).countBy({ threadId, id: messageId })) > 0;
+  }
+
+  /** ISO time `offsetMs` from now on the store's clock. */
+  private at(offsetMs = 0): string {
+    return new Date(this.clock() + offsetMs).toISOString();
+  }
+
+  private get dataSource(): DataSource {
+    return this.db.dataSource;
+  }
+}

@@ -1,0 +1,141 @@
+import type { Server } from 'node:http';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { StopReason } from '../agent/stop-reason';
+import { ShuttingDownError } from '../errors/shutting-down.error';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { InFlightRunRegistry } from './in-flight-run.registry';
+import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
+
+/** Where a shutdown stands. */
+export type ShutdownPhase = 'serving' | 'draining' | 'interrupting' | 'closing' | 'done';
+
+/**
+ * Runs the drain once: refuse new runs (readiness fails), let in-flight runs and the host's
+ * shutdown participants finish for `drainTimeoutMs`, stop the remaining runs at their next
+ * safe point and wait until their state is durable, then close the HTTP server with its SSE
+ * and keep-alive sockets. It starts at a signal or with the application's close: its module
+ * closes first, so every host hook runs after the drain.
+ *
+ * @example
+ * // a queue consumer joins the shutdown
+ * coordinator.addHandler(() => consumer.pause(), { name: 'queue', timeoutMs: 5_000 });
+ */
+@Injectable()
+export class ShutdownCoordinator implements OnModuleDestroy {
+  private readonly logger = new Logger('GracefulShutdown');
+  private readonly participants = new ShutdownParticipants();
+  private current: ShutdownPhase = 'serving';
+  private sequence?: Promise<void>;
+  private drainEndsAt?: number;
+  private closing = false;
+
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    private readonly registry: InFlightRunRegistry,
+    @Optional() private readonly httpAdapterHost?: HttpAdapterHost,
+  ) {}
+
+  get phase(): ShutdownPhase {
+    return this.current;
+  }
+
+  /** True from the first moment of a shutdown: readiness fails and new runs are refused. */
+  get isShuttingDown(): boolean {
+    return this.current !== 'serving';
+  }
+
+  /** True once the drain is over: runs still going, or starting now, are stopped. */
+  get isInterrupting(): boolean {
+    return this.current === 'interrupting' || this.current === 'closing' || this.current === 'done';
+  }
+
+  /** True once the application's close sequence has reached this module (whoever started it). */
+  get applicationClosing(): boolean {
+    return this.closing;
+  }
+
+  /**
+   * During the drain, the milliseconds left before remaining runs are stopped; 0 once they
+   * are being stopped; undefined while serving.
+   */
+  get drainTimeLeftMs(): number | undefined {
+    if (this.drainEndsAt === undefined) return undefined;
+    return this.isInterrupting ? 0 : Math.max(0, this.drainEndsAt - Date.now());
+  }
+
+  /** Throws `ShuttingDownError` (503 with Retry-After) once a shutdown has started. */
+  assertAcceptingRuns(): void {
+    if (this.isShuttingDown) throw new ShuttingDownError(this.options.retryAfterSeconds);
+  }
+
+  /**
+   * Joins the host's own work to the shutdown: `handler` runs when it starts, after the
+   * earlier handlers, while runs drain; the shutdown waits for it up to `timeoutMs`.
+   * @returns a function that unregisters the handler.
+   */
+  addHandler(handler: ShutdownHandler, options?: ParticipantOptions): () => void {
+    return this.participants.addHandler(handler, options);
+  }
+
+  /** Holds a shutdown open until `work` settles, up to `timeoutMs` (a job in progress, a flush). */
+  holdUntil(work: PromiseLike<unknown>, options?: ParticipantOptions): void {
+    this.participants.holdUntil(work, options);
+  }
+
+  /** Starts the shutdown, or returns the one already under way. Rejects if runs could not be saved in time. */
+  shutdown(reason = 'shutdown'): Promise<void> {
+    this.sequence ??= this.run(reason);
+    return this.sequence;
+  }
+
+  /** The application's close (a signal, `app.close()`, Nest's shutdown hooks) drains first. */
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    await this.shutdown('application close');
+  }
+
+  private async run(reason: string): Promise<void> {
+    const { drainTimeoutMs, shutdownTimeoutMs } = this.options;
+    const deadline = Date.now() + shutdownTimeoutMs;
+    this.drainEndsAt = Date.now() + drainTimeoutMs;
+    this.current = 'draining';
+    try {
+      this.logger.log({ msg: 'shutdown started', reason, inFlight: this.registry.size, drainTimeoutMs, shutdownTimeoutMs });
+      const participants = this.participants.settle(reason);
+      const drained = await this.registry.waitUntilEmpty(drainTimeoutMs);
+      if (!drained) {
+        this.current = 'interrupting';
+        await this.interruptRemaining(deadline);
+      }
+      await participants;
+      this.current = 'closing';
+      await this.closeHttpServer(deadline);
+      // A request admitted just before the shutdown may have started its run after the drain.
+      await this.interruptRemaining(deadline);
+      if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
+      this.logger.log({ msg: 'runs drained', reason });
+    } finally {
+      this.current = 'done';
+    }
+  }
+
+  private async interruptRemaining(deadline: number): Promise<void> {
+    while (this.registry.size > 0 && Date.now() < deadline) {
+      this.logger.log({ msg: 'interrupting runs', count: this.registry.size });
+      for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
+      await this.registry.waitUntilEmpty(deadline - Date.now());
+    }
+  }
+
+  private async closeHttpServer(deadline: number): Promise<void> {
+    const server = this.httpAdapterHost?.httpAdapter?.getHttpServer() as Server | undefined;
+    if (!server?.listening) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), Math.max(0, Math.min(deadline - Date.now(), 2_000)));
+    timer.unref();
+    await closed;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,94 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { ApplicationCloser } from '../lifecycle/application-closer';
+import { PROCESS_TERMINATOR, type ProcessTerminator } from './process-terminator';
+import { ShutdownCoordinator } from './shutdown-coordinator.service';
+
+/** The default terminator: the only `process.exit` of the library. */
+export const exitProcess: ProcessTerminator = (exitCode) => process.exit(exitCode);
+
+/**
+ * The one place that owns the process's shutdown signals (`shutdown.handleSignals`).
+ *
+ * The first signal arms the hard deadline, starts the drain at once (readiness fails), and
+ * closes the application through Nest's own sequence, then exits 0. When the host also
+ * called `app.enableShutdownHooks()`, Nest's listener is already closing the application
+ * (the drain runs first either way): this listener then leaves the close to it and turns the
+ * signal Nest sends itself at the end into exit 0. Any other repeated signal is ignored, so a
+ * second Ctrl-C cannot kill a run mid-save. The deadline is the only forced exit (code 1).
+ */
+@Injectable()
+export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('GracefulShutdown');
+  private received?: NodeJS.Signals;
+  private closedByUs = false;
+  private deadline?: NodeJS.Timeout;
+  private readonly onSignal = (signal: NodeJS.Signals) => this.handle(signal);
+
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    private readonly coordinator: ShutdownCoordinator,
+    private readonly closer: ApplicationCloser,
+    @Inject(PROCESS_TERMINATOR) private readonly terminate: ProcessTerminator,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.options.handleSignals) return;
+    for (const signal of this.options.signals) process.on(signal, this.onSignal);
+  }
+
+  /** A close without a signal (`app.close()`) ends the subscription; after a signal it lasts until the exit. */
+  onApplicationShutdown(): void {
+    if (!this.received) this.unsubscribe();
+  }
+
+  private handle(signal: NodeJS.Signals): void {
+    if (this.received) return this.handleRepeat(signal);
+    this.received = signal;
+    this.deadline = setTimeout(() => this.expire(), this.options.shutdownTimeoutMs);
+    this.deadline.unref();
+    this.coordinator.shutdown(signal).catch(() => undefined);
+    // Listeners of one signal run in the same turn, and Nest's reaches this module's
+    // onModuleDestroy within microtasks: by the next macrotask, a host close has begun or never will.
+    setImmediate(() => {
+      if (!this.coordinator.applicationClosing) void this.closeApplication(signal);
+    });
+  }
+
+  private async closeApplication(signal: NodeJS.Signals): Promise<void> {
+    this.closedByUs = true;
+    try {
+      await this.closer.close(signal);
+      this.logger.log({ msg: 'application closed, exiting', signal });
+      this.exit(0);
+    } catch (error) {
+      this.logger.error({ msg: 'shutdown failed', signal, error: error instanceof Error ? error.message : String(error) });
+      this.exit(1);
+    }
+  }
+
+  private handleRepeat(signal: NodeJS.Signals): void {
+    // Nest's enableShutdownHooks() removes its listener once the application is closed, then
+    // sends the signal to the process again: only this listener is left to receive it.
+    if (!this.closedByUs && this.coordinator.applicationClosing && process.listenerCount(signal) === 1) {
+      this.logger.log({ msg: 'application closed, exiting', signal });
+      return this.exit(0);
+    }
+    this.logger.warn({ msg: 'shutdown already in progress, signal ignored', signal, first: this.received });
+  }
+
+  private expire(): void {
+    this.logger.error({ msg: 'shutdown deadline passed, exiting', shutdownTimeoutMs: this.options.shutdownTimeoutMs, phase: this.coordinator.phase });
+    this.exit(1);
+  }
+
+  private exit(code: number): void {
+    clearTimeout(this.deadline);
+    this.unsubscribe();
+    this.terminate(code);
+  }
+
+  private unsubscribe(): void {
+    for (const signal of this.options.signals) process.off(signal, this.onSignal);
+  }
+}

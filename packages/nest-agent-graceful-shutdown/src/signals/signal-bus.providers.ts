@@ -1,0 +1,38 @@
+import type { Provider } from '@nestjs/common';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { InProcessSignalBus } from './in-process-signal-bus';
+import { SIGNAL_BUS, type SignalBus } from './signal-bus.interface';
+
+/** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
+export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
+
+/** Injection token of the bus the module owns. */
+export const OWNED_SIGNAL_BUS = Symbol('OWNED_SIGNAL_BUS');
+
+/** Loads the Redis bus only when `signals.redisUrl` is set: `ioredis` is an optional peer. */
+async function redisBus(url: string, cancelTtlMs: number): Promise<SignalBus> {
+  let module: typeof import('../redis');
+  try {
+    module = await import('../redis');
+  } catch (error) {
+    throw new Error(`signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`);
+  }
+  return new module.RedisSignalBus({ url, cancelTtlMs });
+}
+
+/** The signal bus: the host's (`signals.bus`), else Redis (`signals.redisUrl`), else in-process. */
+export const signalBusProviders: Provider[] = [
+  {
+    provide: OWNED_SIGNAL_BUS,
+    inject: [RESOLVED_SHUTDOWN_OPTIONS],
+    useFactory: async (options: ResolvedShutdownOptions): Promise<OwnedSignalBus> => {
+      if (options.signalBus) return null;
+      return options.redisUrl ? redisBus(options.redisUrl, options.cancelTtlMs) : new InProcessSignalBus(options.cancelTtlMs);
+    },
+  },
+  {
+    provide: SIGNAL_BUS,
+    inject: [RESOLVED_SHUTDOWN_OPTIONS, OWNED_SIGNAL_BUS],
+    useFactory: (options: ResolvedShutdownOptions, owned: OwnedSignalBus): SignalBus => options.signalBus ?? owned!,
+  },
+];

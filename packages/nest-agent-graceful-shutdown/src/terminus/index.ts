@@ -1,0 +1,3 @@
+// `nest-agent-graceful-shutdown/terminus`: health indicators for `@nestjs/terminus` (optional peer).
+export { ShutdownHealthIndicator } from './shutdown.health-indicator';
+export { SignalBusHealthIndicator } from './signal-bus.health-indicator';

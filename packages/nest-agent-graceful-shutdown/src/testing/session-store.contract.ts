@@ -1,0 +1,290 @@
+/// <reference types="jest" />
+import { randomUUID } from 'node:crypto';
+import type { AgentMessage } from '../agent/agent-message';
+import { LeaseLostError } from '../errors/lease-lost.error';
+import type { InterruptedState } from '../shutdown/interrupted-state';
+import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../session/session-store.interface';
+
+/** A store under test and how to release it. */
+export interface SessionStoreFixture {
+  store: SessionStore;
+  close(): Promise<void>;
+}
+
+/** How the contract drives a store: its lease length and a clock the tests move by hand. */
+export interface SessionStoreTestSettings {
+  leaseTtlMs: number;
+  now: () => number;
+}
+
+const LEASE_TTL_MS = 10_000;
+
+/** A clock that only moves when told to. */
+class ManualClock {
+  private time = Date.parse('2025-01-02T03:00:00.000Z');
+  readonly now = () => this.time;
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+const message = (id: string, role: AgentMessage['role'] = 'user'): AgentMessage => ({ id, role, content: `content of ${id}` });
+
+function startCommand(threadId: string, runId: string, overrides: Partial<StartRunCommand> = {}): StartRunCommand {
+  return { threadId, ownerId: 'alice', runKey: randomUUID(), runId, instanceId: 'instance-a', messages: [message(`${runId}-u`)], ...overrides };
+}
+
+const target = (command: StartRunCommand) => ({ threadId: command.threadId, runId: command.runId, runKey: command.runKey, iteration: 1, phase: 'acting' as const });
+
+const shutdownMarker = (runId: string): InterruptedState => ({
+  reason: 'shutdown',
+  interruptedAt: '2025-01-02T03:04:05.000Z',
+  runId,
+  phase: 'acting',
+  iteration: 1,
+  pendingToolCalls: [{ id: 'call-1', name: 'search', arguments: '{}', started: false }],
+});
+
+/**
+ * The behaviour every `SessionStore` must have. Each test gets a fresh, empty store from
+ * `makeStore`, so the same suite runs against SQLite, PostgreSQL or any other implementation.
+ */
+export function describeSessionStoreContract(name: string, makeStore: (settings: SessionStoreTestSettings) => Promise<SessionStoreFixture>): void {
+  describe(`${name} (SessionStore contract)`, () => {
+    let fixture: SessionStoreFixture;
+    let store: SessionStore;
+    let clock: ManualClock;
+
+    beforeEach(async () => {
+      clock = new ManualClock();
+      fixture = await makeStore({ leaseTtlMs: LEASE_TTL_MS, now: clock.now });
+      store = fixture.store;
+    });
+
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    it('finds no thread that was never started', async () => {
+      await expect(store.findThread('nobody')).resolves.toBeNull();
+    });
+
+    it('creates the thread on startRun, owned by the user and running the run', async () => {
+      const command = startCommand('t1', 'r1');
+
+      await store.startRun(command);
+
+      const thread = await store.findThread('t1');
+      expect(thread).toMatchObject({ threadId: 't1', ownerId: 'alice', status: 'running', activeRunId: 'r1', messageCount: 1, interrupt: null });
+      expect(thread?.lastRun).toMatchObject({ key: command.runKey, runId: 'r1', status: 'running', instanceId: 'instance-a', endedAt: null });
+      await expect(store.loadMessages('t1')).resolves.toMatchObject([{ id: 'r1-u', role: 'user', seq: 0, runId: 'r1' }]);
+    });
+
+    it('refuses a second startRun while the thread has an active run, writing nothing', async () => {
+      await store.startRun(startCommand('t1', 'r1'));
+
+      await expect(store.startRun(startCommand('t1', 'r2'))).rejects.toBeInstanceOf(ThreadBusyError);
+      expect(await store.findThread('t1')).toMatchObject({ activeRunId: 'r1', messageCount: 1 });
+      await expect(store.findRun('t1', 'r2')).resolves.toBeNull();
+    });
+
+    it('keeps the creator as the owner when another user continues the thread (access is the policy\'s decision)', async () => {
+      await store.startRun(startCommand('t1', 'r1'));
+      await store.finishRun({ threadId: 't1', runKey: (await store.findRun('t1', 'r1'))!.key, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+
+      await store.startRun(startCommand('t1', 'r2', { ownerId: 'bob' }));
+      expect(await store.findThread('t1')).toMatchObject({ ownerId: 'alice', activeRunId: 'r2', messageCount: 2 });
+    });
+
+    it('appends messages in order, numbering them across calls', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+      const target = { threadId: 't1', runId: 'r1', runKey: command.runKey, iteration: 1, phase: 'reasoning' as const };
+      const assistant: AgentMessage = { id: 'a1', role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'search', arguments: '{"q":1}' }] };
+      const tool: AgentMessage = { id: 'tool1', role: 'tool', content: 'found', toolCallId: 'c1' };
+
+      await store.appendMessages(target, [assistant]);
+      await store.appendMessages({ ...target, phase: 'acting' }, [tool, message('a2', 'assistant')]);
+
+      const stored = await store.loadMessages('t1');
+      expect(stored.map((m) => [m.id, m.seq])).toEqual([['r1-u', 0], ['a1', 1], ['tool1', 2], ['a2', 3]]);
+      expect(stored[1]).toMatchObject({ ...assistant, runId: 'r1' });
+      expect(stored[2]).toMatchObject({ ...tool, runId: 'r1' });
+      expect(await store.findThread('t1')).toMatchObject({ messageCount: 4 });
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ iteration: 1, phase: 'acting' });
+    });
+
+    it('marks the thread interrupted with its marker when a run finishes with one', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+
+      await store.finishRun({ threadId: 't1', runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+
+      const thread = await store.findThread('t1');
+      expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: shutdownMarker('r1') });
+      expect(thread?.lastRun).toMatchObject({ status: 'interrupted', stopReason: 'interrupted', phase: 'acting', endedAt: expect.any(String) });
+    });
+
+    it('clears the marker and makes the thread idle when a run finishes without one', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      const second = startCommand('t1', 'r2');
+      await store.startRun(second);
+
+      await store.finishRun({ threadId: 't1', runKey: second.runKey, status: 'completed', stopReason: 'completed', iteration: 2, phase: 'reasoning', interrupt: null });
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'idle', activeRunId: null, interrupt: null, lastRun: { runId: 'r2', status: 'completed' } });
+    });
+
+    /** Interrupts run r1, starts it again with the same runId, and expects the retry to be found. */
+    const expectRetryFound = async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: shutdownMarker('r1') });
+      const retry = startCommand('t1', 'r1', { messages: [] });
+
+      await store.startRun(retry);
+
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ key: retry.runKey, status: 'running' });
+    };
+
+    // The test clock stands still, so the retry starts in the same millisecond as the attempt
+    // it replaces, as a client's immediate retry can.
+    it('returns the latest attempt of a run retried with the same runId, even within the same millisecond', expectRetryFound);
+
+    it('reads a thread whose lease expired as interrupted by a crash, with the calls it had started, and frees it', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+      await store.recordToolCallStarted(target(command), { id: 'call-1', name: 'search', arguments: '{}' });
+
+      clock.advance(LEASE_TTL_MS + 1);
+
+      const thread = await store.findThread('t1');
+      expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'r1', phase: 'acting' } });
+      expect(thread?.interrupt?.pendingToolCalls).toEqual([{ id: 'call-1', name: 'search', arguments: '{}', started: true }]);
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ status: 'interrupted', stopReason: 'interrupted', endedAt: expect.any(String) });
+      await expect(store.startRun(startCommand('t1', 'r2'))).resolves.toBeUndefined();
+    });
+
+    it('keeps a thread running while its lease is renewed', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+
+      for (let i = 0; i < 3; i++) {
+        clock.advance((LEASE_TTL_MS * 2) / 3);
+        await expect(store.renewLeases('instance-a', [command.runKey])).resolves.toEqual([]);
+      }
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+    });
+
+    it('sweeps runs whose lease expired and leaves the ones still held', async () => {
+      const stale = startCommand('t1', 'r1', { instanceId: 'instance-a' });
+      await store.startRun(stale);
+      clock.advance(LEASE_TTL_MS / 2);
+      await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
+      clock.advance(LEASE_TTL_MS / 2 + 1);
+
+      await expect(store.recoverCrashedRuns()).resolves.toBe(1);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'interrupted', interrupt: { reason: 'crash' } });
+      expect(await store.findThread('t2')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+    });
+
+    it('sweeps every other instance\'s runs at once for an exclusive owner, and none of its own', async () => {
+      await store.startRun(startCommand('t1', 'r1', { instanceId: 'instance-a' }));
+      await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
+
+      await expect(store.recoverCrashedRuns({ exclusiveInstanceId: 'instance-a' })).resolves.toBe(1);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+      expect(await store.findThread('t2')).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash' } });
+    });
+
+    /** Run r1 loses its lease; instance-b takes the thread over with run r2. */
+    const takeOver = async () => {
+      const old = startCommand('t1', 'r1', { instanceId: 'instance-a' });
+      await store.startRun(old);
+      clock.advance(LEASE_TTL_MS + 1);
+      const thread = await store.findThread('t1');
+      const newer = startCommand('t1', 'r2', { instanceId: 'instance-b', expectedLastRunKey: thread?.lastRun?.key ?? null });
+      await store.startRun(newer);
+      return { old, newer };
+    };
+
+    it('refuses the checkpoint of a run whose lease was taken over, writing nothing', async () => {
+      const { old } = await takeOver();
+      const before = await store.loadMessages('t1');
+
+      await expect(store.appendMessages(target(old), [message('late', 'assistant')])).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.recordToolCallStarted(target(old), { id: 'late-call', name: 'search', arguments: '{}' })).rejects.toBeInstanceOf(LeaseLostError);
+
+      expect(await store.loadMessages('t1')).toEqual(before);
+      expect(await store.findToolCalls('t1', ['late-call'])).toEqual([]);
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r2' });
+    });
+
+    it('refuses to finish a run whose lease was taken over, leaving the newer run active', async () => {
+      const { old } = await takeOver();
+
+      await expect(
+        store.finishRun({ threadId: 't1', runKey: old.runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null }),
+      ).rejects.toBeInstanceOf(LeaseLostError);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r2' });
+    });
+
+    it('reports a taken-over lease as lost on renewal', async () => {
+      const { old, newer } = await takeOver();
+
+      await expect(store.renewLeases('instance-a', [old.runKey])).resolves.toEqual([old.runKey]);
+      await expect(store.renewLeases('instance-b', [newer.runKey])).resolves.toEqual([]);
+    });
+
+    it('refuses startRun planned from a run that is no longer the thread\'s last, writing nothing', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      const winner = startCommand('t1', 'r2', { expectedLastRunKey: first.runKey });
+      await store.startRun(winner);
+      await store.finishRun({ threadId: 't1', runKey: winner.runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+
+      await expect(store.startRun(startCommand('t1', 'r3', { expectedLastRunKey: first.runKey }))).rejects.toBeInstanceOf(ThreadBusyError);
+
+      await expect(store.findRun('t1', 'r3')).resolves.toBeNull();
+      expect(await store.findThread('t1')).toMatchObject({ messageCount: 2, lastRun: { runId: 'r2' } });
+    });
+
+    it('records a tool call as started, then finished with its result when its tool message is checkpointed', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+      const [a, b] = [{ id: 'call-a', name: 'search', arguments: '{"q":1}' }, { id: 'call-b', name: 'search', arguments: '{"q":2}' }];
+      await store.recordToolCallStarted(target(command), a);
+      await store.recordToolCallStarted(target(command), b);
+
+      await store.appendMessages(target(command), [{ id: 'tool-a', role: 'tool', content: 'found a', toolCallId: 'call-a' }]);
+
+      const records = await store.findToolCalls('t1', ['call-a', 'call-b', 'call-c']);
+      expect(records.sort((x, y) => x.toolCallId.localeCompare(y.toolCallId))).toMatchObject([
+        { toolCallId: 'call-a', toolName: 'search', arguments: '{"q":1}', status: 'finished', result: 'found a', finishedAt: expect.any(String) },
+        { toolCallId: 'call-b', status: 'started', result: null, finishedAt: null },
+      ]);
+    });
+
+    it('keeps every message of 50 concurrent appends on different threads', async () => {
+      const threads = Array.from({ length: 50 }, (_, i) => `thread-${i}`);
+      const commands = threads.map((threadId) => startCommand(threadId, 'r1', { messages: [message(`${threadId}-u`)] }));
+      await Promise.all(commands.map((command) => store.startRun(command)));
+
+      await Promise.all(
+        commands.map((c) =>
+          store.appendMessages({ threadId: c.threadId, runId: 'r1', runKey: c.runKey, iteration: 1, phase: 'reasoning' }, [message(`${c.threadId}-a`, 'assistant')]),
+        ),
+      );
+
+      const histories = await Promise.all(threads.map((threadId) => store.loadMessages(threadId)));
+      expect(histories.map((h) => h.map((m) => m.id))).toEqual(threads.map((t) => [`${t}-u`, `${t}-a`]));
+    });
+  });
+}

@@ -1,0 +1,50 @@
+import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'TOO_MANY_REQUESTS',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * The service's error format, `{ statusCode, code, message }`, for every error. The library's
+ * errors already have it (and their `Retry-After` is set by the library before any filter
+ * runs); this filter gives Nest's and the service's own errors a `code` too.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Http');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<{ headersSent?: boolean; end(): void }>();
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    const body = this.describe(error);
+    this.adapterHost.httpAdapter.reply(response, body, body.statusCode);
+  }
+
+  private describe(error: unknown): { statusCode: number; code: string; message: string } {
+    if (error instanceof HttpException) {
+      const statusCode = error.getStatus();
+      const body = error.getResponse() as { message?: string | string[]; code?: string };
+      const text = typeof body === 'string' ? body : Array.isArray(body.message) ? body.message.join('; ') : body.message;
+      return { statusCode, code: body.code ?? CODES[statusCode] ?? 'ERROR', message: text ?? error.message };
+    }
+    const status = (error as { status?: number }).status;
+    if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+    this.logger.error({ msg: 'unhandled error', error: error instanceof Error ? error.stack : String(error) });
+    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL_ERROR', message: 'internal error' };
+  }
+}
