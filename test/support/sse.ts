@@ -13,6 +13,8 @@ export interface RunStream {
   events: AgUiEvent[];
   /** SSE ids received so far. */
   ids: string[];
+  /** Comment lines (`: …`, heartbeats) received so far. */
+  comments: string[];
   /** Resolves with all events when the stream ends. */
   done: Promise<AgUiEvent[]>;
   /** The JSON body, when the request was refused. */
@@ -23,15 +25,21 @@ export interface RunStream {
   terminal(): Promise<AgUiEvent | undefined>;
 }
 
-/** POSTs a run and reads its SSE stream as it arrives. */
-export async function startRun(baseUrl: string, token: string, input: unknown): Promise<RunStream> {
-  const response = await fetch(`${baseUrl}/v1/runs`, {
+/** POSTs a run to the reference service and reads its SSE stream as it arrives. */
+export function startRun(baseUrl: string, token: string, input: unknown): Promise<RunStream> {
+  return postRun(`${baseUrl}/v1/runs`, { authorization: `Bearer ${token}` }, input);
+}
+
+/** POSTs a run to any endpoint that answers with an AG-UI event stream, and reads it as it arrives. */
+export async function postRun(url: string, headers: Record<string, string>, input: unknown): Promise<RunStream> {
+  const response = await fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(input),
   });
   const events: AgUiEvent[] = [];
   const ids: string[] = [];
+  const comments: string[] = [];
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     const text = await response.text();
     const error = text ? JSON.parse(text) : undefined;
@@ -40,6 +48,7 @@ export async function startRun(baseUrl: string, token: string, input: unknown): 
       headers: response.headers,
       events,
       ids,
+      comments,
       error,
       done: Promise.resolve(events),
       waitForEvent: () => Promise.reject(new Error(`run refused with ${response.status}`)),
@@ -60,6 +69,7 @@ export async function startRun(baseUrl: string, token: string, input: unknown): 
           for (const line of frame.split('\n')) {
             if (line.startsWith('id: ')) ids.push(line.slice(4));
             if (line.startsWith('data: ')) data += line.slice(6);
+            if (line.startsWith(':')) comments.push(line);
           }
           if (data) events.push(JSON.parse(data) as AgUiEvent);
         }
@@ -74,6 +84,7 @@ export async function startRun(baseUrl: string, token: string, input: unknown): 
     headers: response.headers,
     events,
     ids,
+    comments,
     done,
     waitForEvent: (predicate, what, timeoutMs = 15_000) => waitFor(() => events.find(predicate), what, timeoutMs),
     terminal: async () => (await done).find((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR'),

@@ -1,0 +1,110 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PostgresServer } from '../tools/local-services';
+import { CONSUMER_NEST_VERSION, ConsumerProcess, installConsumerApp, installedCopies, packLibrary } from './support/consumer-app';
+import { runInput } from './support/http';
+import { postRun } from './support/sse';
+
+/**
+ * The library as a NestJS team gets it: packed with `npm pack`, installed from the tarball into
+ * an app of their own (test/fixtures/consumer-app, written from the library README) on another
+ * Nest 11 release, then SIGTERMed mid-run on Express, on Fastify, and with Nest's own
+ * `enableShutdownHooks()`.
+ */
+let postgres: PostgresServer;
+let tarballFiles: string[];
+let appDir: string;
+let databases = 0;
+
+beforeAll(async () => {
+  const [packed, server] = await Promise.all([packLibrary(), PostgresServer.start()]);
+  postgres = server;
+  tarballFiles = packed.files;
+  appDir = await installConsumerApp(packed.tarball);
+}, 600_000);
+
+afterAll(async () => {
+  await postgres?.destroy();
+});
+
+describe('the packed library', () => {
+  it('holds only the build output, the README, the LICENSE and the CHANGELOG', () => {
+    const outside = tarballFiles.filter((file) => !/^dist\/.+\.(js|d\.ts)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file));
+    expect(outside).toEqual([]);
+    expect(tarballFiles).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']));
+    expect(tarballFiles.filter((file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('installs into an app on another Nest 11 release with one copy of @nestjs/core, the app\'s own', async () => {
+    const copies = await installedCopies(appDir, '@nestjs/core');
+    expect(copies).toEqual([join(appDir, 'node_modules/@nestjs/core')]);
+    const installed = JSON.parse(readFileSync(join(appDir, 'node_modules/@nestjs/core/package.json'), 'utf8')) as { version: string };
+    expect(installed.version).toBe(CONSUMER_NEST_VERSION);
+  });
+
+  it('brings no driver or SDK the app does not use', () => {
+    for (const unused of ['better-sqlite3', 'ioredis', 'openai', '@nestjs/terminus', '@nestjs/jwt', '@nestjs/config']) {
+      expect([unused, existsSync(join(appDir, 'node_modules', unused))]).toEqual([unused, false]);
+    }
+  });
+});
+
+const MODES: Array<{ name: string; env: Record<string, string> }> = [
+  { name: 'on Express', env: { PLATFORM: 'express' } },
+  { name: 'on Fastify', env: { PLATFORM: 'fastify' } },
+  { name: 'on Express with app.enableShutdownHooks()', env: { PLATFORM: 'express', SHUTDOWN_HOOKS: '1' } },
+];
+
+describe.each(MODES)('a consumer app $name', ({ env }) => {
+  const user = { 'x-user': 'alice' };
+  const processes: ConsumerProcess[] = [];
+  let environment: Record<string, string>;
+  let hooksFile: string;
+  const threadId = `thread-${env.PLATFORM}-${env.SHUTDOWN_HOOKS ?? '0'}`;
+  const input = runInput(threadId, 'run-1', [{ id: 'user-1', content: 'count to four' }]);
+  let firstExecutions: string[] = [];
+
+  beforeAll(async () => {
+    hooksFile = join(mkdtempSync(join(tmpdir(), 'consumer-hooks-')), 'hooks.jsonl');
+    environment = { ...env, DATABASE_URL: await postgres.createDatabase(`consumer_${++databases}`), HOOKS_FILE: hooksFile };
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((app) => app.stop()));
+  });
+
+  it('ends the stream with RUN_INTERRUPTED on SIGTERM mid-run, runs each of its own hooks once after the drain, and exits 0', async () => {
+    const app = await ConsumerProcess.start(appDir, environment);
+    processes.push(app);
+    const stream = await postRun(`${app.baseUrl}/chat`, user, input);
+    expect(stream.status).toBe(200);
+    await stream.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'the first tool result');
+
+    app.kill('SIGTERM');
+
+    expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
+    expect(await app.waitForExit(15_000)).toEqual({ code: 0, signal: null });
+    const hooks = readFileSync(hooksFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { hook: string; drain: string });
+    expect(hooks.map((entry) => entry.hook)).toEqual(['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
+    expect(hooks.map((entry) => entry.drain)).toEqual(['done', 'done', 'done']);
+    firstExecutions = app.executions();
+  });
+
+  it('resumes the run on a restarted app from the client\'s retry, storing each tool result once and running no finished call again', async () => {
+    const app = await ConsumerProcess.start(appDir, environment);
+    processes.push(app);
+
+    const retry = await postRun(`${app.baseUrl}/chat`, user, input);
+
+    expect(await retry.terminal()).toMatchObject({ type: 'RUN_FINISHED', threadId, runId: 'run-1' });
+    const response = await fetch(`${app.baseUrl}/threads/${threadId}/messages`, { headers: user });
+    const { messages } = (await response.json()) as { messages: Array<{ role: string; content: string; toolCallId?: string }> };
+    const results = messages.filter((message) => message.role === 'tool');
+    expect(results.map((message) => message.toolCallId)).toEqual([...new Set(results.map((message) => message.toolCallId))]);
+    expect(results.filter((message) => /^counted \d$/.test(message.content)).map((message) => message.content)).toEqual(['counted 1', 'counted 2', 'counted 3', 'counted 4']);
+    expect(messages.filter((message) => message.role === 'system')).toHaveLength(1);
+    const finishedBefore = results.filter((message) => firstExecutions.includes(message.toolCallId ?? '') && message.content.startsWith('counted'));
+    expect(app.executions().filter((id) => finishedBefore.some((message) => message.toolCallId === id))).toEqual([]);
+  });
+});
