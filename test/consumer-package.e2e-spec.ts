@@ -74,7 +74,7 @@ describe.each(MODES)('a consumer app $name', ({ env }) => {
     await Promise.all(processes.map((app) => app.stop()));
   });
 
-  it('ends the stream with RUN_INTERRUPTED on SIGTERM mid-run, runs each of its own hooks once after the drain, and exits 0', async () => {
+  it('ends the stream with RUN_INTERRUPTED on SIGTERM mid-run, answers new runs 503 with Retry-After while its own handler holds the shutdown, runs each of its hooks once after the drain, and exits 0', async () => {
     const app = await ConsumerProcess.start(appDir, environment);
     processes.push(app);
     const stream = await postRun(`${app.baseUrl}/chat`, user, input);
@@ -84,10 +84,21 @@ describe.each(MODES)('a consumer app $name', ({ env }) => {
     app.kill('SIGTERM');
 
     expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
+    // The app's handler holds the shutdown open: new runs are refused through Nest's own exception layer.
+    const refused = await fetch(`${app.baseUrl}/chat`, {
+      method: 'POST',
+      headers: { ...user, 'content-type': 'application/json' },
+      body: JSON.stringify(runInput(`${threadId}-late`, 'run-1', [{ id: 'late-1', content: 'too late' }])),
+    });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ statusCode: 503, code: 'SHUTTING_DOWN' });
+    expect((await fetch(`${app.baseUrl}/release`, { method: 'POST' })).status).toBe(201);
+
     expect(await app.waitForExit(15_000)).toEqual({ code: 0, signal: null });
     const hooks = readFileSync(hooksFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { hook: string; drain: string });
-    expect(hooks.map((entry) => entry.hook)).toEqual(['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
-    expect(hooks.map((entry) => entry.drain)).toEqual(['done', 'done', 'done']);
+    expect(hooks.map((entry) => entry.hook)).toEqual(['shutdownHandler', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
+    expect(hooks.slice(1).map((entry) => entry.drain)).toEqual(['done', 'done', 'done']);
     firstExecutions = app.executions();
   });
 
