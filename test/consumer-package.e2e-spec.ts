@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { PostgresServer } from '../tools/local-services';
 import { CONSUMER_NEST_VERSION, ConsumerProcess, installConsumerApp, installedCopies, packLibrary } from './support/consumer-app';
 import { runInput } from './support/http';
@@ -13,13 +15,17 @@ import { postRun } from './support/sse';
  * `enableShutdownHooks()`.
  */
 let postgres: PostgresServer;
+let tarball: string;
 let tarballFiles: string[];
 let appDir: string;
 let databases = 0;
+const REPO = resolve(__dirname, '..');
+const BIN = (name: string) => join(REPO, 'node_modules/.bin', name);
 
 beforeAll(async () => {
   const [packed, server] = await Promise.all([packLibrary(), PostgresServer.start()]);
   postgres = server;
+  tarball = packed.tarball;
   tarballFiles = packed.files;
   appDir = await installConsumerApp(packed.tarball);
 }, 600_000);
@@ -41,6 +47,16 @@ describe('the packed library', () => {
     expect(copies).toEqual([join(appDir, 'node_modules/@nestjs/core')]);
     const installed = JSON.parse(readFileSync(join(appDir, 'node_modules/@nestjs/core/package.json'), 'utf8')) as { version: string };
     expect(installed.version).toBe(CONSUMER_NEST_VERSION);
+  });
+
+  it('passes publint --strict with nothing to report', async () => {
+    const { stdout } = await promisify(execFile)(BIN('publint'), ['--strict', 'packages/nest-agent-graceful-shutdown'], { cwd: REPO });
+    expect(stdout).toContain('All good!');
+  });
+
+  it('passes arethetypeswrong on the tarball with no problems, for node10, node16 (CJS and ESM) and bundlers', async () => {
+    const { stdout } = await promisify(execFile)(BIN('attw'), [tarball, '--format', 'ascii'], { cwd: REPO });
+    expect(stdout).toContain('No problems found');
   });
 
   it('brings no driver or SDK the app does not use', () => {
