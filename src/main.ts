@@ -19,7 +19,10 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { logger, bodyParser: false, abortOnError: false });
   app.use(jsonBodyParser(config.bodyLimit));
   await app.listen(config.port);
-  logger.log({ msg: 'listening', port: config.port, store: config.databaseUrl ? 'postgres' : 'sqlite', signals: config.redisUrl ? 'redis' : 'in-process' }, 'Bootstrap');
+  logger.log(
+    { msg: 'listening', port: config.port, store: config.databaseUrl ? 'postgres' : 'sqlite', signals: config.redisUrl ? 'redis' : 'in-process' },
+    'Bootstrap',
+  );
 }
 
 void bootstrap();

@@ -17,7 +17,10 @@ async function pausedAcrossRestart(threadId: string): Promise<{ service: Service
   const terminal = (await stream.terminal()) as AgUiEvent;
   expect(terminal).toMatchObject({
     type: 'RUN_FINISHED',
-    outcome: { type: 'interrupt', interrupts: [{ id: expect.any(String), reason: 'tool_approval', toolCallId: expect.any(String), message: expect.any(String) }] },
+    outcome: {
+      type: 'interrupt',
+      interrupts: [{ id: expect.any(String), reason: 'tool_approval', toolCallId: expect.any(String), message: expect.any(String) }],
+    },
   });
   first.kill('SIGTERM');
   expect((await first.waitForExit()).code).toBe(0);
@@ -28,15 +31,23 @@ async function pausedAcrossRestart(threadId: string): Promise<{ service: Service
 const answer = (threadId: string, runId: string, resume: unknown[]) => ({ ...runInput(threadId, runId, [{ id: 'u1', content: 'one step' }]), resume });
 
 const history = async (service: ServiceProcess, threadId: string) =>
-  ((await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token })).body.messages as Array<{ role: string; content: string }>);
+  (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token })).body.messages as Array<{ role: string; content: string }>;
 
 describe('a tool call that needs approval', () => {
   it('pauses the run as awaiting_approval, keeps the pause across a restart, and runs the call once approved', async () => {
     const { service, interrupt } = await pausedAcrossRestart('approve-1');
     const status = await api(service.baseUrl, '/v1/threads/approve-1', { token });
-    expect(status.body).toMatchObject({ status: 'awaiting_approval', activeRunId: null, interrupt: { reason: 'approval', pendingToolCalls: [{ id: interrupt.toolCallId }] } });
+    expect(status.body).toMatchObject({
+      status: 'awaiting_approval',
+      activeRunId: null,
+      interrupt: { reason: 'approval', pendingToolCalls: [{ id: interrupt.toolCallId }] },
+    });
 
-    const resumed = await startRun(service.baseUrl, token, answer('approve-1', 'run-2', [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]));
+    const resumed = await startRun(
+      service.baseUrl,
+      token,
+      answer('approve-1', 'run-2', [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]),
+    );
 
     expect(await resumed.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect(resumed.events.find((e) => e.type === 'RUN_FINISHED')?.outcome).toBeUndefined();
@@ -60,7 +71,11 @@ describe('a tool call that needs approval', () => {
     const before = await history(service, 'bad-answers');
 
     const plain = await startRun(service.baseUrl, token, runInput('bad-answers', 'run-2', [{ id: 'u2', content: 'hello?' }]));
-    const unknown = await startRun(service.baseUrl, token, answer('bad-answers', 'run-3', [{ interruptId: 'approve:nope', status: 'resolved', payload: { approved: true } }]));
+    const unknown = await startRun(
+      service.baseUrl,
+      token,
+      answer('bad-answers', 'run-3', [{ interruptId: 'approve:nope', status: 'resolved', payload: { approved: true } }]),
+    );
     const missing = await startRun(service.baseUrl, token, answer('bad-answers', 'run-4', []));
     const noFlag = await startRun(service.baseUrl, token, answer('bad-answers', 'run-5', [{ interruptId: interrupt.id, status: 'resolved', payload: {} }]));
 

@@ -108,7 +108,10 @@ describe('authentication and ownership', () => {
     const second = await api(service.baseUrl, '/v1/runs', {
       method: 'POST',
       token: alice,
-      body: runInput('thread-busy', 'run-2', [{ id: 'first-u1', content: 'x' }, { id: 'second-u2', content: 'y' }]),
+      body: runInput('thread-busy', 'run-2', [
+        { id: 'first-u1', content: 'x' },
+        { id: 'second-u2', content: 'y' },
+      ]),
     });
     expect(second.status).toBe(409);
     expect(second.body).toEqual({ statusCode: 409, code: 'RUN_IN_PROGRESS', message: expect.any(String) });

@@ -188,7 +188,10 @@ describe('a cancel while a tool runs', () => {
     await acting(stream);
     expect((await cancel(service, 'thread-cancel-reuse', '?waitMs=20000')).body).toMatchObject({ stopped: true, stopReason: 'canceled' });
 
-    const retry = runInput('thread-cancel-reuse', 'run-1', [{ id: 'r-u1', content: 'x' }, { id: 'r-u2', content: 'again' }]);
+    const retry = runInput('thread-cancel-reuse', 'run-1', [
+      { id: 'r-u1', content: 'x' },
+      { id: 'r-u2', content: 'again' },
+    ]);
     expect(await (await startRun(service.baseUrl, user, retry)).terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
   });
 });

@@ -36,13 +36,15 @@ afterAll(async () => {
 
 describe('the packed library', () => {
   it('holds only the build output, the README, the LICENSE and the CHANGELOG', () => {
-    const outside = tarballFiles.filter((file) => !/^dist\/.+\.(js|d\.ts)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file));
+    const outside = tarballFiles.filter(
+      (file) => !/^dist\/.+\.(js|d\.ts)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
+    );
     expect(outside).toEqual([]);
     expect(tarballFiles).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']));
     expect(tarballFiles.filter((file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('installs into an app on another Nest 11 release with one copy of @nestjs/core, the app\'s own', async () => {
+  it("installs into an app on another Nest 11 release with one copy of @nestjs/core, the app's own", async () => {
     const copies = await installedCopies(appDir, '@nestjs/core');
     expect(copies).toEqual([join(appDir, 'node_modules/@nestjs/core')]);
     const installed = JSON.parse(readFileSync(join(appDir, 'node_modules/@nestjs/core/package.json'), 'utf8')) as { version: string };
@@ -112,13 +114,16 @@ describe.each(MODES)('a consumer app $name', ({ env }) => {
     expect((await fetch(`${app.baseUrl}/release`, { method: 'POST' })).status).toBe(201);
 
     expect(await app.waitForExit(15_000)).toEqual({ code: 0, signal: null });
-    const hooks = readFileSync(hooksFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { hook: string; drain: string });
+    const hooks = readFileSync(hooksFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { hook: string; drain: string });
     expect(hooks.map((entry) => entry.hook)).toEqual(['shutdownHandler', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown']);
     expect(hooks.slice(1).map((entry) => entry.drain)).toEqual(['done', 'done', 'done']);
     firstExecutions = app.executions();
   });
 
-  it('resumes the run on a restarted app from the client\'s retry, storing each tool result once and running no finished call again', async () => {
+  it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again", async () => {
     const app = await ConsumerProcess.start(appDir, environment);
     processes.push(app);
 
@@ -129,7 +134,12 @@ describe.each(MODES)('a consumer app $name', ({ env }) => {
     const { messages } = (await response.json()) as { messages: Array<{ role: string; content: string; toolCallId?: string }> };
     const results = messages.filter((message) => message.role === 'tool');
     expect(results.map((message) => message.toolCallId)).toEqual([...new Set(results.map((message) => message.toolCallId))]);
-    expect(results.filter((message) => /^counted \d$/.test(message.content)).map((message) => message.content)).toEqual(['counted 1', 'counted 2', 'counted 3', 'counted 4']);
+    expect(results.filter((message) => /^counted \d$/.test(message.content)).map((message) => message.content)).toEqual([
+      'counted 1',
+      'counted 2',
+      'counted 3',
+      'counted 4',
+    ]);
     expect(messages.filter((message) => message.role === 'system')).toHaveLength(1);
     const finishedBefore = results.filter((message) => firstExecutions.includes(message.toolCallId ?? '') && message.content.startsWith('counted'));
     expect(app.executions().filter((id) => finishedBefore.some((message) => message.toolCallId === id))).toEqual([]);

@@ -37,11 +37,6 @@ describe('a process killed without warning', () => {
     expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
     expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
     expect(messages.filter((m) => m.role === 'system')[0].content).toContain('stopped unexpectedly');
-    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
-      'step 1 done',
-      'step 2 done',
-      'step 3 done',
-      'step 4 done',
-    ]);
+    expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done', 'step 4 done']);
   });
 });

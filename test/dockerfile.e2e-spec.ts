@@ -86,7 +86,10 @@ describe('Dockerfile', () => {
   });
 
   it('sets NODE_ENV=production, DATA_DIR=/data, and exposes port 3000', () => {
-    const env = finalStage.instructions.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const env = finalStage.instructions
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toMatch(/\bNODE_ENV=production\b/);
     expect(env).toMatch(/\bDATA_DIR=\/data\b/);
     expect(env).toMatch(/\bPORT=3000\b/);

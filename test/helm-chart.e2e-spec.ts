@@ -92,8 +92,18 @@ describe('the Deployment', () => {
 
   it('runs as user 1000, non-root, with RuntimeDefault seccomp, no privilege escalation, no capabilities and a read-only root', () => {
     const pod = podSpecOf(deploymentOf(byDefault));
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
-    expect(onlyContainer(pod).securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+    expect(pod.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      runAsUser: 1000,
+      runAsGroup: 1000,
+      fsGroup: 1000,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(onlyContainer(pod).securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
   });
 
   it('mounts an emptyDir at /tmp, the only writable path', () => {
@@ -130,7 +140,10 @@ describe('the Deployment', () => {
   });
 
   it('reads OPENAI_API_KEY from a Secret only when one is named', () => {
-    const secretNames = (objects: KubernetesObject[]) => onlyContainer(podSpecOf(deploymentOf(objects))).env!.filter((v) => v.valueFrom?.secretKeyRef).map((v) => v.name);
+    const secretNames = (objects: KubernetesObject[]) =>
+      onlyContainer(podSpecOf(deploymentOf(objects)))
+        .env!.filter((v) => v.valueFrom?.secretKeyRef)
+        .map((v) => v.name);
     expect(secretNames(byDefault)).not.toContain('OPENAI_API_KEY');
     expect(secretNames(production)).toContain('OPENAI_API_KEY');
   });
@@ -144,12 +157,22 @@ describe('the Deployment', () => {
 
   it('gives the service an environment its config loader accepts, with the default and the production values', () => {
     // Stand-ins for what the Secrets hold.
-    const secrets = { DATABASE_URL: 'postgres://agents:secret@db:5432/agents', REDIS_URL: 'redis://redis:6379', AUTH_JWT_SECRET: 'secret', OPENAI_API_KEY: 'key' };
+    const secrets = {
+      DATABASE_URL: 'postgres://agents:secret@db:5432/agents',
+      REDIS_URL: 'redis://redis:6379',
+      AUTH_JWT_SECRET: 'secret',
+      OPENAI_API_KEY: 'key',
+    };
     for (const objects of [byDefault, production]) {
       const env = effectiveEnv(onlyContainer(podSpecOf(deploymentOf(objects))), objects);
       const literal = Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name as keyof typeof secrets]]));
       const config = loadAppConfig(literal);
-      expect([config.nodeEnv, config.port, config.drainTimeoutMs, config.shutdownTimeoutMs]).toEqual(['production', 3000, Number(literal.SHUTDOWN_DRAIN_TIMEOUT_MS), Number(literal.SHUTDOWN_TIMEOUT_MS)]);
+      expect([config.nodeEnv, config.port, config.drainTimeoutMs, config.shutdownTimeoutMs]).toEqual([
+        'production',
+        3000,
+        Number(literal.SHUTDOWN_DRAIN_TIMEOUT_MS),
+        Number(literal.SHUTDOWN_TIMEOUT_MS),
+      ]);
     }
   });
 
@@ -181,7 +204,11 @@ describe('the Service, the PodDisruptionBudget and the autoscaler', () => {
   it('scale the Deployment between minReplicas and maxReplicas, on autoscaling/v2', () => {
     const hpa = findObject(production, 'HorizontalPodAutoscaler');
     expect(hpa.apiVersion).toBe('autoscaling/v2');
-    expect(hpa.spec).toMatchObject({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(production).metadata!.name }, minReplicas: 3, maxReplicas: 12 });
+    expect(hpa.spec).toMatchObject({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(production).metadata!.name },
+      minReplicas: 3,
+      maxReplicas: 12,
+    });
   });
 
   it('include no autoscaler by default', () => {

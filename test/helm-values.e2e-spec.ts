@@ -24,7 +24,13 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
   { what: 'a single replica', set: 'replicaCount=1', path: 'replicaCount', value: 1, error: /replicaCount/ },
   { what: 'an autoscaler minimum of 1', set: 'autoscaling.minReplicas=1', path: 'autoscaling.minReplicas', value: 1, error: /minReplicas/ },
   { what: 'a typo in a top-level key', set: 'replicaCout=3', path: 'replicaCout', value: 3, error: /replicaCout/ },
-  { what: 'a direct grace period, which only the four shutdown inputs may set', set: 'shutdown.terminationGracePeriodSeconds=60', path: 'shutdown.terminationGracePeriodSeconds', value: 60, error: /terminationGracePeriodSeconds/ },
+  {
+    what: 'a direct grace period, which only the four shutdown inputs may set',
+    set: 'shutdown.terminationGracePeriodSeconds=60',
+    path: 'shutdown.terminationGracePeriodSeconds',
+    value: 60,
+    error: /terminationGracePeriodSeconds/,
+  },
   { what: 'an unknown model provider', set: 'config.modelProvider=anthropic', path: 'config.modelProvider', value: 'anthropic', error: /modelProvider/ },
 ];
 

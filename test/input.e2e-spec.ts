@@ -8,7 +8,10 @@ const FRESH = 'thread-fresh';
 
 /** A valid run request, changed by `edit`; on the existing thread unless it says otherwise. */
 function request(edit: (input: Record<string, any>) => void = () => {}, threadId = EXISTING): Record<string, any> {
-  const input: Record<string, any> = runInput(threadId, 'run-bad', [{ id: `${threadId}-u1`, content: 'first' }, { id: 'new-u', content: 'more' }]);
+  const input: Record<string, any> = runInput(threadId, 'run-bad', [
+    { id: `${threadId}-u1`, content: 'first' },
+    { id: 'new-u', content: 'more' },
+  ]);
   edit(input);
   return input;
 }

@@ -76,7 +76,12 @@ describe('kubectl kustomize', () => {
 
   it('renders k8s/overlays/dev into valid Kubernetes objects', () => {
     for (const object of dev) validateKubernetesObject(object);
-    expect(dev.filter((o) => o.kind === 'Deployment').map((o) => o.metadata!.name).sort()).toEqual(['agent-postgres', 'agent-redis', 'agent-service']);
+    expect(
+      dev
+        .filter((o) => o.kind === 'Deployment')
+        .map((o) => o.metadata!.name)
+        .sort(),
+    ).toEqual(['agent-postgres', 'agent-redis', 'agent-service']);
   });
 });
 
@@ -122,7 +127,11 @@ describe('k8s/overlays/dev', () => {
   });
 
   it('points DATABASE_URL and REDIS_URL at the overlay’s PostgreSQL and Redis Services', () => {
-    const secret = findObject(dev, 'Secret', onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-service'))).env!.find((v) => v.name === 'DATABASE_URL')!.valueFrom!.secretKeyRef!.name);
+    const secret = findObject(
+      dev,
+      'Secret',
+      onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-service'))).env!.find((v) => v.name === 'DATABASE_URL')!.valueFrom!.secretKeyRef!.name,
+    );
     const decoded = (key: string) => new URL(Buffer.from((secret.data as Record<string, string>)[key], 'base64').toString('utf8'));
     const port = (name: string) => (specOf(dev, 'Service', name) as { ports: Array<{ port: number }> }).ports[0].port;
     const database = decoded('database-url');
@@ -139,7 +148,10 @@ describe('k8s/overlays/dev', () => {
   it('runs every pod non-root, without privilege escalation or capabilities, with RuntimeDefault seccomp', () => {
     for (const deployment of dev.filter((o) => o.kind === 'Deployment')) {
       const pod = podSpecOf(deployment);
-      expect([deployment.metadata!.name, pod.securityContext]).toEqual([deployment.metadata!.name, expect.objectContaining({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } })]);
+      expect([deployment.metadata!.name, pod.securityContext]).toEqual([
+        deployment.metadata!.name,
+        expect.objectContaining({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } }),
+      ]);
       expect([deployment.metadata!.name, onlyContainer(pod).securityContext]).toEqual([
         deployment.metadata!.name,
         expect.objectContaining({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } }),
@@ -150,6 +162,8 @@ describe('k8s/overlays/dev', () => {
   it('puts everything in its own namespace, which enforces the restricted pod security standard', () => {
     const namespace = findObject(dev, 'Namespace');
     expect(namespace.metadata!.labels!['pod-security.kubernetes.io/enforce']).toBe('restricted');
-    expect(dev.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata!.namespace)).toEqual(dev.filter((o) => o.kind !== 'Namespace').map(() => namespace.metadata!.name));
+    expect(dev.filter((o) => o.kind !== 'Namespace').map((o) => o.metadata!.namespace)).toEqual(
+      dev.filter((o) => o.kind !== 'Namespace').map(() => namespace.metadata!.name),
+    );
   });
 });

@@ -35,7 +35,10 @@ describe('the service on an OpenAI-compatible model', () => {
   it('streams the answer as content events in order, runs streamed tool calls and sends their results back', async () => {
     model.enqueue(
       { kind: 'stream', chunks: toolCallChunks([{ id: 'call_1', name: 'demo_step', arguments: '{"step":1}' }], { splitArgs: 3 }) },
-      { kind: 'stream', chunks: textChunks(['All ', 'steps ', 'done.'], { delayMs: 20, usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } }) },
+      {
+        kind: 'stream',
+        chunks: textChunks(['All ', 'steps ', 'done.'], { delayMs: 20, usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } }),
+      },
     );
     const service = await openAiService();
 
@@ -117,7 +120,11 @@ describe('the service on an OpenAI-compatible model', () => {
   });
 
   it.each([
-    ['a 500 until the retries run out', { kind: 'error', status: 500, body: { error: { message: 'down' } }, headers: { 'retry-after-ms': '10' } }, 'MODEL_UNAVAILABLE'],
+    [
+      'a 500 until the retries run out',
+      { kind: 'error', status: 500, body: { error: { message: 'down' } }, headers: { 'retry-after-ms': '10' } },
+      'MODEL_UNAVAILABLE',
+    ],
     ['a malformed chunk', { kind: 'stream', chunks: [{ data: '{not json' }] }, 'MODEL_BAD_RESPONSE'],
     ['a 401', { kind: 'error', status: 401, body: { error: { message: 'bad key' } } }, 'MODEL_AUTH_FAILED'],
   ] as const)('ends the run with a clear RUN_ERROR on %s', async (_what, response, code) => {
@@ -138,14 +145,23 @@ describe('the service on an OpenAI-compatible model', () => {
     );
     const service = await openAiService();
     const clientFor = (threadId: string) =>
-      new HttpAgent({ url: `${service.baseUrl}/v1/runs`, headers: { Authorization: `Bearer ${user}` }, threadId, initialMessages: [{ id: 'u1', role: 'user', content: 'go' }] });
+      new HttpAgent({
+        url: `${service.baseUrl}/v1/runs`,
+        headers: { Authorization: `Bearer ${user}` },
+        threadId,
+        initialMessages: [{ id: 'u1', role: 'user', content: 'go' }],
+      });
     const errors: string[] = [];
     const failures: unknown[] = [];
     let deltasSeen = 0;
 
     const cut = clientFor('oa-client-cut').runAgent(
       { runId: 'run-1' },
-      { onRunErrorEvent: ({ event }) => void errors.push(String(event.code)), onRunFailed: ({ error }) => void failures.push(error), onTextMessageContentEvent: () => void deltasSeen++ },
+      {
+        onRunErrorEvent: ({ event }) => void errors.push(String(event.code)),
+        onRunFailed: ({ error }) => void failures.push(error),
+        onTextMessageContentEvent: () => void deltasSeen++,
+      },
     );
     await waitFor(() => deltasSeen > 0, 'the first delta to reach the client');
     await api(service.baseUrl, '/v1/runs/oa-client-cut/cancel', { method: 'POST', token: user });

@@ -95,7 +95,12 @@ describe('the chart’s shutdown timings', () => {
   });
 
   it('are 32 s of grace, a 20000 ms drain and a 25000 ms deadline by default', () => {
-    expect(renderedTimings(rendered.get('the defaults')!)).toEqual({ terminationGracePeriodSeconds: 32, preStopSeconds: 5, drainTimeoutMs: 20000, shutdownTimeoutMs: 25000 });
+    expect(renderedTimings(rendered.get('the defaults')!)).toEqual({
+      terminationGracePeriodSeconds: 32,
+      preStopSeconds: 5,
+      drainTimeoutMs: 20000,
+      shutdownTimeoutMs: 25000,
+    });
   });
 });
 

@@ -19,7 +19,10 @@ export const CONSUMER_NEST_VERSION = '11.1.19';
 /** Packs the library as `npm publish` would, into a fresh folder; returns the tarball's path and its file list. */
 export async function packLibrary(): Promise<{ tarball: string; files: string[] }> {
   const destination = mkdtempSync(join(tmpdir(), 'library-pack-'));
-  const { stdout } = await run('npm', ['pack', '-w', 'nest-agent-graceful-shutdown', '--pack-destination', destination, '--json'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run('npm', ['pack', '-w', 'nest-agent-graceful-shutdown', '--pack-destination', destination, '--json'], {
+    cwd: REPO,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
 }
@@ -58,7 +61,9 @@ export async function installConsumerApp(tarball: string): Promise<string> {
 
 /** The installed copies of a package in the app, by `npm ls`. */
 export async function installedCopies(dir: string, name: string): Promise<string[]> {
-  const { stdout } = await run('npm', ['ls', name, '--all', '--parseable'], { cwd: dir }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const { stdout } = await run('npm', ['ls', name, '--all', '--parseable'], { cwd: dir }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? '',
+  }));
   return stdout.split('\n').filter((line) => line.includes(`node_modules/${name}`));
 }
 
@@ -83,10 +88,15 @@ export class ConsumerProcess {
     const port = await freePort();
     const child = spawn(node, ['dist/main.js'], { cwd: dir, env: { PATH: process.env.PATH, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const app = new ConsumerProcess(child, port);
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`consumer app exited during startup:\n${app.logs}`);
-      return (await fetch(`${app.baseUrl}/ready`).catch(() => null))?.status === 200;
-    }, 'the consumer app to answer', 60_000, 100);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`consumer app exited during startup:\n${app.logs}`);
+        return (await fetch(`${app.baseUrl}/ready`).catch(() => null))?.status === 200;
+      },
+      'the consumer app to answer',
+      60_000,
+      100,
+    );
     return app;
   }
 
@@ -105,7 +115,9 @@ export class ConsumerProcess {
 
   async waitForExit(timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`consumer app did not exit within ${timeoutMs} ms:\n${this.logs}`)), timeoutMs)));
+    const late = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`consumer app did not exit within ${timeoutMs} ms:\n${this.logs}`)), timeoutMs)),
+    );
     try {
       return await Promise.race([this.exited, late]);
     } finally {

@@ -9,7 +9,6 @@ import { waitFor } from './wait-for';
 
 const MAIN = resolve(__dirname, '../../dist/main.js');
 
-
 /** A fresh data directory for the embedded store. */
 export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'agent-svc-'));
@@ -41,9 +40,7 @@ export class ServiceProcess {
     this.baseUrl = `http://127.0.0.1:${port}`;
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.exited = new Promise((resolveExit) =>
-      child.once('exit', (code, signal) => resolveExit({ code, signal, at: Date.now() })),
-    );
+    this.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal, at: Date.now() })));
   }
 
   /**
@@ -71,11 +68,16 @@ export class ServiceProcess {
     const service = new ServiceProcess(child, port, dataDir, env);
     let exitedEarly = false;
     void service.exited.then(() => (exitedEarly = true));
-    await waitFor(async () => {
-      if (exitedEarly) throw new Error(`service exited during startup:\n${service.logs}`);
-      const response = await fetch(`${service.baseUrl}/health/ready`);
-      return response.status === 200;
-    }, 'the service to become ready', 60_000, 50);
+    await waitFor(
+      async () => {
+        if (exitedEarly) throw new Error(`service exited during startup:\n${service.logs}`);
+        const response = await fetch(`${service.baseUrl}/health/ready`);
+        return response.status === 200;
+      },
+      'the service to become ready',
+      60_000,
+      50,
+    );
     return service;
   }
 

@@ -44,9 +44,7 @@ async function cancelLatencies(a: CancelTransport, b: CancelTransport, options: 
     const runs: { threadId: string; runId: string; aborted: Promise<number> }[] = [];
     for (let i = 0; i < options.warmupRuns + options.runs; i++) {
       const controller = new AbortController();
-      const aborted = new Promise<number>((resolve) =>
-        controller.signal.addEventListener('abort', () => resolve(performance.now()), { once: true }),
-      );
+      const aborted = new Promise<number>((resolve) => controller.signal.addEventListener('abort', () => resolve(performance.now()), { once: true }));
       const run = { threadId: `thread-${i}`, runId: `run-${i}` };
       unsubscribes.push(a.onCancel(run.threadId, run.runId, () => controller.abort()));
       runs.push({ ...run, aborted });

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmSessionStore, type AgentMessage, type CheckpointTarget, type ToolCall } from 'nest-agent-graceful-shutdown';
+import {
+  SESSION_ENTITIES,
+  SESSION_MIGRATIONS,
+  TypeOrmSessionStore,
+  type AgentMessage,
+  type CheckpointTarget,
+  type ToolCall,
+} from 'nest-agent-graceful-shutdown';
 import { withPostgresServer } from './bench-services';
 import { formatMs, summarize, verdict, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';

@@ -109,8 +109,7 @@ export function redisLoadReport(result: RedisLoadResult): string {
   );
   const fewest = options.runCounts[0];
   const most = options.runCounts[options.runCounts.length - 1];
-  const rate = (implementation: string, runs: number) =>
-    rows.find((r) => r.implementation.startsWith(implementation) && r.runs === runs)?.perSecond ?? NaN;
+  const rate = (implementation: string, runs: number) => rows.find((r) => r.implementation.startsWith(implementation) && r.runs === runs)?.perSecond ?? NaN;
   const [busFew, busMany] = [rate('RedisSignalBus', fewest), rate('RedisSignalBus', most)];
   const [pollFew, pollMany] = [rate('polling', fewest), rate('polling', most)];
   const limit = 10 * busFew + ABSOLUTE_ALLOWANCE_PER_S;

@@ -5,12 +5,7 @@ import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstan
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
-import {
-  measureShutdownAtScale,
-  shutdownAtScaleReport,
-  type ShutdownAtScaleOptions,
-  type ShutdownAtScaleResult,
-} from './shutdown-at-scale.bench';
+import { measureShutdownAtScale, shutdownAtScaleReport, type ShutdownAtScaleOptions, type ShutdownAtScaleResult } from './shutdown-at-scale.bench';
 
 const HOOK_OVERHEAD = { runs: 2_000, iterations: 10, warmupRuns: 500 };
 const SHUTDOWN_SIZES = [100, 1_000];
@@ -39,7 +34,9 @@ function header(): string {
   const script = relative(process.cwd(), process.argv[1] ?? '');
   const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench  (node ${script})` : `node ${script}`;
   const cpu = cpus();
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   return [
     `command: ${command}`,
     `machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown cpu'}), Node ${process.version}, ${platform()} ${arch()}, load average at start ${load}`,

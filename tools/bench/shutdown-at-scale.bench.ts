@@ -103,11 +103,7 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
 }
 
 /** One row per N, then the problems, if any, including measurements that could not be made (`failures`). */
-export function shutdownAtScaleReport(
-  results: readonly ShutdownAtScaleResult[],
-  options: ShutdownAtScaleOptions,
-  failures: readonly string[] = [],
-): string {
+export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions, failures: readonly string[] = []): string {
   const table = renderTable(
     [
       { heading: 'N runs', align: 'right' },

@@ -21,7 +21,6 @@ export interface ServiceExit {
   atMs: number;
 }
 
-
 /**
  * The built reference service (`dist/main.js`) in its own process with a fresh data
  * directory, so each measurement starts from an empty store and gets real OS signals.
@@ -49,9 +48,7 @@ export class SpawnedService {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.on('error', (error) => (this.logTail += `\nspawn error: ${String(error)}`));
-    this.exited = new Promise((resolveExit) =>
-      child.once('exit', (code, signal) => resolveExit({ code, signal, atMs: performance.now() })),
-    );
+    this.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal, atMs: performance.now() })));
     process.once('exit', this.killOnExit);
   }
 

@@ -23,6 +23,8 @@ export interface StoredOutcome {
  * being checked.
  */
 export function readStoredOutcome(databaseFile: string): StoredOutcome {
+  // Loaded only when a benchmark reads a store, so the rest of the tools need no native module.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Database = require('better-sqlite3') as DatabaseConstructor;
   const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
   const count = (sql: string) => Number(db.prepare(sql).get().n);

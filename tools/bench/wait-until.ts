@@ -5,12 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * A probe that throws is retried: the service may not be listening yet. The last error is
  * kept for the timeout message, since that is usually the reason.
  */
-export async function waitUntil<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs: number,
-  intervalMs = 100,
-): Promise<T> {
+export async function waitUntil<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs: number, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

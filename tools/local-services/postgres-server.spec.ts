@@ -3,7 +3,6 @@ import { Client } from 'pg';
 import { ensureLocalServicePackages } from './debian-packages';
 import { PostgresServer } from './postgres-server';
 
-
 /** Runs one statement on a fresh connection and returns its rows. */
 async function query(url: string, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });

@@ -10,7 +10,6 @@ import { freePort } from './free-port';
 
 const execFileAsync = promisify(execFile);
 
-
 /** How long `pg_ctl` may wait for a start or stop, in seconds. */
 const PG_CTL_WAIT_S = 60;
 
@@ -136,12 +135,7 @@ export class PostgresServer {
   async startAgain(): Promise<void> {
     if (this.running) throw new Error(`PostgreSQL on port ${this.port} is already running: stop() it first.`);
     try {
-      await run(
-        this.binDir,
-        'pg_ctl',
-        ['start', '-D', this.dataDir, '-l', this.logPath, '-w', '-t', String(PG_CTL_WAIT_S)],
-        this.dir,
-      );
+      await run(this.binDir, 'pg_ctl', ['start', '-D', this.dataDir, '-l', this.logPath, '-w', '-t', String(PG_CTL_WAIT_S)], this.dir);
       this.running = true;
       this.track();
       await this.untilReady();
@@ -214,9 +208,7 @@ export class PostgresServer {
 
   /** `stop('immediate')` that never throws: used where the server may be half up or already gone. */
   private async stopHard(): Promise<void> {
-    await run(this.binDir, 'pg_ctl', ['stop', '-D', this.dataDir, '-m', 'immediate', '-w', '-t', String(PG_CTL_WAIT_S)], this.dir).catch(
-      () => undefined,
-    );
+    await run(this.binDir, 'pg_ctl', ['stop', '-D', this.dataDir, '-m', 'immediate', '-w', '-t', String(PG_CTL_WAIT_S)], this.dir).catch(() => undefined);
     this.running = false;
     this.untrack();
   }
@@ -263,9 +255,10 @@ async function run(binDir: string, name: string, args: string[], cwd: string): P
     await execFileAsync(file, argv, { cwd, timeout: (PG_CTL_WAIT_S + 30) * 1_000 });
   } catch (error) {
     const stderr = ((error as { stderr?: string }).stderr ?? '').trim();
-    const hint = isRoot() && /Permission denied/i.test(stderr)
-      ? `\nThe "${SERVER_USER}" user must be able to reach ${cwd}: point TMPDIR at a directory it can traverse (e.g. /tmp).`
-      : '';
+    const hint =
+      isRoot() && /Permission denied/i.test(stderr)
+        ? `\nThe "${SERVER_USER}" user must be able to reach ${cwd}: point TMPDIR at a directory it can traverse (e.g. /tmp).`
+        : '';
     const command = args[0]?.startsWith('-') ? name : `${name} ${args[0]}`;
     throw new Error(`${command} failed: ${stderr || messageOf(error)}${hint}`);
   }

@@ -49,7 +49,13 @@ export interface RollingReport extends RollingReportInput {
 function summarize(tally: ClientTally): LatencySummary {
   const plain = tally.turns.filter((t) => t.completed && !t.disrupted).map((t) => t.durationMs);
   const disrupted = tally.turns.filter((t) => t.completed && t.disrupted).map((t) => t.durationMs);
-  const p = (values: number[], q: number) => (values.length ? quantile([...values].sort((a, b) => a - b), q / 100) : 0);
+  const p = (values: number[], q: number) =>
+    values.length
+      ? quantile(
+          [...values].sort((a, b) => a - b),
+          q / 100,
+        )
+      : 0;
   return {
     undisturbed: { count: plain.length, p50: p(plain, 50), p95: p(plain, 95) },
     disrupted: { count: disrupted.length, p50: p(disrupted, 50), p95: p(disrupted, 95), max: disrupted.length ? Math.max(...disrupted) : 0 },
@@ -78,7 +84,8 @@ export function judge(input: RollingReportInput): RollingReport {
     if (input.mode === 'sigterm' && !(shutdown.durationMs < input.graceMs)) {
       problems.push(`${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${input.graceMs} ms`);
     }
-    if (input.mode === 'sigterm' && shutdown.exitCode !== 0) problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
+    if (input.mode === 'sigterm' && shutdown.exitCode !== 0)
+      problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
   }
   if (input.mode === 'sigterm') {
     // A graceful rollout ends every stream with a terminal event and never drops a request.
@@ -110,7 +117,10 @@ export function formatReport(report: RollingReport): string {
     ['503 + Retry-After, retried', String(tally.retriedShuttingDown)],
     ['409 while a dead run held the thread, retried', String(tally.retriedInProgress)],
     ['502/504 from the load balancer, retried', String(tally.retriedBadGateway)],
-    ['connection errors, retried', `${tally.retriedConnectionErrors}${tally.connectionErrors.length ? ` (${[...new Set(tally.connectionErrors)].slice(0, 3).join('; ')})` : ''}`],
+    [
+      'connection errors, retried',
+      `${tally.retriedConnectionErrors}${tally.connectionErrors.length ? ` (${[...new Set(tally.connectionErrors)].slice(0, 3).join('; ')})` : ''}`,
+    ],
     ['requests failed without a retry path', `${tally.failures.length} (must be 0)`],
     ['messages checked', String(audit.messagesChecked)],
     ['messages lost', `${audit.messagesLost.length} (must be 0)`],
@@ -118,12 +128,12 @@ export function formatReport(report: RollingReport): string {
     ['tool executions duplicated', `${audit.toolExecutionsDuplicated.length} (must be 0)`],
     ['re-runs of a call cut off before its result was saved', String(audit.toolReRunsBeforeSave)],
     ['steps done twice / turns incomplete', `${audit.stepsRepeated.length} / ${audit.turnsIncomplete.length}`],
-    [
-      'longest shutdown / grace period',
-      report.mode === 'sigterm' ? `${ms(longest)} / ${ms(report.graceMs)} (must be under)` : 'n/a (SIGKILL)',
-    ],
+    ['longest shutdown / grace period', report.mode === 'sigterm' ? `${ms(longest)} / ${ms(report.graceMs)} (must be under)` : 'n/a (SIGKILL)'],
     ['turn latency, undisturbed p50 / p95', `${ms(latency.undisturbed.p50)} / ${ms(latency.undisturbed.p95)} (${latency.undisturbed.count} turns)`],
-    ['turn latency, disrupted p50 / p95 / max', `${ms(latency.disrupted.p50)} / ${ms(latency.disrupted.p95)} / ${ms(latency.disrupted.max)} (${latency.disrupted.count} turns)`],
+    [
+      'turn latency, disrupted p50 / p95 / max',
+      `${ms(latency.disrupted.p50)} / ${ms(latency.disrupted.p95)} / ${ms(latency.disrupted.max)} (${latency.disrupted.count} turns)`,
+    ],
     ['extra latency clients saw, p50 / p95', `${ms(latency.extraP50)} / ${ms(latency.extraP95)}`],
     ['wall time', ms(report.durationMs)],
   ];

@@ -78,7 +78,13 @@ class StreamReader {
  * its event stream to the end. Never throws: every way a request can end is an
  * {@link AttemptOutcome}.
  */
-export async function attemptRun(baseUrl: string, token: string, threadId: string, message: { id: string; content: string }, timeoutMs: number): Promise<AttemptResult> {
+export async function attemptRun(
+  baseUrl: string,
+  token: string,
+  threadId: string,
+  message: { id: string; content: string },
+  timeoutMs: number,
+): Promise<AttemptResult> {
   const reader = new StreamReader();
   const result = (outcome: AttemptOutcome): AttemptResult => ({ outcome, started: reader.started, finishedMessageIds: reader.finished });
   const input = { threadId, runId: randomUUID(), messages: [{ ...message, role: 'user' }], tools: [], context: [], state: {}, forwardedProps: {} };

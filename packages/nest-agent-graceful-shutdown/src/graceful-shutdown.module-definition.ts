@@ -12,6 +12,7 @@ export type SeamProvider<T> =
   | { useClass: Type<T> }
   | { useExisting: InjectionToken }
   | { useValue: T }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the arguments are whatever `inject` names, as in Nest's own FactoryProvider
   | { useFactory: (...args: any[]) => T | Promise<T>; inject?: InjectionToken[] };
 
 /** Module-level settings of `forRoot` / `forRootAsync` that add providers, so they sit beside the options. */

@@ -77,8 +77,6 @@ export class GracefulShutdownModule extends GracefulShutdownConfigurableModule i
 
   /** Closes only the bus the module created; its hooks run first, after the drain saved every run. */
   async onApplicationShutdown(): Promise<void> {
-    await this.ownedBus
-      ?.close?.()
-      .catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) }));
+    await this.ownedBus?.close?.().catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) }));
   }
 }

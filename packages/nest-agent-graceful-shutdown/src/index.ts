@@ -2,13 +2,7 @@
 // `/openai`, `/terminus`, `/testing`); everything else is internal.
 export { GracefulShutdownModule } from './graceful-shutdown.module';
 export type { SeamProvider, GracefulShutdownModuleExtras } from './graceful-shutdown.module-definition';
-export type {
-  GracefulShutdownModuleOptions,
-  LeaseOptions,
-  RunOptions,
-  ShutdownOptions,
-  SignalOptions,
-} from './graceful-shutdown-options.interface';
+export type { GracefulShutdownModuleOptions, LeaseOptions, RunOptions, ShutdownOptions, SignalOptions } from './graceful-shutdown-options.interface';
 
 export type { AgentDefinition } from './agent/agent-definition';
 export type {
@@ -59,14 +53,7 @@ export {
 } from './session/session-store.interface';
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
 export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
-export {
-  SIGNAL_BUS,
-  type CancelSignal,
-  type RunEndedSignal,
-  type SignalBus,
-  type SignalBusHealth,
-  type Unsubscribe,
-} from './signals/signal-bus.interface';
+export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './signals/signal-bus.interface';
 export { InProcessSignalBus } from './signals/in-process-signal-bus';
 
 export * from './errors';

@@ -78,7 +78,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new Error('SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs');
   }
   if (e.MODEL_PROVIDER === 'openai' && !e.MODEL_NAME) {
-    throw new Error('MODEL_PROVIDER=openai needs MODEL_NAME (the model as your server knows it, e.g. gpt-4o-mini or llama3.1), and usually OPENAI_BASE_URL and OPENAI_API_KEY');
+    throw new Error(
+      'MODEL_PROVIDER=openai needs MODEL_NAME (the model as your server knows it, e.g. gpt-4o-mini or llama3.1), and usually OPENAI_BASE_URL and OPENAI_API_KEY',
+    );
   }
   if (e.REDIS_URL && !/^rediss?:\/\//.test(e.REDIS_URL)) {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)');

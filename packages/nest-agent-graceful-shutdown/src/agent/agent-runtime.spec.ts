@@ -7,8 +7,6 @@ import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import { StopReason } from './stop-reason';
 
-
-
 function echoTool(executed: unknown[] = []): AgentTool {
   return {
     definition: { name: 'echo', description: 'returns its arguments', parameters: { type: 'object' } },

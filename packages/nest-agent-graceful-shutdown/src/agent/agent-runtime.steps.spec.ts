@@ -13,7 +13,6 @@ interface Checkpoint {
   progress: StepProgress;
 }
 
-
 /** Never settles and ignores every signal: the runtime alone must stop waiting for it. */
 const stall = <T>(): Promise<T> => new Promise<T>(() => undefined);
 

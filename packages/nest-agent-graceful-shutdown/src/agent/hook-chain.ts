@@ -13,10 +13,7 @@ export class HookChain {
     for (const hook of this.hooks) await hook.onRunStart?.(event);
   }
 
-  async decide<P extends DecisionPoint>(
-    point: P,
-    event: Parameters<NonNullable<AgentHook[P]>>[0],
-  ): Promise<HookDecision> {
+  async decide<P extends DecisionPoint>(point: P, event: Parameters<NonNullable<AgentHook[P]>>[0]): Promise<HookDecision> {
     for (const hook of this.hooks) {
       const handler = hook[point] as ((e: typeof event) => HookDecision | Promise<HookDecision>) | undefined;
       const decision = await handler?.call(hook, event);

@@ -4,7 +4,10 @@ import { AgentServiceError } from './agent-service.error';
 export class ApprovalPendingError extends AgentServiceError {
   override readonly name = 'ApprovalPendingError';
 
-  constructor(readonly threadId: string, readonly interruptIds: readonly string[]) {
+  constructor(
+    readonly threadId: string,
+    readonly interruptIds: readonly string[],
+  ) {
     super(
       'APPROVAL_PENDING',
       409,

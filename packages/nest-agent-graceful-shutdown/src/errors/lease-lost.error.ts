@@ -7,7 +7,10 @@ export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
   readonly code = 'LEASE_LOST';
 
-  constructor(readonly threadId: string, readonly runKey: string) {
+  constructor(
+    readonly threadId: string,
+    readonly runKey: string,
+  ) {
     super(`run attempt ${runKey} no longer holds the lease of thread ${threadId}; a newer run owns it, so this write was refused`);
   }
 }

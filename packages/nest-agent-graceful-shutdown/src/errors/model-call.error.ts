@@ -18,7 +18,7 @@ const ADVICE: Record<ModelCallErrorCode, string> = {
   MODEL_TIMEOUT: 'check that the model server is up and not overloaded, or raise the model timeout',
   MODEL_UNREACHABLE: 'check OPENAI_BASE_URL and that the model server is running and reachable from this host',
   MODEL_BAD_RESPONSE: 'check that OPENAI_BASE_URL points at an OpenAI-compatible chat completions endpoint that supports streaming',
-  MODEL_REQUEST_REJECTED: "the server refused the request; its message says why (check MODEL_NAME and that the model supports tools and streaming)",
+  MODEL_REQUEST_REJECTED: 'the server refused the request; its message says why (check MODEL_NAME and that the model supports tools and streaming)',
 };
 
 /**

@@ -4,7 +4,10 @@ import { AgentServiceError } from './agent-service.error';
 export class RunNotFoundError extends AgentServiceError {
   override readonly name = 'RunNotFoundError';
 
-  constructor(readonly threadId: string, readonly runId: string) {
+  constructor(
+    readonly threadId: string,
+    readonly runId: string,
+  ) {
     super('RUN_NOT_FOUND', 404, `thread ${threadId} has no run ${runId}; omit runId to target the active run`);
   }
 }

@@ -19,7 +19,13 @@ describe('LeaseKeeper', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lease-keeper-'));
-    dataSource = await new DataSource({ type: 'better-sqlite3', database: join(dir, 's.sqlite'), entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true }).initialize();
+    dataSource = await new DataSource({
+      type: 'better-sqlite3',
+      database: join(dir, 's.sqlite'),
+      entities: SESSION_ENTITIES,
+      migrations: SESSION_MIGRATIONS,
+      migrationsRun: true,
+    }).initialize();
     now = Date.parse('2025-01-02T03:00:00.000Z');
     store = new TypeOrmSessionStore(dataSource, { leaseTtlMs: LEASE_TTL_MS, now: () => now });
     keeper = new LeaseKeeper(resolveShutdownOptions({ leases: { ttlMs: LEASE_TTL_MS }, instanceId: 'instance-a' }), store);

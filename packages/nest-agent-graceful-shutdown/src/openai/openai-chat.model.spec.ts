@@ -1,9 +1,4 @@
-import {
-  completionChunk,
-  FakeOpenAiServer,
-  textChunks,
-  toolCallChunks,
-} from '../../../../test/support/fake-openai-server';
+import { completionChunk, FakeOpenAiServer, textChunks, toolCallChunks } from '../../../../test/support/fake-openai-server';
 import { waitFor } from '../../../../test/support/wait-for';
 import { CallAbortedError } from '../agent/abortable';
 import type { AgentMessage } from '../agent/agent-message';
@@ -175,10 +170,7 @@ describe('OpenAiChatModel', () => {
   it('rejects with CallAbortedError and closes the connection when the signal aborts mid-stream', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: [
-        { data: completionChunk({ role: 'assistant', content: 'first' }) },
-        { delayMs: 60_000, data: completionChunk({ content: 'never sent' }) },
-      ],
+      chunks: [{ data: completionChunk({ role: 'assistant', content: 'first' }) }, { delayMs: 60_000, data: completionChunk({ content: 'never sent' }) }],
     });
     const { sink, events } = recordingSink();
     const controller = new AbortController();
@@ -227,10 +219,7 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_RATE_LIMITED when the server still answers 429 after the retries', async () => {
-    server.enqueue(
-      { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } },
-      { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } },
-    );
+    server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } }, { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } });
 
     const error = await failureOf(modelWith({ maxRetries: 1 }).generate(HELLO, contextWith()));
 
@@ -239,10 +228,7 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_UNAVAILABLE after maxRetries + 1 requests when the server keeps answering 500', async () => {
-    server.enqueue(
-      { kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } },
-      { kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } },
-    );
+    server.enqueue({ kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } }, { kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } });
 
     const error = await failureOf(modelWith({ maxRetries: 1 }).generate(HELLO, contextWith()));
 
@@ -339,10 +325,7 @@ describe('OpenAiChatModel', () => {
   it('fails with MODEL_TIMEOUT when a started stream stalls for longer than timeoutMs', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: [
-        { data: completionChunk({ role: 'assistant', content: 'Hi' }) },
-        { delayMs: 60_000, data: completionChunk({ content: 'too late' }) },
-      ],
+      chunks: [{ data: completionChunk({ role: 'assistant', content: 'Hi' }) }, { delayMs: 60_000, data: completionChunk({ content: 'too late' }) }],
     });
 
     const error = await failureOf(modelWith({ maxRetries: 0, timeoutMs: 300 }).generate(HELLO, contextWith()));
@@ -366,7 +349,12 @@ describe('OpenAiChatModel', () => {
   it('lets an error thrown by the sink through unchanged', async () => {
     server.enqueue({ kind: 'stream', chunks: textChunks(['Hi']) });
     const broken = new Error('sink broke');
-    const sink: ModelStreamSink = { ...recordingSink().sink, text: () => { throw broken; } };
+    const sink: ModelStreamSink = {
+      ...recordingSink().sink,
+      text: () => {
+        throw broken;
+      },
+    };
 
     expect(await failureOf(modelWith().generate(HELLO, contextWith(sink)))).toBe(broken);
   });

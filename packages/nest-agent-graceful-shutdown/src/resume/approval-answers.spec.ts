@@ -31,7 +31,11 @@ describe('planApprovals', () => {
     ['an unknown interrupt id', [approve('a'), approve('zzz')], 'resume[1].interruptId'],
     ['an interrupt answered twice', [approve('a'), approve('a'), approve('b')], 'resume[1].interruptId'],
     ['a missing answer', [approve('a')], 'resume'],
-    ['a resolved answer without approved', [{ interruptId: approvalInterruptId('a'), status: 'resolved' as const, payload: {} }, approve('b')], 'resume[0].payload.approved'],
+    [
+      'a resolved answer without approved',
+      [{ interruptId: approvalInterruptId('a'), status: 'resolved' as const, payload: {} }, approve('b')],
+      'resume[0].payload.approved',
+    ],
   ])('refuses %s, naming the field', (_what, answers, field) => {
     let thrown: unknown;
     try {

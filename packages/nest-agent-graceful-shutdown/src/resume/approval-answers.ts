@@ -28,7 +28,11 @@ export function planApprovals(pending: readonly ToolCall[], waiting: readonly To
   const decided = new Map<string, boolean>();
   answers.forEach((answer, index) => {
     const call = byInterrupt.get(answer.interruptId);
-    if (!call) throw new InvalidRunInputError(`resume[${index}].interruptId`, `no pending interrupt ${answer.interruptId}; expected one of ${[...byInterrupt.keys()].join(', ')}`);
+    if (!call)
+      throw new InvalidRunInputError(
+        `resume[${index}].interruptId`,
+        `no pending interrupt ${answer.interruptId}; expected one of ${[...byInterrupt.keys()].join(', ')}`,
+      );
     if (decided.has(call.id)) throw new InvalidRunInputError(`resume[${index}].interruptId`, `${answer.interruptId} is answered twice`);
     decided.set(call.id, answer.status === 'resolved' ? approvedFlag(answer, index) : false);
   });

@@ -12,8 +12,7 @@ export const OUTCOME_UNKNOWN_RESULT =
   'interrupted, outcome unknown: this tool call was in progress when the run stopped and no result was recorded. Check its effect before calling it again.';
 
 /** Text of a tool result for a call left without a result by a run that was canceled or failed. */
-export const NOT_COMPLETED_RESULT =
-  'not completed: the run was stopped before this tool call returned a result; its outcome is unknown.';
+export const NOT_COMPLETED_RESULT = 'not completed: the run was stopped before this tool call returned a result; its outcome is unknown.';
 
 /** What a resume message is written from. */
 export interface ResumeMessageContext {

@@ -61,7 +61,13 @@ describe('planResume after an interruption', () => {
     const [a, b] = [call('a'), call('b')];
     const history = [user('u1'), asks('m1', a, b)];
 
-    const plan = planResume(history, marker([{ ...a, started: false }, { ...b, started: false }]));
+    const plan = planResume(
+      history,
+      marker([
+        { ...a, started: false },
+        { ...b, started: false },
+      ]),
+    );
 
     expect(plan.toRun).toEqual([a, b]);
     expect(plan.resolvedResults).toEqual([]);
@@ -71,7 +77,13 @@ describe('planResume after an interruption', () => {
     const [a, b] = [call('a'), call('b')];
     const history = [user('u1'), asks('m1', a, b)];
 
-    const plan = planResume(history, marker([{ ...a, started: true }, { ...b, started: false }]));
+    const plan = planResume(
+      history,
+      marker([
+        { ...a, started: true },
+        { ...b, started: false },
+      ]),
+    );
 
     expect(plan.toRun).toEqual([b]);
     expect(plan.resolvedResults).toEqual([{ id: expect.any(String), role: 'tool', toolCallId: 'a', content: OUTCOME_UNKNOWN_RESULT }]);
@@ -132,7 +144,13 @@ describe('planResume after an interruption', () => {
   it('gives every resolved result a distinct message id', () => {
     const [a, b] = [call('a'), call('b')];
 
-    const plan = planResume([user('u1'), asks('m1', a, b)], marker([{ ...a, started: true }, { ...b, started: true }]));
+    const plan = planResume(
+      [user('u1'), asks('m1', a, b)],
+      marker([
+        { ...a, started: true },
+        { ...b, started: true },
+      ]),
+    );
 
     expect(new Set(plan.resolvedResults.map((m) => m.id)).size).toBe(2);
   });
@@ -141,7 +159,13 @@ describe('planResume after an interruption', () => {
     const [a, b] = [call('a'), call('b')];
     const history = [user('u1'), asks('m1', a, b)];
 
-    const plan = planResume(history, marker([{ ...a, started: true }, { ...b, started: false }]));
+    const plan = planResume(
+      history,
+      marker([
+        { ...a, started: true },
+        { ...b, started: false },
+      ]),
+    );
 
     expect(plan.resumeMessage).toMatchObject({ role: 'system', id: expect.any(String) });
     const text = plan.resumeMessage?.content ?? '';

@@ -53,7 +53,11 @@ export function planResume(history: readonly AgentMessage[], marker: Interrupted
     }
   }
   const resumeMessage: AgentMessage | null = marker
-    ? { id: randomUUID(), role: 'system', content: (facts.resumeMessage ?? defaultResumeMessage)({ marker, rerun: toRun, unknown, answerCutOff: lastAnswerCutOff(history) }) }
+    ? {
+        id: randomUUID(),
+        role: 'system',
+        content: (facts.resumeMessage ?? defaultResumeMessage)({ marker, rerun: toRun, unknown, answerCutOff: lastAnswerCutOff(history) }),
+      }
     : null;
   return { resolvedResults, toRun, resumeMessage };
 }

@@ -112,7 +112,11 @@ export class AgentRunService {
     const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
     const needsApproval = new Set(agent.tools.filter((tool) => tool.requiresApproval).map((tool) => tool.definition.name));
     const waiting = pending.filter((call) => needsApproval.has(call.name));
-    if (input.resume.length === 0) throw new ApprovalPendingError(input.threadId, waiting.map((call) => approvalInterruptId(call.id)));
+    if (input.resume.length === 0)
+      throw new ApprovalPendingError(
+        input.threadId,
+        waiting.map((call) => approvalInterruptId(call.id)),
+      );
     const approvals = planApprovals(pending, waiting, input.resume);
     return { resolvedResults: approvals.rejectedResults, toRun: approvals.toRun, resumeMessage: null, approvedIds: approvals.approvedIds };
   }

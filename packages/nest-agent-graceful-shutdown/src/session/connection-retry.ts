@@ -3,7 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // Connection-level failures of a database that is restarting or briefly unreachable; anything
 // else (a constraint, a lost lease) is an answer and is never retried.
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004']);
-const TRANSIENT_MESSAGES = [/connection terminated/i, /connection.*(closed|ended)/i, /terminating connection/i, /not queryable/i, /timeout exceeded when trying to connect/i];
+const TRANSIENT_MESSAGES = [
+  /connection terminated/i,
+  /connection.*(closed|ended)/i,
+  /terminating connection/i,
+  /not queryable/i,
+  /timeout exceeded when trying to connect/i,
+];
 
 /** True for an error that means "the database could not be reached", not "the database said no". */
 export function isTransientConnectionError(error: unknown): boolean {

@@ -22,12 +22,25 @@ export async function recordCrash(manager: EntityManager, thread: ThreadEntity, 
     pendingToolCalls: started.map((call) => ({ id: call.toolCallId, name: call.toolName, arguments: call.arguments, started: true })),
   };
   if (run) {
-    await manager
-      .getRepository(RunEntity)
-      .update({ key: run.key }, { status: 'interrupted', stopReason: 'interrupted', errorCode: 'INSTANCE_LOST', errorMessage: 'the instance running this run stopped without saving it', endedAt: at });
+    await manager.getRepository(RunEntity).update(
+      { key: run.key },
+      {
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        errorCode: 'INSTANCE_LOST',
+        errorMessage: 'the instance running this run stopped without saving it',
+        endedAt: at,
+      },
+    );
   }
-  await manager.getRepository(ThreadEntity).update(
-    thread.lastRunKey ? { threadId: thread.threadId, lastRunKey: thread.lastRunKey } : { threadId: thread.threadId },
-    { status: 'interrupted', activeRunId: null, interrupt: JSON.stringify(marker), leaseOwner: null, leaseExpiresAt: null, updatedAt: at },
-  );
+  await manager
+    .getRepository(ThreadEntity)
+    .update(thread.lastRunKey ? { threadId: thread.threadId, lastRunKey: thread.lastRunKey } : { threadId: thread.threadId }, {
+      status: 'interrupted',
+      activeRunId: null,
+      interrupt: JSON.stringify(marker),
+      leaseOwner: null,
+      leaseExpiresAt: null,
+      updatedAt: at,
+    });
 }

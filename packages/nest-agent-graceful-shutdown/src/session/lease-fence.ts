@@ -24,11 +24,7 @@ export const holdsLease = (token: FenceToken) => ({
  * otherwise. As the first statement of a transaction it also takes the thread's row lock
  * (PostgreSQL), so a takeover cannot interleave with the rest of the write.
  */
-export async function fencedThreadUpdate(
-  manager: EntityManager,
-  token: FenceToken,
-  changes: QueryDeepPartialEntity<ThreadEntity>,
-): Promise<void> {
+export async function fencedThreadUpdate(manager: EntityManager, token: FenceToken, changes: QueryDeepPartialEntity<ThreadEntity>): Promise<void> {
   const result = await manager.getRepository(ThreadEntity).update(holdsLease(token), changes);
   if (!result.affected) throw new LeaseLostError(token.threadId, token.runKey);
 }

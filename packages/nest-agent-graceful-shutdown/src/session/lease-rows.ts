@@ -21,8 +21,16 @@ export async function renewLeaseRows(manager: EntityManager, instanceId: string,
  */
 export async function crashCandidates(manager: EntityManager, nowIso: string, exclusiveInstanceId?: string): Promise<string[]> {
   const active = { activeRunId: Not(IsNull()) };
-  const expired = [{ ...active, leaseExpiresAt: LessThan(nowIso) }, { ...active, leaseExpiresAt: IsNull() }];
-  const others = exclusiveInstanceId ? [{ ...active, leaseOwner: Not(exclusiveInstanceId) }, { ...active, leaseOwner: IsNull() }] : [];
+  const expired = [
+    { ...active, leaseExpiresAt: LessThan(nowIso) },
+    { ...active, leaseExpiresAt: IsNull() },
+  ];
+  const others = exclusiveInstanceId
+    ? [
+        { ...active, leaseOwner: Not(exclusiveInstanceId) },
+        { ...active, leaseOwner: IsNull() },
+      ]
+    : [];
   const rows = await manager.getRepository(ThreadEntity).find({ select: { threadId: true }, where: [...expired, ...others] });
   return rows.map((row) => row.threadId);
 }

@@ -4,18 +4,22 @@ import { ToolCallEntity } from './entities/tool-call.entity';
 import type { ToolCallRecord } from './session-records';
 
 /** Records a tool call as started; a call run again (an idempotent tool on resume) is re-recorded. */
-export async function insertStartedToolCall(
-  manager: EntityManager,
-  threadId: string,
-  runKey: string,
-  call: ToolCall,
-  at: string,
-): Promise<void> {
+export async function insertStartedToolCall(manager: EntityManager, threadId: string, runKey: string, call: ToolCall, at: string): Promise<void> {
   await manager
     .createQueryBuilder()
     .insert()
     .into(ToolCallEntity)
-    .values({ threadId, toolCallId: call.id, runKey, toolName: call.name, arguments: call.arguments, status: 'started', result: null, startedAt: at, finishedAt: null })
+    .values({
+      threadId,
+      toolCallId: call.id,
+      runKey,
+      toolName: call.name,
+      arguments: call.arguments,
+      status: 'started',
+      result: null,
+      startedAt: at,
+      finishedAt: null,
+    })
     .orUpdate(['run_key', 'status', 'result', 'started_at', 'finished_at'], ['thread_id', 'tool_call_id'])
     .execute();
 }

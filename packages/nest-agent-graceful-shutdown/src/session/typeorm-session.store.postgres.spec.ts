@@ -66,11 +66,27 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     const [a, b] = await twoInstances('race_resume');
     await start(a, 'r0', 'instance-a');
     const first = (await a.findThread('shared'))!.lastRun!.key;
-    await a.finishRun({ threadId: 'shared', runKey: first, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: null });
+    await a.finishRun({
+      threadId: 'shared',
+      runKey: first,
+      status: 'interrupted',
+      stopReason: 'interrupted',
+      iteration: 1,
+      phase: 'reasoning',
+      interrupt: null,
+    });
 
     const results = await Promise.allSettled(
       [a, b].map((store, i) =>
-        store.startRun({ threadId: 'shared', ownerId: 'alice', runKey: randomUUID(), runId: `r${i + 1}`, instanceId: `instance-${i}`, messages: [], expectedLastRunKey: first }),
+        store.startRun({
+          threadId: 'shared',
+          ownerId: 'alice',
+          runKey: randomUUID(),
+          runId: `r${i + 1}`,
+          instanceId: `instance-${i}`,
+          messages: [],
+          expectedLastRunKey: first,
+        }),
       ),
     );
 

@@ -9,13 +9,7 @@ import { fencedThreadUpdate } from './lease-fence';
 import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
-import {
-  ThreadBusyError,
-  type CheckpointTarget,
-  type FinishRunCommand,
-  type SessionStore,
-  type StartRunCommand,
-} from './session-store.interface';
+import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
 import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
 import { SessionDatabase } from './session-database';
 
@@ -42,10 +36,7 @@ export class TypeOrmSessionStore implements SessionStore {
    * @param source the data source, or a function that returns it once it is initialized
    * (the module resolves it lazily because TypeORM connects asynchronously).
    */
-  constructor(
-    source: DataSource | (() => DataSource),
-    options: TypeOrmSessionStoreOptions = {},
-  ) {
+  constructor(source: DataSource | (() => DataSource), options: TypeOrmSessionStoreOptions = {}) {
     this.db = new SessionDatabase(source, options.retry ?? DEFAULT_RETRY_POLICY);
     this.leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.clock = options.now ?? Date.now;

@@ -34,7 +34,13 @@ function startCommand(threadId: string, runId: string, overrides: Partial<StartR
   return { threadId, ownerId: 'alice', runKey: randomUUID(), runId, instanceId: 'instance-a', messages: [message(`${runId}-u`)], ...overrides };
 }
 
-const target = (command: StartRunCommand) => ({ threadId: command.threadId, runId: command.runId, runKey: command.runKey, iteration: 1, phase: 'acting' as const });
+const target = (command: StartRunCommand) => ({
+  threadId: command.threadId,
+  runId: command.runId,
+  runKey: command.runKey,
+  iteration: 1,
+  phase: 'acting' as const,
+});
 
 const shutdownMarker = (runId: string): InterruptedState => ({
   reason: 'shutdown',
@@ -88,9 +94,17 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await expect(store.findRun('t1', 'r2')).resolves.toBeNull();
     });
 
-    it('keeps the creator as the owner when another user continues the thread (access is the policy\'s decision)', async () => {
+    it("keeps the creator as the owner when another user continues the thread (access is the policy's decision)", async () => {
       await store.startRun(startCommand('t1', 'r1'));
-      await store.finishRun({ threadId: 't1', runKey: (await store.findRun('t1', 'r1'))!.key, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: (await store.findRun('t1', 'r1'))!.key,
+        status: 'completed',
+        stopReason: 'completed',
+        iteration: 1,
+        phase: 'reasoning',
+        interrupt: null,
+      });
 
       await store.startRun(startCommand('t1', 'r2', { ownerId: 'bob' }));
       expect(await store.findThread('t1')).toMatchObject({ ownerId: 'alice', activeRunId: 'r2', messageCount: 2 });
@@ -107,7 +121,12 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await store.appendMessages({ ...target, phase: 'acting' }, [tool, message('a2', 'assistant')]);
 
       const stored = await store.loadMessages('t1');
-      expect(stored.map((m) => [m.id, m.seq])).toEqual([['r1-u', 0], ['a1', 1], ['tool1', 2], ['a2', 3]]);
+      expect(stored.map((m) => [m.id, m.seq])).toEqual([
+        ['r1-u', 0],
+        ['a1', 1],
+        ['tool1', 2],
+        ['a2', 3],
+      ]);
       expect(stored[1]).toMatchObject({ ...assistant, runId: 'r1' });
       expect(stored[2]).toMatchObject({ ...tool, runId: 'r1' });
       expect(await store.findThread('t1')).toMatchObject({ messageCount: 4 });
@@ -118,7 +137,15 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const command = startCommand('t1', 'r1');
       await store.startRun(command);
 
-      await store.finishRun({ threadId: 't1', runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: command.runKey,
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        iteration: 1,
+        phase: 'acting',
+        interrupt: shutdownMarker('r1'),
+      });
 
       const thread = await store.findThread('t1');
       expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: shutdownMarker('r1') });
@@ -128,11 +155,27 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it('clears the marker and makes the thread idle when a run finishes without one', async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
-      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: first.runKey,
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        iteration: 1,
+        phase: 'acting',
+        interrupt: shutdownMarker('r1'),
+      });
       const second = startCommand('t1', 'r2');
       await store.startRun(second);
 
-      await store.finishRun({ threadId: 't1', runKey: second.runKey, status: 'completed', stopReason: 'completed', iteration: 2, phase: 'reasoning', interrupt: null });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: second.runKey,
+        status: 'completed',
+        stopReason: 'completed',
+        iteration: 2,
+        phase: 'reasoning',
+        interrupt: null,
+      });
 
       expect(await store.findThread('t1')).toMatchObject({ status: 'idle', activeRunId: null, interrupt: null, lastRun: { runId: 'r2', status: 'completed' } });
     });
@@ -141,7 +184,15 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     const expectRetryFound = async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
-      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'reasoning', interrupt: shutdownMarker('r1') });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: first.runKey,
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        iteration: 1,
+        phase: 'reasoning',
+        interrupt: shutdownMarker('r1'),
+      });
       const retry = startCommand('t1', 'r1', { messages: [] });
 
       await store.startRun(retry);
@@ -192,7 +243,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findThread('t2')).toMatchObject({ status: 'running', activeRunId: 'r1' });
     });
 
-    it('sweeps every other instance\'s runs at once for an exclusive owner, and none of its own', async () => {
+    it("sweeps every other instance's runs at once for an exclusive owner, and none of its own", async () => {
       await store.startRun(startCommand('t1', 'r1', { instanceId: 'instance-a' }));
       await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
 
@@ -229,7 +280,15 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const { old } = await takeOver();
 
       await expect(
-        store.finishRun({ threadId: 't1', runKey: old.runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null }),
+        store.finishRun({
+          threadId: 't1',
+          runKey: old.runKey,
+          status: 'completed',
+          stopReason: 'completed',
+          iteration: 1,
+          phase: 'reasoning',
+          interrupt: null,
+        }),
       ).rejects.toBeInstanceOf(LeaseLostError);
 
       expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r2' });
@@ -242,13 +301,29 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await expect(store.renewLeases('instance-b', [newer.runKey])).resolves.toEqual([]);
     });
 
-    it('refuses startRun planned from a run that is no longer the thread\'s last, writing nothing', async () => {
+    it("refuses startRun planned from a run that is no longer the thread's last, writing nothing", async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
-      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: first.runKey,
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        iteration: 1,
+        phase: 'acting',
+        interrupt: shutdownMarker('r1'),
+      });
       const winner = startCommand('t1', 'r2', { expectedLastRunKey: first.runKey });
       await store.startRun(winner);
-      await store.finishRun({ threadId: 't1', runKey: winner.runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: winner.runKey,
+        status: 'completed',
+        stopReason: 'completed',
+        iteration: 1,
+        phase: 'reasoning',
+        interrupt: null,
+      });
 
       await expect(store.startRun(startCommand('t1', 'r3', { expectedLastRunKey: first.runKey }))).rejects.toBeInstanceOf(ThreadBusyError);
 
@@ -259,7 +334,10 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it('records a tool call as started, then finished with its result when its tool message is checkpointed', async () => {
       const command = startCommand('t1', 'r1');
       await store.startRun(command);
-      const [a, b] = [{ id: 'call-a', name: 'search', arguments: '{"q":1}' }, { id: 'call-b', name: 'search', arguments: '{"q":2}' }];
+      const [a, b] = [
+        { id: 'call-a', name: 'search', arguments: '{"q":1}' },
+        { id: 'call-b', name: 'search', arguments: '{"q":2}' },
+      ];
       await store.recordToolCallStarted(target(command), a);
       await store.recordToolCallStarted(target(command), b);
 
@@ -279,7 +357,9 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
 
       await Promise.all(
         commands.map((c) =>
-          store.appendMessages({ threadId: c.threadId, runId: 'r1', runKey: c.runKey, iteration: 1, phase: 'reasoning' }, [message(`${c.threadId}-a`, 'assistant')]),
+          store.appendMessages({ threadId: c.threadId, runId: 'r1', runKey: c.runKey, iteration: 1, phase: 'reasoning' }, [
+            message(`${c.threadId}-a`, 'assistant'),
+          ]),
         ),
       );
 
