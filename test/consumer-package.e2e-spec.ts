@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { PostgresServer } from '../tools/local-services';
+import { ensureNodeRuntime, PostgresServer } from '../tools/local-services';
 import { CONSUMER_NEST_VERSION, ConsumerProcess, installConsumerApp, installedCopies, packLibrary } from './support/consumer-app';
 import { runInput } from './support/http';
 import { postRun } from './support/sse';
@@ -68,35 +68,41 @@ describe('the packed library', () => {
   });
 });
 
-const MODES: Array<{ name: string; env: Record<string, string> }> = [
+/** How the app runs: its platform and signal handling, and the Node major (default: this process's Node 20). */
+const MODES: Array<{ name: string; env: Record<string, string>; node?: 22 | 24 }> = [
   { name: 'on Express', env: { PLATFORM: 'express' } },
   { name: 'on Fastify', env: { PLATFORM: 'fastify' } },
   { name: 'on Express with app.enableShutdownHooks()', env: { PLATFORM: 'express', SHUTDOWN_HOOKS: '1' } },
+  { name: 'on Fastify under Node 22', env: { PLATFORM: 'fastify' }, node: 22 },
+  { name: 'on Express with app.enableShutdownHooks() under Node 24', env: { PLATFORM: 'express', SHUTDOWN_HOOKS: '1' }, node: 24 },
 ];
 
-describe.each(MODES)('a consumer app $name', ({ env }) => {
+describe.each(MODES)('a consumer app $name', ({ env, node }) => {
   const user = { 'x-user': 'alice' };
   const processes: ConsumerProcess[] = [];
   let environment: Record<string, string>;
   let hooksFile: string;
-  const threadId = `thread-${env.PLATFORM}-${env.SHUTDOWN_HOOKS ?? '0'}`;
+  const threadId = `thread-${env.PLATFORM}-${env.SHUTDOWN_HOOKS ?? '0'}-${node ?? 20}`;
+  let nodeBinary = process.execPath;
   const input = runInput(threadId, 'run-1', [{ id: 'user-1', content: 'count to four' }]);
   let firstExecutions: string[] = [];
 
   beforeAll(async () => {
     hooksFile = join(mkdtempSync(join(tmpdir(), 'consumer-hooks-')), 'hooks.jsonl');
     environment = { ...env, DATABASE_URL: await postgres.createDatabase(`consumer_${++databases}`), HOOKS_FILE: hooksFile };
-  });
+    if (node) nodeBinary = await ensureNodeRuntime(node);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(processes.map((app) => app.stop()));
   });
 
   it('ends the stream with RUN_INTERRUPTED on SIGTERM mid-run, answers new runs 503 with Retry-After while its own handler holds the shutdown, runs each of its hooks once after the drain, and exits 0', async () => {
-    const app = await ConsumerProcess.start(appDir, environment);
+    const app = await ConsumerProcess.start(appDir, environment, nodeBinary);
     processes.push(app);
     const stream = await postRun(`${app.baseUrl}/chat`, user, input);
     expect(stream.status).toBe(200);
+    if (node) expect(app.logs).toContain(`"node":"v${node}.`);
     await stream.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'the first tool result');
 
     app.kill('SIGTERM');
@@ -124,7 +130,7 @@ describe.each(MODES)('a consumer app $name', ({ env }) => {
   });
 
   it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again", async () => {
-    const app = await ConsumerProcess.start(appDir, environment);
+    const app = await ConsumerProcess.start(appDir, environment, nodeBinary);
     processes.push(app);
 
     const retry = await postRun(`${app.baseUrl}/chat`, user, input);
