@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
+import { ThreadNotFoundError } from '../errors/thread-not-found.error';
+import type { ThreadRecord } from '../session/session-records';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema';
+import { TypeOrmSessionStore } from '../session/typeorm-session.store';
+import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy';
+import { ThreadQueryService } from './thread-query.service';
+
+beforeAll(() => Logger.overrideLogger(false));
+
+/** Lets the thread's creator and the members of one team in. */
+class TeamPolicy implements ThreadAccessPolicy {
+  constructor(private readonly team: ReadonlySet<string>) {}
+
+  canAccess(userId: string, thread: ThreadRecord): boolean {
+    return thread.ownerId === userId || this.team.has(userId);
+  }
+}
+
+/** Answers through a Promise, as a policy that looks the user up somewhere would. */
+class AsyncPolicy implements ThreadAccessPolicy {
+  constructor(private readonly allowed: ReadonlySet<string>) {}
+
+  async canAccess(userId: string): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.allowed.has(userId);
+  }
+}
+
+let dir: string;
+let dataSource: DataSource;
+let store: TypeOrmSessionStore;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'thread-query-'));
+  dataSource = new DataSource({
+    type: 'better-sqlite3',
+    database: join(dir, 'sessions.sqlite'),
+    entities: SESSION_ENTITIES,
+    migrations: SESSION_MIGRATIONS,
+    migrationsRun: true,
+  });
+  await dataSource.initialize();
+  store = new TypeOrmSessionStore(dataSource);
+  await createFinishedThread('t1', 'alice');
+});
+
+afterEach(async () => {
+  await dataSource.destroy();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A thread `ownerId` created with one run that completed. */
+async function createFinishedThread(threadId: string, ownerId: string): Promise<void> {
+  const runKey = randomUUID();
+  await store.startRun({
+    threadId,
+    ownerId,
+    runKey,
+    runId: 'r1',
+    instanceId: 'instance-a',
+    messages: [{ id: 'm1', role: 'user', content: 'hello' }],
+  });
+  await store.finishRun({ threadId, runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+}
+
+/** The error a call rejected with. */
+async function rejection(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => {
+      throw new Error('expected the call to be refused');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('ThreadQueryService with CreatorOwnsThread', () => {
+  const service = () => new ThreadQueryService(store, new CreatorOwnsThread());
+
+  it("gives the creator the thread's status", async () => {
+    const status = await service().getStatus('alice', 't1');
+
+    expect(status).toMatchObject({
+      threadId: 't1',
+      status: 'idle',
+      messageCount: 1,
+      activeRunId: null,
+      lastRun: { runId: 'r1', status: 'completed', stopReason: 'completed' },
+      interrupt: null,
+    });
+  });
+
+  it("gives the creator the thread's messages", async () => {
+    const history = await service().getMessages('alice', 't1');
+
+    expect(history).toEqual({ threadId: 't1', messages: [expect.objectContaining({ id: 'm1', role: 'user', content: 'hello', runId: 'r1' })] });
+  });
+
+  it('refuses the status to another user with a 403 ThreadAccessDeniedError', async () => {
+    const error = await rejection(service().getStatus('bob', 't1'));
+
+    expect(error).toBeInstanceOf(ThreadAccessDeniedError);
+    expect(error).toMatchObject({ code: 'THREAD_FORBIDDEN', threadId: 't1' });
+    expect((error as ThreadAccessDeniedError).getStatus()).toBe(403);
+  });
+
+  it('refuses the messages to another user with a ThreadAccessDeniedError', async () => {
+    await expect(service().getMessages('bob', 't1')).rejects.toBeInstanceOf(ThreadAccessDeniedError);
+  });
+
+  it('answers an unknown thread with a 404 ThreadNotFoundError', async () => {
+    const error = await rejection(service().getStatus('alice', 'nobody'));
+
+    expect(error).toBeInstanceOf(ThreadNotFoundError);
+    expect(error).toMatchObject({ code: 'THREAD_NOT_FOUND', threadId: 'nobody' });
+    expect((error as ThreadNotFoundError).getStatus()).toBe(404);
+  });
+
+  it('answers the messages of an unknown thread with a ThreadNotFoundError', async () => {
+    await expect(service().getMessages('alice', 'nobody')).rejects.toBeInstanceOf(ThreadNotFoundError);
+  });
+});
+
+describe('ThreadQueryService with a custom ThreadAccessPolicy', () => {
+  it('lets a team member the policy admits read the status of a thread another user created', async () => {
+    const service = new ThreadQueryService(store, new TeamPolicy(new Set(['carol'])));
+
+    await expect(service.getStatus('carol', 't1')).resolves.toMatchObject({ threadId: 't1', messageCount: 1 });
+  });
+
+  it('lets a team member the policy admits read the messages of a thread another user created', async () => {
+    const service = new ThreadQueryService(store, new TeamPolicy(new Set(['carol'])));
+
+    const history = await service.getMessages('carol', 't1');
+
+    expect(history.messages.map((message) => message.id)).toEqual(['m1']);
+  });
+
+  it('still refuses a user the custom policy does not admit', async () => {
+    const service = new ThreadQueryService(store, new TeamPolicy(new Set(['carol'])));
+
+    await expect(service.getStatus('dave', 't1')).rejects.toBeInstanceOf(ThreadAccessDeniedError);
+  });
+
+  it('awaits a policy that answers with a Promise and refuses when it resolves false', async () => {
+    const service = new ThreadQueryService(store, new AsyncPolicy(new Set(['carol'])));
+
+    await expect(service.getStatus('alice', 't1')).rejects.toBeInstanceOf(ThreadAccessDeniedError);
+  });
+
+  it('awaits a policy that answers with a Promise and admits when it resolves true', async () => {
+    const service = new ThreadQueryService(store, new AsyncPolicy(new Set(['carol'])));
+
+    await expect(service.getMessages('carol', 't1')).resolves.toMatchObject({ threadId: 't1', messages: [expect.objectContaining({ id: 'm1' })] });
+  });
+});
