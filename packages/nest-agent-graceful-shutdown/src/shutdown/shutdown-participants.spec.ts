@@ -152,6 +152,21 @@ describe('ShutdownParticipants holds', () => {
     expect(settleState.settled).toBe(true);
   });
 
+  it('waits for a hold taken by a handler while the shutdown runs', async () => {
+    const participants = new ShutdownParticipants();
+    const lastJob = deferred();
+    participants.addHandler(() => participants.holdUntil(lastJob.promise, { name: 'last job' }));
+
+    const settle = participants.settle('SIGTERM');
+    const settleState = track(settle);
+    await nextTurn();
+
+    expect(settleState.settled).toBe(false);
+    lastJob.resolve();
+    await settle;
+    expect(settleState.settled).toBe(true);
+  });
+
   it('stops waiting for a hold that never settles once its timeoutMs has passed', async () => {
     const participants = new ShutdownParticipants();
     const never = new Promise<void>(() => undefined);

@@ -53,12 +53,28 @@ export class ShutdownParticipants {
     );
   }
 
-  /** Runs the handlers in order and waits for the holds; resolves when all are done or timed out. */
+  /**
+   * Runs the handlers in order and waits for the holds, including holds taken while the
+   * handlers run; resolves when all are done or timed out.
+   */
   async settle(reason: string): Promise<void> {
     this.started = true;
-    const holds = Promise.all([...this.holds].map((hold) => this.bounded(hold, reason)));
+    const awaited = new Set<Participant>();
+    const holds = this.awaitHolds(awaited, reason);
     for (const handler of this.handlers) await this.bounded(handler, reason);
     await holds;
+    await this.awaitHolds(awaited, reason);
+  }
+
+  private async awaitHolds(awaited: Set<Participant>, reason: string): Promise<void> {
+    for (let next = this.unawaited(awaited); next.length > 0; next = this.unawaited(awaited)) {
+      for (const hold of next) awaited.add(hold);
+      await Promise.all(next.map((hold) => this.bounded(hold, reason)));
+    }
+  }
+
+  private unawaited(awaited: Set<Participant>): Participant[] {
+    return [...this.holds].filter((hold) => !awaited.has(hold));
   }
 
   private participant(options: ParticipantOptions, kind: string, settle: Participant['settle']): Participant {
