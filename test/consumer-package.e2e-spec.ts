@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureNodeRuntime, PostgresServer } from '../tools/local-services';
+import { ensureNodeRuntime, PostgresServer, REPO_ROOT as REPO } from '../tools/local-services';
 import { CONSUMER_NEST_VERSION, ConsumerProcess, installConsumerApp, installedCopies, packLibrary } from './support/consumer-app';
 import { runInput } from './support/http';
 import { postRun } from './support/sse';
@@ -19,7 +19,6 @@ let tarball: string;
 let tarballFiles: string[];
 let appDir: string;
 let databases = 0;
-const REPO = resolve(__dirname, '..');
 const BIN = (name: string) => join(REPO, 'node_modules/.bin', name);
 
 beforeAll(async () => {

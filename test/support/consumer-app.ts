@@ -1,13 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../tools/local-services';
+import { freePort, REPO_ROOT as REPO } from '../../tools/local-services';
 import { waitFor } from './wait-for';
 
 const run = promisify(execFile);
-const REPO = resolve(__dirname, '../..');
 const FIXTURE = join(REPO, 'test/fixtures/consumer-app');
 
 /**

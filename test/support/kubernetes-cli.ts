@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { ensureKubernetesTools } from '../../tools/local-services/kubernetes-tools';
 
 /** The repository root: chart and manifest paths are relative to it. */
-export const REPO_ROOT = resolve(__dirname, '..', '..');
+export { REPO_ROOT } from '../../tools/local-services/repo-root';
+import { REPO_ROOT } from '../../tools/local-services/repo-root';
 
 /** The chart under test, relative to {@link REPO_ROOT}. */
 export const CHART_DIR = 'helm/agent-service';

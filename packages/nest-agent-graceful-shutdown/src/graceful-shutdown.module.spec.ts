@@ -1,14 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Injectable, Logger, Module, type DynamicModule, type INestApplication, type OnModuleDestroy } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { DataSource } from 'typeorm';
 import { GracefulShutdownModule } from './graceful-shutdown.module';
 import type { ThreadRecord } from './session/session-records';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session/session-schema';
 import { SESSION_STORE } from './session/session-store.interface';
-import { TypeOrmSessionStore } from './session/typeorm-session.store';
+import { openSqliteStore, type SqliteStoreFixture } from './session/sqlite-store.fixtures';
+import type { TypeOrmSessionStore } from './session/typeorm-session.store';
 import { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
 import { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
 import { ThreadQueryService } from './threads/thread-query.service';
@@ -44,29 +40,19 @@ class HostHookRecorder implements OnModuleDestroy {
   }
 }
 
-let dir: string;
-let dataSource: DataSource;
+let sqlite: SqliteStoreFixture;
 let store: TypeOrmSessionStore;
 let app: INestApplication | undefined;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'graceful-shutdown-module-'));
-  dataSource = new DataSource({
-    type: 'better-sqlite3',
-    database: join(dir, 'sessions.sqlite'),
-    entities: SESSION_ENTITIES,
-    migrations: SESSION_MIGRATIONS,
-    migrationsRun: true,
-  });
-  await dataSource.initialize();
-  store = new TypeOrmSessionStore(dataSource);
+  sqlite = await openSqliteStore();
+  store = sqlite.store;
   app = undefined;
 });
 
 afterEach(async () => {
   await app?.close();
-  await dataSource.destroy();
-  await rm(dir, { recursive: true, force: true });
+  await sqlite.close();
 });
 
 /** Compiles and starts an application of `imports` (and root `providers`). */

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error';
 import type { ThreadRecord } from '../session/session-records';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema';
-import { TypeOrmSessionStore } from '../session/typeorm-session.store';
+import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
+import type { TypeOrmSessionStore } from '../session/typeorm-session.store';
 import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy';
 import { ThreadQueryService } from './thread-query.service';
 
@@ -33,27 +29,17 @@ class AsyncPolicy implements ThreadAccessPolicy {
   }
 }
 
-let dir: string;
-let dataSource: DataSource;
+let sqlite: SqliteStoreFixture;
 let store: TypeOrmSessionStore;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'thread-query-'));
-  dataSource = new DataSource({
-    type: 'better-sqlite3',
-    database: join(dir, 'sessions.sqlite'),
-    entities: SESSION_ENTITIES,
-    migrations: SESSION_MIGRATIONS,
-    migrationsRun: true,
-  });
-  await dataSource.initialize();
-  store = new TypeOrmSessionStore(dataSource);
+  sqlite = await openSqliteStore();
+  store = sqlite.store;
   await createFinishedThread('t1', 'alice');
 });
 
 afterEach(async () => {
-  await dataSource.destroy();
-  await rm(dir, { recursive: true, force: true });
+  await sqlite.close();
 });
 
 /** A thread `ownerId` created with one run that completed. */

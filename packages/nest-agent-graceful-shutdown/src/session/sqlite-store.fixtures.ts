@@ -1,0 +1,34 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
+import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store';
+
+/** A session store on a fresh SQLite file of its own, for specs; `close()` removes the file. */
+export interface SqliteStoreFixture {
+  store: TypeOrmSessionStore;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/** Opens a migrated SQLite store in a new temporary folder. */
+export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}): Promise<SqliteStoreFixture> {
+  const dir = await mkdtemp(join(tmpdir(), 'session-store-'));
+  const dataSource = new DataSource({
+    type: 'better-sqlite3',
+    database: join(dir, 'sessions.sqlite'),
+    entities: SESSION_ENTITIES,
+    migrations: SESSION_MIGRATIONS,
+    migrationsRun: true,
+  });
+  await dataSource.initialize();
+  return {
+    store: new TypeOrmSessionStore(dataSource, options),
+    dataSource,
+    async close() {
+      await dataSource.destroy();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
