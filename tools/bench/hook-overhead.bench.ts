@@ -67,7 +67,7 @@ export async function measureHookOverhead(options: HookOverheadOptions): Promise
   const timeOne = async (variant: number): Promise<number> => {
     const runId = `run-${sequence++}`;
     const started = performance.now();
-    const outcome = await runtime.run(
+    const outcome = await runtime.execute(
       { threadId: 'bench-thread', runId, history: NOOP_HISTORY },
       { hooks: variants[variant](), control: new RunControl(), checkpointer: noopCheckpointer, emit: noopEmit },
     );

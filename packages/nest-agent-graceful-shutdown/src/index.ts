@@ -26,6 +26,9 @@ export type { PendingToolCall, RunOutcome } from './agent/run-outcome';
 export type { StepCheckpointer, StepProgress } from './agent/step-checkpointer.interface';
 export { StopReason, type RunPhase } from './agent/stop-reason';
 
+export type { AnswerStream, DurableAgent, RunHandle, SafePoint, ToolCallResult, ToolTraits } from './handle/run-handle.interface';
+export { OUTCOME_UNKNOWN_RESULT } from './resume/resume-message';
+
 export { GracefulShutdownHook, type RunFinalizer } from './shutdown/graceful-shutdown.hook';
 export type { InterruptedState, InterruptReason } from './shutdown/interrupted-state';
 export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';

@@ -1,30 +1,42 @@
-import type { AgentDefinition } from 'nest-agent-graceful-shutdown';
+import type { AgentDefinition, DurableAgent } from 'nest-agent-graceful-shutdown';
 import { OpenAiChatModel } from 'nest-agent-graceful-shutdown/openai';
 import type { AppConfig } from '../config/app-config';
 import { DemoModel } from '../demo/demo-model';
 import { DemoTool } from '../demo/demo-tool';
-
-const DEFAULT_SYSTEM_PROMPT =
-  'You are a careful agent. Do each numbered step of the task with the demo_step tool, one call per step, then report what was done.';
+import { aiSdkServiceAgent } from './ai-sdk.agent';
+import { langGraphServiceAgent } from './langgraph.agent';
+import { openAiAgentsServiceAgent } from './openai-agents.agent';
+import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
 
 /**
- * The agent the reference service runs: the demo tool with the demo model (offline,
- * deterministic) or, with `MODEL_PROVIDER=openai`, any OpenAI-compatible model.
+ * The agent the reference service runs, written with the framework `AGENT_FRAMEWORK` names: the
+ * demo tool with the demo model (offline, deterministic) or, with `MODEL_PROVIDER=openai`, any
+ * OpenAI-compatible model through the Chat Completions API.
  */
-export function serviceAgent(config: AppConfig): AgentDefinition {
+export function serviceAgent(config: AppConfig): AgentDefinition | DurableAgent {
+  switch (config.agentFramework) {
+    case 'ai-sdk':
+      return aiSdkServiceAgent(config);
+    case 'langgraph':
+      return langGraphServiceAgent(config);
+    case 'openai-agents':
+      return openAiAgentsServiceAgent(config);
+    default:
+      return nativeServiceAgent(config);
+  }
+}
+
+/** The agent on the module's own ReAct runtime. */
+function nativeServiceAgent(config: AppConfig): AgentDefinition {
   const tools = [new DemoTool(config.demo.toolMs, config.demo.requireApproval)];
+  const systemPrompt = config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
   if (config.modelProvider === 'openai' && config.openai) {
-    return {
-      model: new OpenAiChatModel(config.openai),
-      tools,
-      systemPrompt: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-      maxIterations: 25,
-    };
+    return { model: new OpenAiChatModel(config.openai), tools, systemPrompt, maxIterations: 25 };
   }
   return {
     model: new DemoModel({ steps: config.demo.steps, reasoningMs: config.demo.reasoningMs }),
     tools,
-    systemPrompt: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    systemPrompt,
     maxIterations: config.demo.steps + 5,
   };
 }

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
+/** The frameworks the reference agent can be written with (`AGENT_FRAMEWORK`). */
+export const AGENT_FRAMEWORKS = ['native', 'ai-sdk', 'langgraph', 'openai-agents'] as const;
+export type AgentFramework = (typeof AGENT_FRAMEWORKS)[number];
+
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 const EnvSchema = z.object({
@@ -29,6 +33,7 @@ const EnvSchema = z.object({
   BODY_LIMIT: z.string().default('1mb'),
   PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
   SSE_HEARTBEAT_MS: int(15_000),
+  AGENT_FRAMEWORK: z.enum(AGENT_FRAMEWORKS).default('native'),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -60,6 +65,8 @@ export interface AppConfig {
   partialOutput: 'save' | 'discard';
   /** Idle time of an event stream before a heartbeat comment line, in milliseconds (0: none). */
   sseHeartbeatMs: number;
+  /** Which framework runs the reference agent. */
+  agentFramework: AgentFramework;
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -117,6 +124,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     bodyLimit: e.BODY_LIMIT,
     partialOutput: e.PARTIAL_OUTPUT,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
+    agentFramework: e.AGENT_FRAMEWORK,
   };
 }
 

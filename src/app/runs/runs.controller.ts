@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
-import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition } from 'nest-agent-graceful-shutdown';
+import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition, type DurableAgent } from 'nest-agent-graceful-shutdown';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 import { serviceAgent } from '../agent/service-agent';
@@ -11,7 +11,7 @@ import { WaitMsPipe } from './wait-ms.pipe';
 /** Starts, continues and stops agent runs. */
 @Controller('v1/runs')
 export class RunsController {
-  private readonly agent: AgentDefinition;
+  private readonly agent: AgentDefinition | DurableAgent;
 
   constructor(
     private readonly runs: AgentRunService,

@@ -12,4 +12,9 @@ export interface AgentDefinition {
    * @default 25
    */
   maxIterations?: number;
+  /**
+   * How many tool calls of one step may run at once when every tool of the step is `parallelSafe`.
+   * @default 4
+   */
+  maxParallelToolCalls?: number;
 }

@@ -38,7 +38,7 @@ function endRecorder(ends: RunEndEvent[]): AgentHook {
 
 function run(agent: AgentDefinition, hooks: AgentHook[] = []) {
   const user: AgentMessage = { id: 'u1', role: 'user', content: 'go' };
-  return new AgentRuntime(agent).run(
+  return new AgentRuntime(agent).execute(
     { threadId: 't1', runId: 'r1', history: [user] },
     { hooks, control: new RunControl(), checkpointer: { append: async () => undefined }, emit: () => undefined },
   );

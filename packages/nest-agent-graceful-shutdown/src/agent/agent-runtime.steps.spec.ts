@@ -42,7 +42,7 @@ function start(model: AgentModel, tools: AgentTool[], control = new RunControl()
     },
   };
   const user: AgentMessage = { id: 'u1', role: 'user', content: 'go' };
-  const outcome: Promise<RunOutcome> = new AgentRuntime({ model, tools }).run(
+  const outcome: Promise<RunOutcome> = new AgentRuntime({ model, tools }).execute(
     { threadId: 't1', runId: 'r1', history: [user] },
     { hooks: [], control, checkpointer, emit: () => undefined },
   );

@@ -39,7 +39,7 @@ function start(model: AgentModel, partialOutput?: PartialOutputPolicy) {
   const events: BaseEvent[] = [];
   const saved: AgentMessage[] = [];
   const control = new RunControl();
-  const outcome = new AgentRuntime({ model, tools: [noopTool] }).run(
+  const outcome = new AgentRuntime({ model, tools: [noopTool] }).execute(
     { threadId: 't1', runId: 'r1', history: [{ id: 'u1', role: 'user', content: 'go' }] },
     {
       hooks: [],

@@ -1,19 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { CallAbortedError, abortable } from './abortable';
+import { abortable } from './abortable';
 import type { AgentDefinition } from './agent-definition';
-import type { AgentHook, StopDecision } from './agent-hook.interface';
+import type { AgentHook } from './agent-hook.interface';
 import type { AgentMessage, ToolCall } from './agent-message';
-import { HookChain } from './hook-chain';
+import type { ModelResponse } from './agent-model.interface';
+import { runBounded } from './bounded-parallel';
 import type { RunControl } from './run-control';
-import type { ModelResponse, ModelUsage } from './agent-model.interface';
-import { stepEvent, toolResultEvent, type RunEventSink } from './run-events';
-import { StreamedAnswer } from './streamed-answer';
-import type { PendingToolCall, RunOutcome } from './run-outcome';
+import type { RunEventSink } from './run-events';
+import type { RunOutcome } from './run-outcome';
 import type { StepCheckpointer } from './step-checkpointer.interface';
-import { StopReason, type RunPhase } from './stop-reason';
+import { StopReason } from './stop-reason';
 import { ToolExecutor } from './tool-executor';
+import { driveRun } from '../handle/drive-run';
+import { DurableRunHandle } from '../handle/durable-run-handle';
+import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
 
 const DEFAULT_MAX_ITERATIONS = 25;
+const DEFAULT_MAX_PARALLEL_TOOL_CALLS = 4;
 
 /** What one run starts from. */
 export interface AgentRunInput {
@@ -47,176 +49,72 @@ export interface AgentRunEnvironment {
 /** See `AgentRunEnvironment.partialOutput`. */
 export type PartialOutputPolicy = 'save' | 'discard';
 
-/** Thrown inside the loop to leave it at a safe point. */
-class StopAt {
-  constructor(
-    readonly decision: StopDecision,
-    readonly phase: RunPhase,
-    readonly approvals?: ToolCall[],
-  ) {}
-}
-
 /**
- * The ReAct loop: reasoning (one model call), then acting (the tool calls it asked for),
- * until the model answers without tools or the iteration limit is hit. Every finished step
- * is checkpointed before the next starts; hooks are asked at each safe point.
+ * The module's own ReAct loop, one client of the run handle like any framework adapter:
+ * reasoning (one model call), then acting (the tool calls it asked for), until the model
+ * answers without tools or the iteration limit is hit. The calls of one step run one by one,
+ * or up to `maxParallelToolCalls` at once when every tool of the step is `parallelSafe`.
  */
-export class AgentRuntime {
+export class AgentRuntime implements DurableAgent {
   private readonly tools: ToolExecutor;
   private readonly maxIterations: number;
+  private readonly maxParallel: number;
 
   constructor(private readonly agent: AgentDefinition) {
     this.tools = new ToolExecutor(agent.tools);
     this.maxIterations = agent.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    this.maxParallel = agent.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_TOOL_CALLS;
   }
 
-  async run(input: AgentRunInput, env: AgentRunEnvironment): Promise<RunOutcome> {
-    const hooks = new HookChain(env.hooks);
-    const history = [...input.history];
-    const base = { threadId: input.threadId, runId: input.runId };
-    let iteration = 0;
-    let phase: RunPhase = 'reasoning';
-    let outcome: RunOutcome | undefined;
-    let usage: ModelUsage | undefined;
-    // The calls of the current step without a result: what an outcome reports as pending.
-    let pending: PendingToolCall[] = [];
-
-    const append = async (messages: AgentMessage[]) => {
-      await env.checkpointer.append(messages, { iteration, phase });
-      history.push(...messages);
-    };
-
-    const act = async (calls: readonly ToolCall[]) => {
-      phase = 'acting';
-      env.emit(stepEvent('start', 'acting'));
-      for (let i = 0; i < calls.length; i++) {
-        const call = calls[i];
-        const remaining = calls.slice(i);
-        pending = remaining.map((c) => ({ ...c, started: false }));
-        const awaiting = remaining.filter((c) => this.tools.requiresApproval(c.name) && !input.approvedToolCallIds?.has(c.id));
-        if (awaiting.includes(call)) {
-          throw new StopAt({ stop: StopReason.AwaitingApproval, detail: `waiting for approval of ${awaiting.length} tool call(s)` }, 'acting', awaiting);
-        }
-        const decision = await hooks.decide('preActing', {
-          ...base,
-          iteration,
-          toolCall: call,
-          pendingToolCalls: remaining,
-          expectedDurationMs: this.tools.expectedDurationMs(call.name),
-        });
-        if (decision) throw new StopAt(decision, 'acting');
-        await env.checkpointer.toolCallStarted?.(call, { iteration, phase });
-        pending[0].started = true;
-        const content = await this.tools.execute(call, { ...base, toolCallId: call.id, signal: env.control.signal });
-        const result: AgentMessage = { id: randomUUID(), role: 'tool', content, toolCallId: call.id };
-        await append([result]);
-        pending = remaining.slice(1).map((c) => ({ ...c, started: false }));
-        env.emit(toolResultEvent(result));
-        const after = await hooks.decide('postActing', { ...base, iteration, toolCall: call, result });
-        if (after) throw new StopAt(after, 'acting');
-      }
-      env.emit(stepEvent('finish', 'acting'));
-    };
-
-    try {
-      await hooks.onRunStart({ ...base, iteration, control: env.control, messages: history });
-      if (input.pendingToolCalls?.length) await act(input.pendingToolCalls);
-      if (input.prelude?.length) await append([...input.prelude]);
-
-      for (;;) {
-        phase = 'reasoning';
-        pending = [];
-        if (iteration >= this.maxIterations) {
-          throw new StopAt({ stop: StopReason.StepLimit, detail: `reached ${this.maxIterations} iterations` }, 'reasoning');
-        }
-        const decision = await hooks.decide('preReasoning', {
-          ...base,
-          iteration,
-          messages: history,
-          expectedDurationMs: this.agent.model.expectedDurationMs,
-        });
-        if (decision) throw new StopAt(decision, 'reasoning');
-        iteration++;
-        env.emit(stepEvent('start', 'reasoning'));
-        const answer = new StreamedAnswer(randomUUID(), env.emit);
-        let response: ModelResponse;
-        try {
-          response = await abortable(
-            this.agent.model.generate(
-              { messages: this.withSystemPrompt(history), tools: this.tools.definitions },
-              { ...base, signal: env.control.signal, stream: answer },
-            ),
-            env.control.signal,
-          );
-        } catch (error) {
-          answer.abort();
-          if (error instanceof CallAbortedError && (env.partialOutput ?? 'save') === 'save' && answer.streamedText.length > 0) {
-            await append([{ id: answer.messageId, role: 'assistant', content: answer.streamedText, truncated: true }]);
-          }
-          throw error;
-        }
-        if (response.usage) usage = addUsage(usage, response.usage);
-        const message: AgentMessage = {
-          id: answer.messageId,
-          role: 'assistant',
-          content: response.content,
-          ...(response.toolCalls.length ? { toolCalls: response.toolCalls } : {}),
-        };
-        await append([message]);
-        answer.finish(message);
-        env.emit(stepEvent('finish', 'reasoning'));
-        const calls = message.toolCalls ?? [];
-        pending = calls.map((c) => ({ ...c, started: false }));
-        const after = await hooks.decide('postReasoning', { ...base, iteration, message });
-        if (after) throw new StopAt(after, calls.length ? 'acting' : 'reasoning');
-        if (calls.length === 0) {
-          outcome = { stopReason: StopReason.Completed, phase: 'reasoning', iteration, pendingToolCalls: [] };
-          break;
-        }
-        await act(calls);
-      }
-    } catch (error) {
-      outcome = this.toOutcome(error, env.control, phase, iteration, pending);
-    } finally {
-      outcome ??= { stopReason: StopReason.Failed, phase, iteration, pendingToolCalls: pending };
-      if (usage) outcome.usage = usage;
-      await hooks.onRunEnd({ ...base, iteration, outcome });
-    }
-    return outcome;
+  toolTraits(name: string): ToolTraits | undefined {
+    return this.tools.traits(name);
   }
 
-  private toOutcome(error: unknown, control: RunControl, phase: RunPhase, iteration: number, pending: PendingToolCall[]): RunOutcome {
-    const request = control.stopRequest;
-    if (error instanceof StopAt) {
-      // A hook that relays the run's own stop request (the shutdown hook does) keeps its error.
-      const relayed = request?.reason === error.decision.stop ? request.error : undefined;
-      return {
-        stopReason: error.decision.stop,
-        detail: error.decision.detail,
-        error: relayed,
-        phase: error.phase,
-        iteration,
-        pendingToolCalls: pending,
-        ...(error.approvals ? { approvals: error.approvals } : {}),
-      };
+  /** Runs one run outside the module (tests, scripts): the handle is built from `input` and `env`. */
+  execute(input: AgentRunInput, env: AgentRunEnvironment): Promise<RunOutcome> {
+    const handle = new DurableRunHandle({ ...input, ...env, toolTraits: (name) => this.toolTraits(name) });
+    return driveRun(this, handle);
+  }
+
+  async run(handle: RunHandle): Promise<void> {
+    const execute = (call: ToolCall, signal: AbortSignal) =>
+      this.tools.execute(call, { threadId: handle.threadId, runId: handle.runId, toolCallId: call.id, signal });
+    await handle.prepare(execute);
+    for (;;) {
+      if (handle.iteration >= this.maxIterations) {
+        throw handle.stopped({ stop: true, reason: StopReason.StepLimit, detail: `reached ${this.maxIterations} iterations` });
+      }
+      const point = await handle.beforeReasoning({ expectedDurationMs: this.agent.model.expectedDurationMs });
+      if (point.stop) throw handle.stopped(point);
+      const answer = handle.startAnswer();
+      let response: ModelResponse;
+      try {
+        response = await abortable(
+          this.agent.model.generate(
+            { messages: this.withSystemPrompt(handle.messages), tools: this.tools.definitions },
+            { threadId: handle.threadId, runId: handle.runId, signal: handle.signal, stream: answer },
+          ),
+          handle.signal,
+        );
+      } catch (error) {
+        await answer.cutOff();
+        throw error;
+      }
+      if (response.usage) handle.reportUsage(response.usage);
+      const message = await answer.complete(response);
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return;
+      await this.act(handle, calls, execute);
     }
-    if (error instanceof CallAbortedError && request) {
-      return { stopReason: request.reason, detail: request.detail, error: request.error, phase, iteration, pendingToolCalls: pending };
-    }
-    const failure = error instanceof Error ? error : new Error(String(error));
-    return { stopReason: StopReason.Failed, error: failure, phase, iteration, pendingToolCalls: pending };
+  }
+
+  private async act(handle: RunHandle, calls: readonly ToolCall[], execute: (call: ToolCall, signal: AbortSignal) => Promise<string>): Promise<void> {
+    const parallel = calls.length > 1 && this.maxParallel > 1 && calls.every((call) => this.tools.traits(call.name)?.parallelSafe);
+    await runBounded(calls, parallel ? this.maxParallel : 1, (call) => handle.runTool(call, (signal) => execute(call, signal)));
   }
 
   private withSystemPrompt(history: readonly AgentMessage[]): readonly AgentMessage[] {
     if (!this.agent.systemPrompt) return history;
     return [{ id: 'system-prompt', role: 'system', content: this.agent.systemPrompt }, ...history];
   }
-}
-
-function addUsage(total: ModelUsage | undefined, call: ModelUsage): ModelUsage {
-  return {
-    promptTokens: (total?.promptTokens ?? 0) + call.promptTokens,
-    completionTokens: (total?.completionTokens ?? 0) + call.completionTokens,
-    totalTokens: (total?.totalTokens ?? 0) + call.totalTokens,
-  };
 }

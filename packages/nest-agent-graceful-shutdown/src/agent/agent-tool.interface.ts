@@ -44,6 +44,13 @@ export interface AgentTool {
    * @default false
    */
   readonly requiresApproval?: boolean;
+  /**
+   * True when calls of this tool may run at the same time as other calls of the same step. The
+   * calls of a step run concurrently (up to the agent's `maxParallelToolCalls`) only when every
+   * tool of the step says so; otherwise one after another.
+   * @default false
+   */
+  readonly parallelSafe?: boolean;
   /** Runs the tool; the returned text becomes the tool message's content. */
   execute(args: unknown, context: ToolCallContext): Promise<string>;
 }

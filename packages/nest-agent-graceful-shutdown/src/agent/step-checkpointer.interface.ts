@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '../session/session-records';
 import type { AgentMessage, ToolCall } from './agent-message';
 import type { RunPhase } from './stop-reason';
 
@@ -18,4 +19,8 @@ export interface StepCheckpointer {
    * started without a recorded result is not silently run twice.
    */
   toolCallStarted?(call: ToolCall, progress: StepProgress): Promise<void>;
+  /** The execution records of these tool calls of the thread, if any (a call replayed by a framework is then not run twice). */
+  findToolCalls?(toolCallIds: readonly string[]): Promise<ToolCallRecord[]>;
+  /** Makes an agent framework's own state for the thread durable (fenced like a checkpoint); null clears it. */
+  saveState?(state: unknown, progress: StepProgress): Promise<void>;
 }

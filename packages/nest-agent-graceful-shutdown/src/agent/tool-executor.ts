@@ -1,6 +1,7 @@
 import { CallAbortedError, abortable } from './abortable';
 import type { ToolCall } from './agent-message';
 import type { AgentTool, ToolCallContext, ToolDefinition } from './agent-tool.interface';
+import type { ToolTraits } from '../handle/run-handle.interface';
 
 /**
  * Runs tool calls by name. A tool's own failure (bad arguments, unknown tool, a throw) is
@@ -16,14 +17,16 @@ export class ToolExecutor {
     this.definitions = tools.map((tool) => tool.definition);
   }
 
-  /** Whether a human must approve calls of this tool before they run. */
-  requiresApproval(name: string): boolean {
-    return this.byName.get(name)?.requiresApproval === true;
-  }
-
-  /** The expected duration the tool declares, if any. */
-  expectedDurationMs(name: string): number | undefined {
-    return this.byName.get(name)?.expectedDurationMs;
+  /** What the tool declares of itself; undefined for an unknown tool. */
+  traits(name: string): (ToolTraits & { parallelSafe: boolean }) | undefined {
+    const tool = this.byName.get(name);
+    if (!tool) return undefined;
+    return {
+      idempotent: tool.idempotent === true,
+      requiresApproval: tool.requiresApproval === true,
+      expectedDurationMs: tool.expectedDurationMs,
+      parallelSafe: tool.parallelSafe === true,
+    };
   }
 
   async execute(call: ToolCall, context: ToolCallContext): Promise<string> {

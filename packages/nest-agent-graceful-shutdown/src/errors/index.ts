@@ -9,3 +9,4 @@ export { LeaseLostError } from './lease-lost.error';
 export { ModelCallError, type ModelCallErrorCode } from './model-call.error';
 export { ApprovalPendingError } from './approval-pending.error';
 export { StoreUnavailableError } from './store-unavailable.error';
+export { RunStoppedError } from './run-stopped.error';

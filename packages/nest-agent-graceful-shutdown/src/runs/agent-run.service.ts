@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentDefinition } from '../agent/agent-definition';
+import { toDurableAgent } from '../handle/durable-agent';
+import type { DurableAgent } from '../handle/run-handle.interface';
 import type { AgentMessage } from '../agent/agent-message';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
 import { RunInProgressError } from '../errors/run-in-progress.error';
@@ -45,8 +47,9 @@ export class AgentRunService {
    * (a client's retry or echo) are not added again.
    */
   @AnswersStoreOutages()
-  async start(userId: string, input: ValidRunInput, agent: AgentDefinition): Promise<AgentRun> {
+  async start(userId: string, input: ValidRunInput, agentOrDefinition: AgentDefinition | DurableAgent): Promise<AgentRun> {
     const { threadId, runId } = input;
+    const agent = toDurableAgent(agentOrDefinition);
     this.coordinator.assertAcceptingRuns();
     const thread = await this.store.findThread(threadId);
     if (thread) await this.threads.assertAccess(userId, thread);
@@ -85,6 +88,8 @@ export class AgentRunService {
       toRun: plan.toRun,
       approvedToolCallIds: plan.approvedIds,
       prelude: plan.resumeMessage ? [plan.resumeMessage, ...newMessages] : newMessages,
+      resumed: plan.resumeMessage !== null,
+      savedState: thread?.runState ?? null,
       hooks: this.options.hooks,
       store: this.store,
       signals: this.signals,
@@ -97,21 +102,19 @@ export class AgentRunService {
   }
 
   /** An interrupted thread resumes (resume message, dangling calls resolved); any other just continues. */
-  private async resumePlan(thread: ThreadRecord | null, history: readonly AgentMessage[], input: ValidRunInput, agent: AgentDefinition): Promise<RunPlan> {
+  private async resumePlan(thread: ThreadRecord | null, history: readonly AgentMessage[], input: ValidRunInput, agent: DurableAgent): Promise<RunPlan> {
     if (input.resume.length) throw new InvalidRunInputError('resume', `thread ${input.threadId} is not waiting for approval`);
     const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
-    const idempotent = new Set(agent.tools.filter((tool) => tool.idempotent).map((tool) => tool.definition.name));
     const dangling = findDanglingToolCalls(history).map((call) => call.id);
     const toolCalls = await this.store.findToolCalls(input.threadId, dangling);
-    const facts = { isIdempotent: (name: string) => idempotent.has(name), toolCalls, resumeMessage: this.options.resumeMessage };
+    const facts = { isIdempotent: (name: string) => agent.toolTraits(name)?.idempotent === true, toolCalls, resumeMessage: this.options.resumeMessage };
     return { ...planResume(history, marker, facts), approvedIds: new Set() };
   }
 
   /** A thread paused for approval continues only with an answer to each of its interrupts. */
-  private approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: AgentDefinition): RunPlan {
+  private approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: DurableAgent): RunPlan {
     const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
-    const needsApproval = new Set(agent.tools.filter((tool) => tool.requiresApproval).map((tool) => tool.definition.name));
-    const waiting = pending.filter((call) => needsApproval.has(call.name));
+    const waiting = pending.filter((call) => agent.toolTraits(call.name)?.requiresApproval === true);
     if (input.resume.length === 0)
       throw new ApprovalPendingError(
         input.threadId,

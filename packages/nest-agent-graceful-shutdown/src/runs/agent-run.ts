@@ -1,9 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { AgentDefinition } from '../agent/agent-definition';
 import type { AgentHook } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { AgentRuntime, type PartialOutputPolicy } from '../agent/agent-runtime';
+import type { PartialOutputPolicy } from '../agent/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
@@ -16,6 +15,9 @@ import { GracefulShutdownHook, type GracefulShutdownHookDeps } from '../shutdown
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { summarizeOutcome, terminalEvent, type OutcomeSummary } from './run-outcome-mapping';
 import { SseEventStream } from '../http/sse-event-stream';
+import { driveRun } from '../handle/drive-run';
+import { DurableRunHandle } from '../handle/durable-run-handle';
+import type { DurableAgent } from '../handle/run-handle.interface';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
 
 /** Everything an admitted run needs to execute. */
@@ -23,12 +25,16 @@ export interface AgentRunSpec {
   threadId: string;
   runId: string;
   runKey: string;
-  agent: AgentDefinition;
+  agent: DurableAgent;
   history: readonly AgentMessage[];
   toRun: readonly ToolCall[];
   /** Calls a human approved: they run without pausing again. */
   approvedToolCallIds: ReadonlySet<string>;
   prelude: readonly AgentMessage[];
+  /** True when the run continues an interrupted one. */
+  resumed: boolean;
+  /** The agent framework's state an earlier run of the thread saved. */
+  savedState: unknown;
   hooks: readonly AgentHook[];
   store: SessionStore;
   signals: SignalBus;
@@ -84,23 +90,23 @@ export class AgentRun {
     });
     emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length });
-    const outcome = await new AgentRuntime(this.spec.agent).run(
-      {
-        threadId,
-        runId,
-        history: this.spec.history,
-        pendingToolCalls: this.spec.toRun,
-        prelude: this.spec.prelude,
-        approvedToolCallIds: this.spec.approvedToolCallIds,
-      },
-      {
-        hooks: [...this.spec.hooks, shutdownHook],
-        control: new RunControl(),
-        checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }),
-        emit,
-        partialOutput: this.spec.partialOutput,
-      },
-    );
+    const handle = new DurableRunHandle({
+      threadId,
+      runId,
+      history: this.spec.history,
+      pendingToolCalls: this.spec.toRun,
+      prelude: this.spec.prelude,
+      approvedToolCallIds: this.spec.approvedToolCallIds,
+      resumed: this.spec.resumed,
+      savedState: this.spec.savedState,
+      hooks: [...this.spec.hooks, shutdownHook],
+      control: new RunControl(),
+      checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }),
+      emit,
+      partialOutput: this.spec.partialOutput,
+      toolTraits: (name) => this.spec.agent.toolTraits(name),
+    });
+    const outcome = await driveRun(this.spec.agent, handle);
     emit(terminalEvent(threadId, runId, this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome)));
     return outcome;
   }

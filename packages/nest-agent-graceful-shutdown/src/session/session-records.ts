@@ -35,6 +35,8 @@ export interface ThreadRecord {
   messageCount: number;
   activeRunId: string | null;
   interrupt: InterruptedState | null;
+  /** The agent framework's state saved for the thread (`RunHandle.saveState`); null when none. */
+  runState: unknown;
   lastRun: RunRecord | null;
   createdAt: string;
   updatedAt: string;

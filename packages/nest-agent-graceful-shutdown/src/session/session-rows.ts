@@ -75,6 +75,7 @@ export function toThreadRecord(thread: ThreadEntity, lastRun: RunEntity | null):
     messageCount: thread.messageCount,
     activeRunId: thread.activeRunId,
     interrupt: thread.interrupt ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
+    runState: thread.runState ? (JSON.parse(thread.runState) as unknown) : null,
     lastRun: lastRun ? toRunRecord(lastRun) : null,
     createdAt: thread.createdAt,
     updatedAt: thread.updatedAt,

@@ -1,6 +1,7 @@
 import { CreateSessionTables1732147200000 } from './migrations/1732147200000-create-session-tables';
 import { AddLeasesAndToolCalls1732233600000 } from './migrations/1732233600000-add-leases-and-tool-calls';
 import { PartialOutputAndApproval1732320000000 } from './migrations/1732320000000-partial-output-and-approval';
+import { AddRunState1732406400000 } from './migrations/1732406400000-add-run-state';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
@@ -10,7 +11,12 @@ import { ToolCallEntity } from './entities/tool-call.entity';
 export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity];
 
 /** Migrations to add to the host's TypeORM `migrations` (run them with `migrationsRun: true` or the CLI). */
-export const SESSION_MIGRATIONS = [CreateSessionTables1732147200000, AddLeasesAndToolCalls1732233600000, PartialOutputAndApproval1732320000000];
+export const SESSION_MIGRATIONS = [
+  CreateSessionTables1732147200000,
+  AddLeasesAndToolCalls1732233600000,
+  PartialOutputAndApproval1732320000000,
+  AddRunState1732406400000,
+];
 
 /**
  * The part of a TypeORM data source's options the sessions need: spread it into yours

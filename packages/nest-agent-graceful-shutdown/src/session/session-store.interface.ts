@@ -75,6 +75,8 @@ export interface SessionStore {
   appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void>;
   /** Records that a tool call is about to run (fenced like a checkpoint). */
   recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void>;
+  /** Replaces the agent framework's state of the thread (fenced like a checkpoint); null clears it. */
+  saveRunState(target: CheckpointTarget, state: unknown): Promise<void>;
   /** The tool-call records of a thread among `toolCallIds`. */
   findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]>;
   /** Ends the run and sets the thread's status and interrupt marker together; releases the lease. */

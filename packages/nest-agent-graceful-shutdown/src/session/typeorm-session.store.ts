@@ -82,7 +82,7 @@ export class TypeOrmSessionStore implements SessionStore {
       throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
     }
     const existed = thread !== null;
-    thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, createdAt: at });
+    thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, runState: null, createdAt: at });
     await manager.getRepository(RunEntity).insert({
       key: command.runKey,
       threadId: command.threadId,
@@ -133,6 +133,13 @@ export class TypeOrmSessionStore implements SessionStore {
       await fencedThreadUpdate(manager, target, { updatedAt: at });
       await insertStartedToolCall(manager, target.threadId, target.runKey, call, at);
       await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
+    });
+  }
+
+  saveRunState(target: CheckpointTarget, state: unknown): Promise<void> {
+    return this.db.transaction(async (manager) => {
+      const runState = state === null || state === undefined ? null : JSON.stringify(state);
+      await fencedThreadUpdate(manager, target, { runState, updatedAt: this.at() });
     });
   }
 

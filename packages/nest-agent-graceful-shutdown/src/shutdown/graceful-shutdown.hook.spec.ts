@@ -69,7 +69,7 @@ function setup(options: SetupOptions = {}, finalize?: RunFinalizer['finalize']) 
   const start = (model: AgentModel, checkpointer: StepCheckpointer = { append: async () => undefined }) => {
     const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer, defaultStepDurationMs: options.defaultStepDurationMs });
     const history: AgentMessage[] = [{ id: 'u1', role: 'user', content: 'go' }];
-    return new AgentRuntime({ model, tools: [echo] }).run(
+    return new AgentRuntime({ model, tools: [echo] }).execute(
       { threadId: 't1', runId: 'r1', history },
       { hooks: [hook], control, checkpointer, emit: () => undefined },
     );

@@ -1,3 +1,6 @@
-// `nest-agent-graceful-shutdown/testing`: the behaviour every session store must have, as a
-// suite to run against your own store (Jest, or Vitest with `globals: true`).
+// `nest-agent-graceful-shutdown/testing`: behaviour suites to run against your own parts (Jest,
+// or Vitest with `globals: true`): every session store, and every agent loop driving a run handle.
 export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract';
+export { describeRunHandleContract } from './run-handle.contract';
+export type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness';
+export { MemoryCheckpointer } from './memory-checkpointer';

@@ -276,6 +276,36 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r2' });
     });
 
+    it("keeps an agent framework's state on the thread across runs, and clears it with null", async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.saveRunState(target(first), { channel: { step: 3 } });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: first.runKey,
+        status: 'completed',
+        stopReason: 'completed',
+        iteration: 1,
+        phase: 'reasoning',
+        interrupt: null,
+      });
+      expect((await store.findThread('t1'))?.runState).toEqual({ channel: { step: 3 } });
+
+      const second = startCommand('t1', 'r2', { messages: [] });
+      await store.startRun(second);
+      await store.saveRunState(target(second), null);
+
+      expect((await store.findThread('t1'))?.runState).toBeNull();
+    });
+
+    it('refuses the state of a run whose lease was taken over, writing nothing', async () => {
+      const { old } = await takeOver();
+
+      await expect(store.saveRunState(target(old), { late: true })).rejects.toBeInstanceOf(LeaseLostError);
+
+      expect((await store.findThread('t1'))?.runState).toBeNull();
+    });
+
     it('refuses to finish a run whose lease was taken over, leaving the newer run active', async () => {
       const { old } = await takeOver();
 

@@ -29,6 +29,10 @@ export class ThreadEntity {
   @Column({ name: 'interrupt', type: 'text', nullable: true })
   interrupt: string | null;
 
+  /** An agent framework's own state for the thread (JSON text, e.g. a graph checkpoint without its messages); null when none. */
+  @Column({ name: 'run_state', type: 'text', nullable: true })
+  runState: string | null;
+
   /** Instance id of the process that runs the active run. */
   @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
   leaseOwner: string | null;

@@ -1,0 +1,30 @@
+import { describeRunHandleContract } from '../testing/run-handle.contract';
+import type { AgentModel } from './agent-model.interface';
+import type { AgentTool } from './agent-tool.interface';
+import { AgentRuntime } from './agent-runtime';
+
+describeRunHandleContract('native runtime', {
+  agent({ turns, tools, hold }) {
+    let calls = 0;
+    const model: AgentModel = {
+      name: 'scripted',
+      async generate(_request, context) {
+        const n = calls++;
+        const wait = hold?.(n);
+        if (wait) await wait;
+        const turn = turns[Math.min(n, turns.length - 1)];
+        const answer = { content: turn.text ?? '', toolCalls: [...(turn.toolCalls ?? [])] };
+        if (answer.content) context.stream?.text(answer.content);
+        return answer;
+      },
+    };
+    const agentTools: AgentTool[] = tools.map((tool) => ({
+      definition: { name: tool.name, description: tool.name, parameters: { type: 'object' } },
+      idempotent: tool.idempotent,
+      requiresApproval: tool.requiresApproval,
+      parallelSafe: tool.parallelSafe,
+      execute: (args, context) => tool.execute(args as Record<string, unknown>, context.signal),
+    }));
+    return { agent: new AgentRuntime({ model, tools: agentTools }), modelCalls: () => calls };
+  },
+});

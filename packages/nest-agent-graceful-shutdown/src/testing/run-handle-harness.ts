@@ -1,0 +1,33 @@
+import type { DurableAgent } from '../handle/run-handle.interface';
+
+/** One scripted model answer: text, tool calls, or both. */
+export interface ScriptedTurn {
+  text?: string;
+  toolCalls?: ReadonlyArray<{ id: string; name: string; arguments: string }>;
+}
+
+/** A tool of the agent under test, in neutral terms; the harness turns it into its framework's tool. */
+export interface ContractTool {
+  name: string;
+  /** Safe to run twice. @default false */
+  idempotent?: boolean;
+  /** Each call waits for a human's approval. @default false */
+  requiresApproval?: boolean;
+  /** Calls of one step may run at the same time. @default false */
+  parallelSafe?: boolean;
+  /** Runs the call; must honour `signal`. */
+  execute(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+}
+
+/**
+ * What a framework adapter gives the run-handle contract suite: an agent written with its
+ * framework whose model plays `turns` in order, one per model call (the last one repeats), and
+ * holds a call while `hold` (when given) has not resolved, honouring the abort signal.
+ */
+export interface RunHandleHarness {
+  agent(options: { turns: readonly ScriptedTurn[]; tools: readonly ContractTool[]; hold?: (call: number) => Promise<void> | undefined }): {
+    agent: DurableAgent;
+    /** How many model calls were made. */
+    modelCalls(): number;
+  };
+}
