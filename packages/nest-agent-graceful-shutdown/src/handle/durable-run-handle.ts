@@ -1,63 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseEvent } from '@ag-ui/core';
-import { abortable, CallAbortedError } from '../agent/abortable';
-import type { AgentHook, StopDecision } from '../agent/agent-hook.interface';
+import type { StopDecision } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { ModelUsage } from '../agent/agent-model.interface';
-import type { PartialOutputPolicy } from '../agent/agent-runtime';
 import { HookChain } from '../agent/hook-chain';
-import type { RunControl, StopRequest } from '../agent/run-control';
-import { stepEvent, toolResultEvent, type RunEventSink } from '../agent/run-events';
-import type { PendingToolCall, RunOutcome } from '../agent/run-outcome';
-import type { StepCheckpointer } from '../agent/step-checkpointer.interface';
+import type { StopRequest } from '../agent/run-control';
+import { stepEvent, toolResultEvent } from '../agent/run-events';
+import type { RunOutcome } from '../agent/run-outcome';
+import type { ToolCallRecord } from '../session/session-records';
 import { StopReason, type RunPhase } from '../agent/stop-reason';
 import { RunStoppedError } from '../errors/run-stopped.error';
 import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
 import { RunAnswerStream, type AnswerOwner } from './answer-stream';
-import type { RunHandle, SafePoint, ToolCallResult, ToolTraits } from './run-handle.interface';
+import type { RunHandle, SafePoint, ToolCallResult } from './run-handle.interface';
+import { outcomeOf, type DecidedStop } from './outcome-of';
+import { PendingCalls } from './pending-calls';
 import { SerialWrites } from './serial-writes';
+import type { RunHandleSpec } from './run-handle-spec';
+import { runThroughRecords, type ToolRunHost } from './run-through-records';
 
 const GO: SafePoint = { stop: false };
-
-/** Everything one run's handle is made from. */
-export interface RunHandleSpec {
-  threadId: string;
-  runId: string;
-  /** The stored history, oldest first. */
-  history: readonly AgentMessage[];
-  /** Calls of the interrupted or approved step, run by `prepare`. */
-  pendingToolCalls?: readonly ToolCall[];
-  /** Appended by `prepare` after them: the resume message, the new user messages. */
-  prelude?: readonly AgentMessage[];
-  /** Calls a human approved: they run without pausing again. */
-  approvedToolCallIds?: ReadonlySet<string>;
-  /** True when the run continues an interrupted one. */
-  resumed?: boolean;
-  /** The framework state an earlier run saved. */
-  savedState?: unknown;
-  hooks: readonly AgentHook[];
-  control: RunControl;
-  checkpointer: StepCheckpointer;
-  emit: RunEventSink;
-  /** @default 'save' */
-  partialOutput?: PartialOutputPolicy;
-  /** What the module knows of a tool by name. */
-  toolTraits?: (name: string) => ToolTraits | undefined;
-}
-
-/** A stop decided at a safe point, with where. */
-interface Decided {
-  decision: StopDecision;
-  phase: RunPhase;
-  approvals?: ToolCall[];
-}
 
 /**
  * The module's side of one run: hooks asked at every safe point, every write serialised and
  * fenced, tool calls recorded one by one (also when a step runs them concurrently), and the
  * outcome worked out once at the end.
  */
-export class DurableRunHandle implements RunHandle, AnswerOwner {
+export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   readonly threadId: string;
   readonly runId: string;
   readonly pendingToolCalls: readonly ToolCall[];
@@ -66,8 +35,10 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
   private readonly hooks: HookChain;
   private readonly conversation: AgentMessage[];
   private readonly writes = new SerialWrites();
+  /** Tool calls in progress: a run ends only once each has settled and been recorded. */
+  private readonly running = new Set<Promise<unknown>>();
   /** Calls of the current step without a result, in order. */
-  private readonly pending = new Map<string, PendingToolCall>();
+  private readonly pending = new PendingCalls();
   /** Calls the model asked for during this run: no record of them can predate it. */
   private readonly bornHere = new Set<string>();
   private state: unknown;
@@ -75,7 +46,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
   private currentPhase: RunPhase = 'reasoning';
   private actingOpen = false;
   private answeredFinal = false;
-  private decided?: Decided;
+  private decided?: DecidedStop;
   private usage?: ModelUsage;
   private outcome?: Promise<RunOutcome>;
 
@@ -120,7 +91,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
   }
 
   async prepare(execute: (call: ToolCall, signal: AbortSignal) => Promise<string>): Promise<readonly AgentMessage[]> {
-    for (const call of this.pendingToolCalls) this.pending.set(call.id, { ...call, started: false });
+    this.pending.add(...this.pendingToolCalls);
     for (const call of this.pendingToolCalls) await this.runTool(call, (signal) => execute(call, signal));
     if (this.prelude.length) await this.checkpoint(this.prelude);
     return this.conversation;
@@ -140,17 +111,17 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
 
   async beforeActing(call: ToolCall, info: { expectedDurationMs?: number } = {}): Promise<SafePoint> {
     this.currentPhase = 'acting';
-    if (!this.pending.has(call.id)) this.pending.set(call.id, { ...call, started: false });
+    this.pending.add(call);
     if (!this.actingOpen) {
       this.actingOpen = true;
       this.spec.emit(stepEvent('start', 'acting'));
     }
     if (this.awaitsApproval(call)) {
-      const awaiting = this.notStarted().filter((c) => this.awaitsApproval(c));
+      const awaiting = this.pending.notStarted().filter((c) => this.awaitsApproval(c));
       return this.decide({ stop: StopReason.AwaitingApproval, detail: `waiting for approval of ${awaiting.length} tool call(s)` }, 'acting', awaiting);
     }
     const traits = this.spec.toolTraits?.(call.name);
-    const notStarted = this.notStarted();
+    const notStarted = this.pending.notStarted();
     const decision =
       this.requested() ??
       (await this.hooks.decide('preActing', {
@@ -178,7 +149,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
     const calls = message.toolCalls ?? [];
     for (const call of calls) {
       this.bornHere.add(call.id);
-      this.pending.set(call.id, { ...call, started: false });
+      this.pending.add(call);
     }
     this.answeredFinal = calls.length === 0;
     const phase: RunPhase = calls.length ? 'acting' : 'reasoning';
@@ -201,9 +172,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
   async toolStarted(call: ToolCall): Promise<void> {
     const progress = this.progress();
     await this.writes.run(async () => this.spec.checkpointer.toolCallStarted?.(call, progress));
-    const entry = this.pending.get(call.id);
-    if (entry) entry.started = true;
-    else this.pending.set(call.id, { ...call, started: true });
+    this.pending.start(call);
   }
 
   async toolFinished(call: ToolCall, content: string): Promise<AgentMessage> {
@@ -220,23 +189,11 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
     return message;
   }
 
-  async runTool(call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult> {
-    const known = await this.knownResult(call);
-    if (known) return known;
-    const point = await this.beforeActing(call);
-    if (point.stop) throw this.stopped(point);
-    await this.toolStarted(call);
-    let content: string;
-    try {
-      content = await abortable(execute(this.signal), this.signal);
-    } catch (error) {
-      if (error instanceof CallAbortedError || this.signal.aborted) throw error;
-      // The model is told of the failure; the record says it ran, so it is not run again.
-      await this.toolFinished(call, `error: ${error instanceof Error ? error.message : String(error)}`);
-      throw error;
-    }
-    const message = await this.toolFinished(call, content);
-    return { content, source: 'executed', messageId: message.id };
+  runTool(call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult> {
+    const running = runThroughRecords(this, call, execute);
+    this.running.add(running);
+    void running.catch(() => undefined).finally(() => this.running.delete(running));
+    return running;
   }
 
   async saveState(state: unknown): Promise<void> {
@@ -263,59 +220,51 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
   }
 
   private async end(failed: boolean, error: unknown): Promise<RunOutcome> {
-    // Writes still in flight (concurrent tool calls) settle first: the outcome describes what is durable.
+    // Calls still in flight (a framework may give up on a step while its other calls run) and
+    // their writes settle first: the outcome describes what is durable.
+    await Promise.allSettled([...this.running]);
     await this.writes.idle();
-    const outcome = this.outcomeOf(failed, error);
+    const outcome = outcomeOf({
+      decided: this.decided,
+      request: this.stopRequest,
+      failed,
+      error,
+      answeredFinal: this.answeredFinal,
+      phase: this.currentPhase,
+      iteration: this.currentIteration,
+      pending: this.pending.list(),
+    });
     if (this.usage) outcome.usage = this.usage;
     await this.hooks.onRunEnd({ ...this.base(), outcome });
     return outcome;
   }
 
-  private outcomeOf(failed: boolean, error: unknown): RunOutcome {
-    const common = { iteration: this.currentIteration, pendingToolCalls: [...this.pending.values()] };
-    const request = this.stopRequest;
-    if (this.decided) {
-      const { decision, phase, approvals } = this.decided;
-      // A hook that relays the run's own stop request (the shutdown hook does) keeps its error.
-      const relayed = request?.reason === decision.stop ? request.error : undefined;
-      return { ...common, stopReason: decision.stop, detail: decision.detail, error: relayed, phase, ...(approvals ? { approvals } : {}) };
-    }
-    if (request && (failed || !this.answeredFinal)) {
-      return { ...common, stopReason: request.reason, detail: request.detail, error: request.error, phase: this.currentPhase };
-    }
-    if (failed) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      return { ...common, stopReason: StopReason.Failed, error: failure, phase: this.currentPhase };
-    }
-    return { ...common, stopReason: StopReason.Completed, phase: 'reasoning', pendingToolCalls: [] };
-  }
-
-  /** A call whose result is already known: recorded by an earlier attempt, or possibly run and not safe to repeat. */
-  private async knownResult(call: ToolCall): Promise<ToolCallResult | undefined> {
-    const answered = this.conversation.find((m) => m.role === 'tool' && m.toolCallId === call.id);
-    if (answered) {
-      this.pending.delete(call.id);
-      this.closeActingStep();
-      return { content: answered.content, source: 'recorded', messageId: answered.id };
-    }
+  async earlierRecord(call: ToolCall): Promise<ToolCallRecord | undefined> {
     if (this.bornHere.has(call.id) || !this.spec.checkpointer.findToolCalls) return undefined;
     const [record] = await this.spec.checkpointer.findToolCalls([call.id]);
-    if (!record) return undefined;
-    if (record.status === 'finished') {
-      const message = await this.answerCall(call, record.result ?? '');
-      this.closeActingStep();
-      return { content: message.content, source: 'recorded', messageId: message.id };
-    }
-    if (this.spec.toolTraits?.(call.name)?.idempotent) return undefined;
-    const message = await this.toolOutcomeUnknown(call);
-    return { content: message.content, source: 'outcome_unknown', messageId: message.id };
+    return record;
+  }
+
+  async answerKnown(call: ToolCall, content: string): Promise<AgentMessage> {
+    const message = await this.answerCall(call, content);
+    this.closeActingStep();
+    return message;
+  }
+
+  acknowledge(callId: string): void {
+    this.pending.resolve(callId);
+    this.closeActingStep();
+  }
+
+  isIdempotent(name: string): boolean {
+    return this.spec.toolTraits?.(name)?.idempotent === true;
   }
 
   /** Stores the call's tool message (which also finishes its record) and tells the client. */
   private async answerCall(call: ToolCall, content: string): Promise<AgentMessage> {
     const message: AgentMessage = { id: randomUUID(), role: 'tool', content, toolCallId: call.id };
     await this.checkpoint([message]);
-    this.pending.delete(call.id);
+    this.pending.resolve(call.id);
     this.spec.emit(toolResultEvent(message));
     return message;
   }
@@ -339,10 +288,6 @@ export class DurableRunHandle implements RunHandle, AnswerOwner {
 
   private awaitsApproval(call: ToolCall): boolean {
     return this.spec.toolTraits?.(call.name)?.requiresApproval === true && !this.spec.approvedToolCallIds?.has(call.id);
-  }
-
-  private notStarted(): ToolCall[] {
-    return [...this.pending.values()].filter((c) => !c.started).map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
   }
 
   private base() {

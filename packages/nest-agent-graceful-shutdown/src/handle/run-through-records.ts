@@ -1,0 +1,60 @@
+import { abortable, CallAbortedError } from '../agent/abortable';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { ToolCallRecord } from '../session/session-records';
+import type { RunHandle, ToolCallResult } from './run-handle.interface';
+
+/** What running a tool call through its record needs of the run. */
+export interface ToolRunHost extends Pick<
+  RunHandle,
+  'messages' | 'signal' | 'beforeActing' | 'stopped' | 'toolStarted' | 'toolFinished' | 'toolOutcomeUnknown'
+> {
+  /** The record an earlier attempt left of a call this run did not ask for itself. */
+  earlierRecord(call: ToolCall): Promise<ToolCallRecord | undefined>;
+  /** Answers the call with a result known already (no post-acting hooks: nothing ran). */
+  answerKnown(call: ToolCall, content: string): Promise<AgentMessage>;
+  /** The call's result is in the history already. */
+  acknowledge(callId: string): void;
+  isIdempotent(toolName: string): boolean;
+}
+
+/**
+ * One tool call through its record. A call answered in the history, or with a finished
+ * execution record, gets that result and does not run; one that may have run before a stop
+ * and is not idempotent is answered as of unknown outcome; any other passes the pre-acting
+ * safe point, is recorded as started, runs with the run's signal and is checkpointed.
+ */
+export async function runThroughRecords(host: ToolRunHost, call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult> {
+  const known = await knownResult(host, call);
+  if (known) return known;
+  const point = await host.beforeActing(call);
+  if (point.stop) throw host.stopped(point);
+  await host.toolStarted(call);
+  let content: string;
+  try {
+    content = await abortable(execute(host.signal), host.signal);
+  } catch (error) {
+    if (error instanceof CallAbortedError || host.signal.aborted) throw error;
+    // The model is told of the failure; the record says it ran, so it is not run again.
+    await host.toolFinished(call, `error: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
+  const message = await host.toolFinished(call, content);
+  return { content, source: 'executed', messageId: message.id };
+}
+
+async function knownResult(host: ToolRunHost, call: ToolCall): Promise<ToolCallResult | undefined> {
+  const answered = host.messages.find((m) => m.role === 'tool' && m.toolCallId === call.id);
+  if (answered) {
+    host.acknowledge(call.id);
+    return { content: answered.content, source: 'recorded', messageId: answered.id };
+  }
+  const record = await host.earlierRecord(call);
+  if (!record) return undefined;
+  if (record.status === 'finished') {
+    const message = await host.answerKnown(call, record.result ?? '');
+    return { content: message.content, source: 'recorded', messageId: message.id };
+  }
+  if (host.isIdempotent(call.name)) return undefined;
+  const message = await host.toolOutcomeUnknown(call);
+  return { content: message.content, source: 'outcome_unknown', messageId: message.id };
+}
