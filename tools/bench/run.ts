@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { messageOf } from './bench-stats';
 import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
+import { measureOpenAiAgentsOverhead, openAiAgentsOverheadReport, type OpenAiAgentsOverheadOptions } from './openai-agents-overhead.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
 import { measureShutdownAtScale, shutdownAtScaleReport, type ShutdownAtScaleOptions, type ShutdownAtScaleResult } from './shutdown-at-scale.bench';
@@ -12,6 +13,7 @@ const SHUTDOWN_SIZES = [100, 1_000];
 const SHUTDOWN: ShutdownAtScaleOptions = { reasoningMs: 60_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000 };
 const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, maxGapMs: 100, abortTimeoutMs: 2_000, pollIntervalMs: 100 };
 const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
+const OPENAI_AGENTS_OVERHEAD: OpenAiAgentsOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
 const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
 
 /**
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
     await section('(c) cross-instance cancel latency', () => measureCrossInstanceCancel(CROSS_INSTANCE), crossInstanceCancelReport),
     await section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
     await section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
+    await section('(f) OpenAI Agents SDK adapter overhead', () => measureOpenAiAgentsOverhead(OPENAI_AGENTS_OVERHEAD), openAiAgentsOverheadReport),
   ];
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

@@ -1,7 +1,53 @@
+import { Agent, OpenAIChatCompletionsModel, Runner, setTracingDisabled, tool, type Model } from '@openai/agents';
 import type { DurableAgent } from 'nest-agent-graceful-shutdown';
+import { openAiAgent, type DurableRunContext } from 'nest-agent-graceful-shutdown/openai-agents';
+import OpenAI from 'openai';
+import { z } from 'zod';
 import type { AppConfig } from '../config/app-config';
+import { DemoTool } from '../demo/demo-tool';
+import { DemoAgentsModel } from './openai-agents/demo-agents-model';
+import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
 
-/** The reference agent written with this framework (AGENT_FRAMEWORK=openai-agents). */
+/**
+ * The reference agent written with the OpenAI Agents SDK (AGENT_FRAMEWORK=openai-agents): an SDK
+ * `Agent` with the demo tool, on the demo model or, with `MODEL_PROVIDER=openai`, any
+ * OpenAI-compatible server through the Chat Completions API. Traces are not exported.
+ */
 export function openAiAgentsServiceAgent(config: AppConfig): DurableAgent {
-  throw new Error(`AGENT_FRAMEWORK=openai-agents is not available yet (model provider ${config.modelProvider})`);
+  setTracingDisabled(true);
+  const demo = new DemoTool(config.demo.toolMs, config.demo.requireApproval);
+  const demoStep = tool({
+    name: demo.definition.name,
+    description: demo.definition.description,
+    parameters: z.object({ step: z.number().int().min(1) }),
+    needsApproval: demo.requiresApproval,
+    execute: (args, runContext, details) =>
+      demo.execute(args, {
+        threadId: (runContext?.context as DurableRunContext | undefined)?.threadId ?? '',
+        runId: (runContext?.context as DurableRunContext | undefined)?.runId ?? '',
+        toolCallId: details?.toolCall?.callId ?? '',
+        signal: details?.signal ?? new AbortController().signal,
+      }),
+  });
+  const agent = new Agent<DurableRunContext>({
+    name: 'demo agent',
+    instructions: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    model: modelOf(config),
+    modelSettings: config.openai?.temperature !== undefined ? { temperature: config.openai.temperature } : {},
+    tools: [demoStep],
+  });
+  return openAiAgent(agent, {
+    runner: new Runner({ tracingDisabled: true }),
+    toolTraits: { [demo.definition.name]: { idempotent: demo.idempotent, expectedDurationMs: demo.expectedDurationMs } },
+    maxTurns: config.modelProvider === 'openai' ? 25 : config.demo.steps + 5,
+    expectedReasoningMs: config.openai?.expectedDurationMs ?? config.demo.reasoningMs,
+  });
+}
+
+function modelOf(config: AppConfig): Model {
+  if (config.modelProvider === 'openai' && config.openai) {
+    const { baseUrl, apiKey, maxRetries, timeoutMs, model } = config.openai;
+    return new OpenAIChatCompletionsModel(new OpenAI({ baseURL: baseUrl, apiKey: apiKey ?? 'unset', maxRetries, timeout: timeoutMs }), model);
+  }
+  return new DemoAgentsModel({ steps: config.demo.steps, reasoningMs: config.demo.reasoningMs });
 }

@@ -1,0 +1,4 @@
+// `nest-agent-graceful-shutdown/openai-agents`: run an OpenAI Agents SDK agent under the module
+// (needs the optional peer `@openai/agents`).
+export { openAiAgent, OpenAiAgentsAdapter } from './open-ai-agent';
+export type { DurableRunContext, OpenAiAgentOptions } from './open-ai-agent-options.interface';
