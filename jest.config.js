@@ -5,7 +5,18 @@
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
 
 /** The behaviour suites of one service instance; they run on SQLite and on PostgreSQL. */
-const SINGLE_INSTANCE_SUITES = ['ag-ui-client', 'approval', 'auth', 'cancel', 'crash', 'input', 'openai-model', 'shutdown', 'openai-agents-agent'];
+const SINGLE_INSTANCE_SUITES = [
+  'ag-ui-client',
+  'approval',
+  'auth',
+  'cancel',
+  'crash',
+  'input',
+  'openai-model',
+  'shutdown',
+  'ai-sdk-agent',
+  'openai-agents-agent',
+];
 
 /** @type {import('jest').Config} */
 module.exports = {

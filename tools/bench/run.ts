@@ -3,7 +3,9 @@ import { relative } from 'node:path';
 import { messageOf } from './bench-stats';
 import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
-import { measureOpenAiAgentsOverhead, openAiAgentsOverheadReport, type OpenAiAgentsOverheadOptions } from './openai-agents-overhead.bench';
+import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead';
+import { aiSdkSubject } from './ai-sdk-overhead.bench';
+import { openAiAgentsSubject } from './openai-agents-overhead.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
 import { measureShutdownAtScale, shutdownAtScaleReport, type ShutdownAtScaleOptions, type ShutdownAtScaleResult } from './shutdown-at-scale.bench';
@@ -13,7 +15,7 @@ const SHUTDOWN_SIZES = [100, 1_000];
 const SHUTDOWN: ShutdownAtScaleOptions = { reasoningMs: 60_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000 };
 const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, maxGapMs: 100, abortTimeoutMs: 2_000, pollIntervalMs: 100 };
 const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
-const OPENAI_AGENTS_OVERHEAD: OpenAiAgentsOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
+const ADAPTER_OVERHEAD: AdapterOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
 const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
 
 /**
@@ -45,6 +47,13 @@ function header(): string {
   ].join('\n');
 }
 
+/** Each framework adapter's per-step overhead, measured one framework after the other. */
+async function measureAdapters(): Promise<AdapterOverheadResult[]> {
+  const results: AdapterOverheadResult[] = [];
+  for (const subject of [aiSdkSubject, openAiAgentsSubject]) results.push(await measureAdapterOverhead(subject(ADAPTER_OVERHEAD.iterations), ADAPTER_OVERHEAD));
+  return results;
+}
+
 /** Prints every benchmark's table; exits 1 if a run was lost or a measurement failed (not for a missed target). */
 async function main(): Promise<void> {
   const started = Date.now();
@@ -70,7 +79,7 @@ async function main(): Promise<void> {
     await section('(c) cross-instance cancel latency', () => measureCrossInstanceCancel(CROSS_INSTANCE), crossInstanceCancelReport),
     await section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
     await section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
-    await section('(f) OpenAI Agents SDK adapter overhead', () => measureOpenAiAgentsOverhead(OPENAI_AGENTS_OVERHEAD), openAiAgentsOverheadReport),
+    await section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
   ];
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

@@ -1,7 +1,50 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { jsonSchema, stepCountIs, tool } from 'ai';
 import type { DurableAgent } from 'nest-agent-graceful-shutdown';
+import { aiSdkAgent } from 'nest-agent-graceful-shutdown/ai-sdk';
 import type { AppConfig } from '../config/app-config';
+import { DemoTool } from '../demo/demo-tool';
+import { DemoLanguageModel } from './ai-sdk/demo-language-model';
+import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
 
-/** The reference agent written with this framework (AGENT_FRAMEWORK=ai-sdk). */
+/** The run a demo tool call belongs to, as the adapter passes it to tools (`experimental_context`). */
+interface RunContext {
+  threadId: string;
+  runId: string;
+}
+
+/**
+ * The reference agent written with the AI SDK (AGENT_FRAMEWORK=ai-sdk): `streamText` settings
+ * with the demo tool, on the demo model or, with `MODEL_PROVIDER=openai`, any OpenAI-compatible
+ * server through the Chat Completions API (`openai.chat(model)`).
+ */
 export function aiSdkServiceAgent(config: AppConfig): DurableAgent {
-  throw new Error(`AGENT_FRAMEWORK=ai-sdk is not available yet (model provider ${config.modelProvider})`);
+  const demo = new DemoTool(config.demo.toolMs, config.demo.requireApproval);
+  const demoStep = tool({
+    description: demo.definition.description,
+    inputSchema: jsonSchema<{ step: number }>(demo.definition.parameters),
+    execute: (input, { toolCallId, abortSignal, experimental_context }) => {
+      const run = experimental_context as RunContext;
+      return demo.execute(input, { threadId: run.threadId, runId: run.runId, toolCallId, signal: abortSignal ?? new AbortController().signal });
+    },
+  });
+  const openai = config.modelProvider === 'openai' ? config.openai : undefined;
+  const model = openai
+    ? createOpenAI({ baseURL: openai.baseUrl, apiKey: openai.apiKey ?? 'unset' }).chat(openai.model)
+    : new DemoLanguageModel({ steps: config.demo.steps, reasoningMs: config.demo.reasoningMs });
+  return aiSdkAgent(
+    {
+      model,
+      system: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      tools: { [demo.definition.name]: demoStep },
+      stopWhen: stepCountIs(openai ? 25 : config.demo.steps + 5),
+      ...(openai ? { maxRetries: openai.maxRetries, temperature: openai.temperature } : {}),
+    },
+    {
+      toolTraits: {
+        [demo.definition.name]: { idempotent: demo.idempotent, requiresApproval: demo.requiresApproval, expectedDurationMs: demo.expectedDurationMs },
+      },
+      expectedReasoningMs: openai?.expectedDurationMs ?? config.demo.reasoningMs,
+    },
+  );
 }

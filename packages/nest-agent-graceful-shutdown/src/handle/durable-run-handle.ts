@@ -282,6 +282,9 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   /** A stop already asked for (shutdown, cancel, lost lease) is taken at the first safe point. */
   private requested(): StopDecision | undefined {
+    // Once a stop is decided, every later safe point answers it too (a framework that carries
+    // on past a stopped tool call, or the other calls of a concurrent step).
+    if (this.decided) return this.decided.decision;
     const request = this.stopRequest;
     return request ? { stop: request.reason, detail: request.detail } : undefined;
   }

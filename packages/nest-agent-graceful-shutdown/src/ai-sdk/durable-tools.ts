@@ -1,0 +1,55 @@
+import type { Tool, ToolSet } from 'ai';
+import type { ToolCall } from '../agent/agent-message';
+import type { RunHandle } from '../handle/run-handle.interface';
+
+type Execute = NonNullable<Tool['execute']>;
+type ExecuteOptions = Parameters<Execute>[1];
+
+/**
+ * The tools of one run: each `execute` goes through the run's tool-call records (pre-acting safe
+ * point, `started` made durable, result checkpointed; a finished call never runs again). The SDK's
+ * own `needsApproval` is left to the module: a tool that needs approval pauses the run before it.
+ */
+export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
+  return Object.fromEntries(
+    Object.entries(tools).map(([name, tool]) => {
+      const execute = tool.execute;
+      if (!execute) return [name, tool];
+      const { needsApproval: _sdkApproval, ...rest } = tool as Tool & { needsApproval?: unknown };
+      const wrapped: Execute = async (input, options) => {
+        let output: unknown;
+        const call: ToolCall = { id: options.toolCallId, name, arguments: JSON.stringify(input ?? {}) };
+        const result = await handle.runTool(call, async (signal) => {
+          output = await settle(execute(input, { ...options, abortSignal: signal }));
+          return toText(output);
+        });
+        // The model gets what the tool returned now, or the stored text of a call that ran before.
+        return result.source === 'executed' ? output : result.content;
+      };
+      return [name, { ...rest, execute: wrapped } as Tool];
+    }),
+  );
+}
+
+/** Runs a call of an interrupted or approved step with the tool's own `execute`, outside a model step. */
+export async function executeDirectly(tools: ToolSet, call: ToolCall, signal: AbortSignal, context: unknown): Promise<string> {
+  const execute = tools[call.name]?.execute;
+  if (!execute) return `error: the agent has no tool named "${call.name}"`;
+  const input: unknown = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+  const options: ExecuteOptions = { toolCallId: call.id, messages: [], abortSignal: signal, experimental_context: context };
+  return toText(await settle(execute(input, options)));
+}
+
+/** A tool's output as the text stored in the session. */
+export function toText(output: unknown): string {
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+}
+
+/** A tool that streams its output (an async iterable) settles with its last value. */
+async function settle(output: unknown): Promise<unknown> {
+  const value: unknown = await output;
+  if (value === null || typeof value !== 'object' || !(Symbol.asyncIterator in value)) return value;
+  let last: unknown;
+  for await (const chunk of value as AsyncIterable<unknown>) last = chunk;
+  return last;
+}

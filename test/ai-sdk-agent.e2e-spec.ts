@@ -1,0 +1,3 @@
+import { describeFrameworkAgent } from './support/framework-agent-suite';
+
+describeFrameworkAgent('ai-sdk', 'the AI SDK', { assistantText: (text) => text });
