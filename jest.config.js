@@ -15,6 +15,7 @@ const SINGLE_INSTANCE_SUITES = [
   'openai-model',
   'shutdown',
   'ai-sdk-agent',
+  'langgraph-agent',
   'openai-agents-agent',
 ];
 

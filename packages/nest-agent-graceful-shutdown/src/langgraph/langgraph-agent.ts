@@ -1,0 +1,146 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { Command, RunControl, isGraphDrained } from '@langchain/langgraph';
+import { CallAbortedError } from '../agent/abortable';
+import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
+import { durableTool, invokeDirectly, RUN_HANDLE_KEY } from './durable-tools';
+import { HandleCheckpointer } from './handle-checkpointer';
+import type { CompiledGraph, LangGraphAgentOptions, ToolNodeLike } from './langgraph-types';
+import { toLangChain } from './lc-messages';
+import { ModelCallbacks } from './model-callbacks';
+
+/** How LangGraph lends a checkpointer to a graph through its config (as a parent graph does to a subgraph). */
+const CHECKPOINTER_KEY = '__pregel_checkpointer';
+
+/**
+ * Runs a compiled LangGraph graph, unchanged, under the module. Its checkpointer is the
+ * session (the messages channel as the conversation, O(new messages) per checkpoint; the rest
+ * as the thread's framework state); each super-step boundary is a safe point where a shutdown
+ * or a cancel stops the graph; each chat-model call of a node is a pre-reasoning safe point
+ * streamed as AG-UI events; the tools of its `ToolNode`s go through the run's tool-call records.
+ *
+ * @example
+ * const graph = createReactAgent({ llm: new ChatOpenAI({ model: 'gpt-4o-mini' }), tools: [search] });
+ * const run = await runs.start(userId, input, langGraphAgent(graph, { toolTraits: { search: { idempotent: true } } }));
+ */
+export function langGraphAgent(graph: CompiledGraph, options: LangGraphAgentOptions = {}): DurableAgent {
+  return new LangGraphAgent(graph, options);
+}
+
+/** See `langGraphAgent`. */
+export class LangGraphAgent implements DurableAgent {
+  private readonly toolNodes = new Set<string>();
+  private readonly tools: StructuredToolInterface[] = [];
+  private readonly messagesKey: string;
+
+  constructor(
+    private readonly graph: CompiledGraph,
+    private readonly options: LangGraphAgentOptions = {},
+  ) {
+    this.messagesKey = options.messagesKey ?? 'messages';
+    for (const [name, node] of Object.entries(graph.nodes)) {
+      if (!isToolNode(node.bound)) continue;
+      // In place, once: outside a module run the tools behave as before.
+      node.bound.tools = node.bound.tools.map(durableTool);
+      this.toolNodes.add(name);
+      this.tools.push(...node.bound.tools);
+    }
+  }
+
+  toolTraits(name: string): ToolTraits | undefined {
+    const declared = this.options.toolTraits?.[name];
+    if (declared) return declared;
+    return this.tools.some((tool) => tool.name === name) ? {} : undefined;
+  }
+
+  async run(handle: RunHandle): Promise<void> {
+    const control = new RunControl();
+    const saver = new HandleCheckpointer(handle, this.messagesKey, () => {
+      const request = handle.stopRequest;
+      if (request) control.requestDrain(request.reason);
+    });
+    const stopNow = new AbortController();
+    const config = this.configFor(handle, saver, control, stopNow);
+    const stream = (input: unknown, extra: Record<string, unknown> = {}) => this.drive(this.graph.stream(input, { ...config, ...extra }), handle);
+    try {
+      const resumed = await saver.hasCheckpoint();
+      const before = resumed ? await this.graph.getState(config) : undefined;
+      const interrupted = before?.tasks.some((task) => task.interrupts.length > 0) ?? false;
+      const cutToolStep = handle.pendingToolCalls.length > 0 && before?.next.some((node) => this.toolNodes.has(node));
+      if (before?.next.length && (interrupted || cutToolStep)) {
+        // The step a stop or an approval pause cut finishes inside the graph: its calls go through
+        // the records, and an interrupt() gets the human's answer. The resume message comes after.
+        await stream(interrupted ? new Command({ resume: approvalAnswer(handle) }) : null, { interruptAfter: [...before.next] });
+      }
+      await handle.prepare((call, signal) => invokeDirectly(this.tools, call, signal, handle.threadId));
+      const next = resumed ? (await this.graph.getState(config)).next : [];
+      const messages = resumed ? handle.prelude : handle.messages;
+      await stream(next.length ? null : { [this.messagesKey]: messages.map(toLangChain) });
+      await this.pauseOnInterrupt(handle, config);
+    } finally {
+      await saver.flush().catch(() => undefined);
+    }
+  }
+
+  private configFor(handle: RunHandle, saver: HandleCheckpointer, control: RunControl, stopNow: AbortController): RunnableConfig & Record<string, unknown> {
+    const extra = this.options.config ?? {};
+    const reasoning = this.options.reasoningNodes ? new Set(this.options.reasoningNodes) : undefined;
+    const callbacks = new ModelCallbacks(handle, {
+      expectedReasoningMs: this.options.expectedReasoningMs,
+      reasons: (node) => (reasoning ? node !== undefined && reasoning.has(node) : !node || !this.toolNodes.has(node)),
+      onStop: () => stopNow.abort(),
+    });
+    const own = Array.isArray(extra.callbacks) ? extra.callbacks : extra.callbacks ? [extra.callbacks] : [];
+    return {
+      ...extra,
+      configurable: { ...extra.configurable, thread_id: handle.threadId, [CHECKPOINTER_KEY]: saver, [RUN_HANDLE_KEY]: handle },
+      callbacks: [...(own as never[]), callbacks],
+      signal: AbortSignal.any([handle.signal, stopNow.signal]),
+      control,
+      // Every super-step is durable before the next starts: its boundary is a safe point.
+      durability: 'sync',
+    };
+  }
+
+  private async drive(started: Promise<AsyncIterable<unknown>>, handle: RunHandle): Promise<void> {
+    try {
+      for await (const chunk of await started) void chunk;
+    } catch (error) {
+      // A drain at a super-step boundary: the run's stop request, taken there.
+      const request = handle.stopRequest;
+      if (isGraphDrained(error) && request) throw handle.stopped({ stop: true, reason: request.reason, detail: request.detail });
+      throw error;
+    }
+    if (handle.signal.aborted) throw new CallAbortedError();
+  }
+
+  /** The graph stopped at an interrupt(): the module's approval pause for the step's calls that need one. */
+  private async pauseOnInterrupt(handle: RunHandle, config: RunnableConfig): Promise<void> {
+    const state = await this.graph.getState(config);
+    const nodes = state.tasks.filter((task) => task.interrupts.length > 0).map((task) => task.name);
+    if (nodes.length === 0) return;
+    const answered = new Set(handle.messages.flatMap((message) => (message.role === 'tool' && message.toolCallId ? [message.toolCallId] : [])));
+    const last = [...handle.messages].reverse().find((message) => message.role === 'assistant');
+    const waiting = (last?.toolCalls ?? []).filter((call) => !answered.has(call.id) && this.toolTraits(call.name)?.requiresApproval);
+    if (waiting.length === 0) {
+      throw new Error(
+        `the graph called interrupt() in ${nodes.join(', ')} with no tool call waiting for approval; ` +
+          'declare the tools it reviews with toolTraits { requiresApproval: true }',
+      );
+    }
+    const point = await handle.beforeActing(waiting[0]);
+    if (point.stop) throw handle.stopped(point);
+  }
+}
+
+/** What an interrupt() of an approval pause returns: whether the human approved the step's calls, and which. */
+function approvalAnswer(handle: RunHandle): { approved: boolean; approvedToolCallIds: string[] } {
+  const approvedToolCallIds = handle.pendingToolCalls.map((call) => call.id);
+  return { approved: approvedToolCallIds.length > 0, approvedToolCallIds };
+}
+
+function isToolNode(bound: unknown): bound is ToolNodeLike {
+  return (
+    typeof bound === 'object' && bound !== null && (bound.constructor as { name?: string }).name === 'ToolNode' && Array.isArray((bound as ToolNodeLike).tools)
+  );
+}
