@@ -1,17 +1,7 @@
-import type { ScriptedTurn } from '../testing/run-handle-harness';
+import { waitForHold, type ScriptedTurn } from '../testing/run-handle-harness';
 import type { LanguageModelV3, StreamPart } from './ai-sdk-types';
 
 const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } };
-
-/** Waits for `hold`, or rejects as soon as `signal` aborts. */
-function held(hold: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
-  if (!hold) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-    void hold.then(resolve);
-  });
-}
 
 /** The stream parts of one scripted turn: text deltas, then tool calls, then the finish. */
 function partsOf(turn: ScriptedTurn): StreamPart[] {
@@ -36,7 +26,7 @@ export function scriptedModel(turns: readonly ScriptedTurn[], hold?: (call: numb
     },
     async doStream(options) {
       const n = calls++;
-      await held(hold?.(n), options.abortSignal);
+      await waitForHold(hold?.(n), options.abortSignal);
       const parts = partsOf(turns[Math.min(n, turns.length - 1)]);
       return { stream: new ReadableStream<StreamPart>({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
     },

@@ -5,17 +5,7 @@ import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
-import type { ContractTool, ScriptedTurn } from '../testing/run-handle-harness';
-
-/** Waits for `hold`, or rejects as soon as `signal` aborts. */
-function held(hold: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
-  if (!hold) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-    void hold.then(resolve);
-  });
-}
+import { waitForHold, type ContractTool, type ScriptedTurn } from '../testing/run-handle-harness';
 
 /** A LangChain chat model that plays `turns` in order (the last one repeats), streamed; it counts its calls and keeps what it was sent. */
 export class ScriptedChatModel extends BaseChatModel {
@@ -67,7 +57,7 @@ export class ScriptedChatModel extends BaseChatModel {
   private async next(messages: BaseMessage[], signal: AbortSignal | undefined): Promise<ScriptedTurn> {
     const n = this.calls++;
     this.requests.push(messages);
-    await held(this.hold?.(n), signal);
+    await waitForHold(this.hold?.(n), signal);
     return this.turns[Math.min(n, this.turns.length - 1)];
   }
 }

@@ -2,5 +2,5 @@
 // or Vitest with `globals: true`): every session store, and every agent loop driving a run handle.
 export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract';
 export { describeRunHandleContract } from './run-handle.contract';
-export type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness';
+export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTurn } from './run-handle-harness';
 export { MemoryCheckpointer } from './memory-checkpointer';

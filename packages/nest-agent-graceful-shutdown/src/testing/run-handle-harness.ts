@@ -31,3 +31,16 @@ export interface RunHandleHarness {
     modelCalls(): number;
   };
 }
+
+/**
+ * Waits for `hold` (a scripted model call held back by the contract suite), or rejects as soon
+ * as `signal` aborts, as a model call honouring its abort signal does.
+ */
+export function waitForHold(hold: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (!hold) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('aborted'));
+    signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    void hold.then(resolve);
+  });
+}
