@@ -5,7 +5,9 @@ import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstan
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
 import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead';
 import { aiSdkSubject } from './ai-sdk-overhead.bench';
+import { langGraphSubject } from './langgraph-overhead.bench';
 import { openAiAgentsSubject } from './openai-agents-overhead.bench';
+import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCheckpointOptions } from './langgraph-checkpoint.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
 import { measureShutdownAtScale, shutdownAtScaleReport, type ShutdownAtScaleOptions, type ShutdownAtScaleResult } from './shutdown-at-scale.bench';
@@ -17,6 +19,7 @@ const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, 
 const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
 const ADAPTER_OVERHEAD: AdapterOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
 const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
+const LANGGRAPH_CHECKPOINT: LangGraphCheckpointOptions = { sizes: [10, 100, 1_000], threadsPerSize: 30, warmupSteps: 1, timedSteps: 4 };
 
 /**
  * Prints one benchmark's report, or why it could not be measured; returns false on the latter.
@@ -50,7 +53,8 @@ function header(): string {
 /** Each framework adapter's per-step overhead, measured one framework after the other. */
 async function measureAdapters(): Promise<AdapterOverheadResult[]> {
   const results: AdapterOverheadResult[] = [];
-  for (const subject of [aiSdkSubject, openAiAgentsSubject]) results.push(await measureAdapterOverhead(subject(ADAPTER_OVERHEAD.iterations), ADAPTER_OVERHEAD));
+  const subjects = [aiSdkSubject, langGraphSubject, openAiAgentsSubject];
+  for (const subject of subjects) results.push(await measureAdapterOverhead(subject(ADAPTER_OVERHEAD.iterations), ADAPTER_OVERHEAD));
   return results;
 }
 
@@ -80,6 +84,7 @@ async function main(): Promise<void> {
     await section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
     await section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
     await section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
+    await section('(g) LangGraph checkpoint cost on PostgreSQL', () => measureLangGraphCheckpoint(LANGGRAPH_CHECKPOINT), langGraphCheckpointReport),
   ];
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

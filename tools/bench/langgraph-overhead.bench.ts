@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import { tool, type StructuredToolInterface } from '@langchain/core/tools';
+import { MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
+import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
+import { langGraphAgent } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/langgraph-agent';
+import type { AdapterSubject } from './adapter-overhead';
+
+/** A chat model that answers at once: a call of `noop` per round (counted from the tool messages it is sent), then a text answer. */
+class InstantChatModel extends BaseChatModel {
+  constructor(private readonly rounds: number) {
+    super({});
+  }
+
+  _llmType(): string {
+    return 'instant';
+  }
+
+  override bindTools(): this {
+    return this;
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const call = this.nextCall(messages);
+    const message = call ? new AIMessage({ content: '', tool_calls: [{ ...call, args: {}, type: 'tool_call' }] }) : new AIMessage({ content: 'done' });
+    return { generations: [{ text: call ? '' : 'done', message }] };
+  }
+
+  override async *_streamResponseChunks(messages: BaseMessage[]): AsyncGenerator<ChatGenerationChunk> {
+    const call = this.nextCall(messages);
+    const message = call
+      ? new AIMessageChunk({ content: '', tool_call_chunks: [{ ...call, args: '{}', index: 0, type: 'tool_call_chunk' }] })
+      : new AIMessageChunk({ content: 'done' });
+    yield new ChatGenerationChunk({ message, text: call ? '' : 'done' });
+  }
+
+  /** The tool call to answer with, or none once every round has its tool result. */
+  private nextCall(messages: readonly BaseMessage[]): { id: string; name: string } | undefined {
+    const done = messages.filter((message) => message.getType() === 'tool').length;
+    return done < this.rounds ? { id: `call_${randomUUID()}`, name: 'noop' } : undefined;
+  }
+}
+
+/** The ReAct graph: a model node and a `ToolNode`, looping until an answer has no tool calls; compiled without a checkpointer. */
+function reactGraph(model: BaseChatModel, tools: StructuredToolInterface[]) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
+    .addNode('tools', new ToolNode(tools))
+    .addEdge(START, 'agent')
+    .addConditionalEdges('agent', toolsCondition)
+    .addEdge('tools', 'agent')
+    .compile();
+}
+
+/**
+ * The same ReAct graph (instant chat model, no-op tool) invoked by LangGraph alone, and
+ * through `langGraphAgent`. Each variant has its own compiled graph: the adapter wraps the
+ * tools of a graph's `ToolNode` in place.
+ */
+export function langGraphSubject(iterations: number): AdapterSubject {
+  const model = new InstantChatModel(iterations);
+  const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: { type: 'object', properties: {} } });
+  const plainGraph = reactGraph(model, [noop]);
+  return {
+    framework: 'LangGraph',
+    async plain() {
+      const { messages } = await plainGraph.invoke({ messages: [new HumanMessage('go')] }, { recursionLimit: 100 });
+      if (messages.length !== 2 * iterations + 2) throw new Error(`benchmark graph ended with ${messages.length} messages`);
+    },
+    durable: langGraphAgent(reactGraph(model, [noop]), { config: { recursionLimit: 100 } }),
+  };
+}
