@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
-import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import { MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
-import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
+import { tool } from '@langchain/core/tools';
 import { langGraphAgent } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/langgraph-agent';
+// The ReAct graph of the adapter's specs, compiled without a checkpointer.
+import { reactGraph } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/scripted-chat-model.fixtures';
 import type { AdapterSubject } from './adapter-overhead';
 
 /** A chat model that answers at once: a call of `noop` per round (counted from the tool messages it is sent), then a text answer. */
@@ -41,17 +41,6 @@ class InstantChatModel extends BaseChatModel {
     const done = messages.filter((message) => message.getType() === 'tool').length;
     return done < this.rounds ? { id: `call_${randomUUID()}`, name: 'noop' } : undefined;
   }
-}
-
-/** The ReAct graph: a model node and a `ToolNode`, looping until an answer has no tool calls; compiled without a checkpointer. */
-function reactGraph(model: BaseChatModel, tools: StructuredToolInterface[]) {
-  return new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addNode('tools', new ToolNode(tools))
-    .addEdge(START, 'agent')
-    .addConditionalEdges('agent', toolsCondition)
-    .addEdge('tools', 'agent')
-    .compile();
 }
 
 /**
