@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 // The handle and the store measured straight from the package's source.
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';
 import { StopReason } from '../../packages/nest-agent-graceful-shutdown/src/agent/stop-reason';
@@ -8,6 +7,7 @@ import { DurableRunHandle } from '../../packages/nest-agent-graceful-shutdown/sr
 import type { DurableAgent } from '../../packages/nest-agent-graceful-shutdown/src/handle/run-handle.interface';
 import { openSqliteStore } from '../../packages/nest-agent-graceful-shutdown/src/session/sqlite-store.fixtures';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
+import { quantile, timed } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';
 
 /** How much work one framework's overhead measurement does. */
@@ -51,11 +51,7 @@ export interface AdapterOverheadResult {
 export async function measureAdapterOverhead(subject: AdapterSubject, options: AdapterOverheadOptions): Promise<AdapterOverheadResult> {
   const sqlite = await openSqliteStore();
   const samples: number[][] = [[], []];
-  const timed = async (work: () => Promise<void>) => {
-    const started = performance.now();
-    await work();
-    return (performance.now() - started) * 1000;
-  };
+  const micros = async (work: () => Promise<void>) => (await timed(work)).ms * 1000;
   const underModule = async (): Promise<number> => {
     const run = { threadId: randomUUID(), runId: 'run-1', runKey: randomUUID() };
     const user = { id: randomUUID(), role: 'user' as const, content: 'go' };
@@ -69,7 +65,7 @@ export async function measureAdapterOverhead(subject: AdapterSubject, options: A
       emit: () => undefined,
       toolTraits: (name) => subject.durable.toolTraits(name),
     });
-    return timed(async () => {
+    return micros(async () => {
       const outcome = await driveRun(subject.durable, handle);
       if (outcome.stopReason !== StopReason.Completed) throw new Error(`benchmark run ended with ${outcome.stopReason}: ${outcome.error?.message ?? ''}`);
     });
@@ -77,8 +73,8 @@ export async function measureAdapterOverhead(subject: AdapterSubject, options: A
   try {
     for (let i = 0; i < options.warmupRuns + options.runs; i++) {
       for (const variant of i % 2 === 0 ? [0, 1] : [1, 0]) {
-        const micros = variant === 0 ? await timed(() => subject.plain()) : await underModule();
-        if (i >= options.warmupRuns) samples[variant].push(micros);
+        const sample = variant === 0 ? await micros(() => subject.plain()) : await underModule();
+        if (i >= options.warmupRuns) samples[variant].push(sample);
       }
     }
   } finally {
@@ -89,13 +85,6 @@ export async function measureAdapterOverhead(subject: AdapterSubject, options: A
     return { medianRunMicros: quantile(sorted, 0.5), p90RunMicros: quantile(sorted, 0.9) };
   };
   return { framework: subject.framework, options, stepsPerRun: 2 * options.iterations + 1, plain: timings(samples[0]), withModule: timings(samples[1]) };
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.ceil(position);
-  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
 }
 
 /** Every framework's result in one table: per step without and with the module, and the ratio. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { LoggerService } from '@nestjs/common';
 
 /** Order statistics of a set of samples, in the samples' unit. */
@@ -31,6 +32,13 @@ export function summarize(samples: readonly number[]): Summary {
     p99: quantile(sorted, 0.99),
     max: sorted[sorted.length - 1],
   };
+}
+
+/** Runs `work` and says how long it took, in milliseconds, with what it resolved to. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const startedAt = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - startedAt };
 }
 
 /** Milliseconds with a fixed number of decimals, e.g. `1.234 ms`. */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { emptyCheckpoint, type BaseCheckpointSaver, type Checkpoint, type CheckpointMetadata } from '@langchain/langgraph';
@@ -15,7 +14,7 @@ import { HandleCheckpointer } from '../../packages/nest-agent-graceful-shutdown/
 import { toLangChain } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/lc-messages';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
 import { withPostgresServer } from './bench-services';
-import { formatMs, quantile, summarize, type Summary } from './bench-stats';
+import { formatMs, quantile, summarize, timed, type Summary } from './bench-stats';
 import { renderTable, type Column } from './bench-table';
 
 /** The history sizes and amount of work of the LangGraph checkpoint benchmark. */
@@ -96,12 +95,6 @@ function checkpointAfterTools(messages: BaseMessage[], version: number): { check
 
 const metadataAt = (version: number): CheckpointMetadata => ({ source: 'loop', step: version - 2, parents: {} });
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const startedAt = performance.now();
-  const value = await work();
-  return [value, performance.now() - startedAt];
-}
-
 /** A thread of `size` messages on both sides: a running session with the adapter's checkpointer, and PostgresSaver's first checkpoint. */
 async function buildThread(store: TypeOrmSessionStore, postgresSaver: PostgresSaver, size: number): Promise<Thread> {
   const run = { threadId: randomUUID(), runId: 'run-1', runKey: randomUUID() };
@@ -134,8 +127,8 @@ async function step(thread: Thread, order: readonly number[], timedStep: boolean
   for (const lane of order.map((i) => thread.lanes[i])) {
     const { checkpoint, newVersions } = checkpointAfterTools(thread.messages, thread.version);
     const taskId = randomUUID();
-    const [, writesMs] = await timed(() => lane.saver.putWrites(lane.config, writes, taskId));
-    const [next, putMs] = await timed(() => lane.saver.put(lane.config, checkpoint, metadataAt(thread.version), newVersions));
+    const { ms: writesMs } = await timed(() => lane.saver.putWrites(lane.config, writes, taskId));
+    const { value: next, ms: putMs } = await timed(() => lane.saver.put(lane.config, checkpoint, metadataAt(thread.version), newVersions));
     lane.config = next;
     if (!timedStep) continue;
     lane.put.push(putMs);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import {
   SESSION_ENTITIES,
@@ -10,7 +9,7 @@ import {
   type ToolCall,
 } from 'nest-agent-graceful-shutdown';
 import { withPostgresServer } from './bench-services';
-import { formatMs, summarize, verdict, type Summary } from './bench-stats';
+import { formatMs, summarize, timed, verdict, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';
 
 /** The history sizes and amount of work of the checkpoint benchmark. */
@@ -66,11 +65,7 @@ async function buildThread(store: TypeOrmSessionStore, threadId: string, size: n
   return thread;
 }
 
-const timed = async (work: () => Promise<void>): Promise<number> => {
-  const startedAt = performance.now();
-  await work();
-  return performance.now() - startedAt;
-};
+const elapsedMs = async (work: () => Promise<void>): Promise<number> => (await timed(work)).ms;
 
 /**
  * One ReAct step as the runtime checkpoints it: the assistant message, the tool call's start
@@ -80,9 +75,9 @@ const timed = async (work: () => Promise<void>): Promise<number> => {
 async function step(store: TypeOrmSessionStore, thread: Thread, samples?: number[]): Promise<void> {
   thread.iteration++;
   const call = newCall();
-  const times = [await timed(() => store.appendMessages({ ...thread, phase: 'reasoning' }, [assistant(call)]))];
+  const times = [await elapsedMs(() => store.appendMessages({ ...thread, phase: 'reasoning' }, [assistant(call)]))];
   await store.recordToolCallStarted({ ...thread, phase: 'acting' }, call);
-  times.push(await timed(() => store.appendMessages({ ...thread, phase: 'acting' }, [toolResult(call)])));
+  times.push(await elapsedMs(() => store.appendMessages({ ...thread, phase: 'acting' }, [toolResult(call)])));
   samples?.push(...times);
 }
 

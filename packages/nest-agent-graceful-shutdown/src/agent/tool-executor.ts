@@ -2,6 +2,7 @@ import { CallAbortedError, abortable } from './abortable';
 import type { ToolCall } from './agent-message';
 import type { AgentTool, ToolCallContext, ToolDefinition } from './agent-tool.interface';
 import type { ToolTraits } from '../handle/run-handle.interface';
+import { parseToolArguments, unknownToolResult } from '../handle/tool-call-text';
 
 /**
  * Runs tool calls by name. A tool's own failure (bad arguments, unknown tool, a throw) is
@@ -31,12 +32,12 @@ export class ToolExecutor {
 
   async execute(call: ToolCall, context: ToolCallContext): Promise<string> {
     const tool = this.byName.get(call.name);
-    if (!tool) return `error: unknown tool "${call.name}"`;
+    if (!tool) return unknownToolResult(call.name);
     let args: unknown;
     try {
-      args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-    } catch {
-      return `error: the arguments of "${call.name}" are not valid JSON`;
+      args = parseToolArguments(call);
+    } catch (error) {
+      return `error: ${(error as Error).message}`;
     }
     try {
       return await abortable(tool.execute(args, context), context.signal);

@@ -1,6 +1,7 @@
 import type { Tool, ToolSet } from 'ai';
 import type { ToolCall } from '../agent/agent-message';
 import type { RunHandle } from '../handle/run-handle.interface';
+import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text';
 
 type Execute = NonNullable<Tool['execute']>;
 type ExecuteOptions = Parameters<Execute>[1];
@@ -21,7 +22,7 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
         const call: ToolCall = { id: options.toolCallId, name, arguments: JSON.stringify(input ?? {}) };
         const result = await handle.runTool(call, async (signal) => {
           output = await settle(execute(input, { ...options, abortSignal: signal }));
-          return toText(output);
+          return toolOutputText(output);
         });
         // The model gets what the tool returned now, or the stored text of a call that ran before.
         return result.source === 'executed' ? output : result.content;
@@ -34,15 +35,10 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
 /** Runs a call of an interrupted or approved step with the tool's own `execute`, outside a model step. */
 export async function executeDirectly(tools: ToolSet, call: ToolCall, signal: AbortSignal, context: unknown): Promise<string> {
   const execute = tools[call.name]?.execute;
-  if (!execute) return `error: the agent has no tool named "${call.name}"`;
-  const input: unknown = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+  if (!execute) return unknownToolResult(call.name);
+  const input = parseToolArguments(call);
   const options: ExecuteOptions = { toolCallId: call.id, messages: [], abortSignal: signal, experimental_context: context };
-  return toText(await settle(execute(input, options)));
-}
-
-/** A tool's output as the text stored in the session. */
-export function toText(output: unknown): string {
-  return typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+  return toolOutputText(await settle(execute(input, options)));
 }
 
 /** A tool that streams its output (an async iterable) settles with its last value. */

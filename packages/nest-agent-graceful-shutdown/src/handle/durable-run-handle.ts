@@ -34,6 +34,8 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   readonly resumed: boolean;
   private readonly hooks: HookChain;
   private readonly conversation: AgentMessage[];
+  /** The tool messages of the conversation by the call they answer. */
+  private readonly results = new Map<string, AgentMessage>();
   private readonly writes = new SerialWrites();
   /** Tool calls in progress: a run ends only once each has settled and been recorded. */
   private readonly running = new Set<Promise<unknown>>();
@@ -58,7 +60,8 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     this.resumed = spec.resumed ?? false;
     this.state = spec.savedState ?? null;
     this.hooks = new HookChain(spec.hooks);
-    this.conversation = [...spec.history];
+    this.conversation = [];
+    this.remember(spec.history);
   }
 
   get signal(): AbortSignal {
@@ -71,6 +74,10 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   get messages(): readonly AgentMessage[] {
     return this.conversation;
+  }
+
+  toolResult(toolCallId: string): AgentMessage | undefined {
+    return this.results.get(toolCallId);
   }
 
   get savedState(): unknown {
@@ -166,7 +173,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     if (messages.length === 0) return;
     const progress = this.progress();
     await this.writes.run(() => this.spec.checkpointer.append(messages, progress));
-    this.conversation.push(...messages);
+    this.remember(messages);
   }
 
   async toolStarted(call: ToolCall): Promise<void> {
@@ -258,6 +265,14 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   isIdempotent(name: string): boolean {
     return this.spec.toolTraits?.(name)?.idempotent === true;
+  }
+
+  /** Adds durable messages to the conversation. */
+  private remember(messages: readonly AgentMessage[]): void {
+    for (const message of messages) {
+      this.conversation.push(message);
+      if (message.role === 'tool' && message.toolCallId) this.results.set(message.toolCallId, message);
+    }
   }
 
   /** Stores the call's tool message (which also finishes its record) and tells the client. */

@@ -79,6 +79,8 @@ export interface RunHandle {
    * message and the new user messages; then every message this run checkpointed.
    */
   readonly messages: readonly AgentMessage[];
+  /** The result of a tool call among `messages`, if it has one (found by id, not by scanning the conversation). */
+  toolResult(toolCallId: string): AgentMessage | undefined;
   /** Calls of the interrupted or approved step that `prepare` runs before the first reasoning call. */
   readonly pendingToolCalls: readonly ToolCall[];
   /** What `prepare` appends after the pending calls' results: the resume message (when resumed), then the new user messages. */

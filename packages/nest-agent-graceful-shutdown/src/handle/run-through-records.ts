@@ -6,7 +6,7 @@ import type { RunHandle, ToolCallResult } from './run-handle.interface';
 /** What running a tool call through its record needs of the run. */
 export interface ToolRunHost extends Pick<
   RunHandle,
-  'messages' | 'signal' | 'beforeActing' | 'stopped' | 'toolStarted' | 'toolFinished' | 'toolOutcomeUnknown'
+  'toolResult' | 'signal' | 'beforeActing' | 'stopped' | 'toolStarted' | 'toolFinished' | 'toolOutcomeUnknown'
 > {
   /** The record an earlier attempt left of a call this run did not ask for itself. */
   earlierRecord(call: ToolCall): Promise<ToolCallRecord | undefined>;
@@ -43,7 +43,7 @@ export async function runThroughRecords(host: ToolRunHost, call: ToolCall, execu
 }
 
 async function knownResult(host: ToolRunHost, call: ToolCall): Promise<ToolCallResult | undefined> {
-  const answered = host.messages.find((m) => m.role === 'tool' && m.toolCallId === call.id);
+  const answered = host.toolResult(call.id);
   if (answered) {
     host.acknowledge(call.id);
     return { content: answered.content, source: 'recorded', messageId: answered.id };

@@ -4,6 +4,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { GraphDrained } from '@langchain/langgraph';
 import type { ToolCall } from '../agent/agent-message';
 import type { RunHandle } from '../handle/run-handle.interface';
+import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text';
 import { textOf } from './lc-messages';
 
 /** The config key under which a run's graph config carries its handle to the tools. */
@@ -37,7 +38,7 @@ export function durableTool(tool: StructuredToolInterface): StructuredToolInterf
       return new ToolMessage({ id: result.messageId, content: result.content, tool_call_id: call.id, name: tool.name });
     } catch (error) {
       // A tool that failed has its failure stored as its result: the graph gets that one.
-      const stored = handle.messages.find((message) => message.role === 'tool' && message.toolCallId === call.id);
+      const stored = handle.toolResult(call.id);
       if (stored) return new ToolMessage({ id: stored.id, content: stored.content, tool_call_id: call.id, name: tool.name, status: 'error' });
       // A stop: past the ToolNode's error handling, which would turn it into a result.
       throw stopOf(error);
@@ -49,8 +50,8 @@ export function durableTool(tool: StructuredToolInterface): StructuredToolInterf
 /** Runs a call of an interrupted or approved step with the tool itself, outside a graph step. */
 export async function invokeDirectly(tools: readonly StructuredToolInterface[], call: ToolCall, signal: AbortSignal, threadId: string): Promise<string> {
   const tool = tools.find((candidate) => candidate.name === call.name);
-  if (!tool) return `error: the agent has no tool named "${call.name}"`;
-  const args = call.arguments.trim() ? (JSON.parse(call.arguments) as Record<string, unknown>) : {};
+  if (!tool) return unknownToolResult(call.name);
+  const args = parseToolArguments(call);
   return textOfOutput(await tool.invoke({ id: call.id, name: call.name, args, type: 'tool_call' } as never, { signal, configurable: { thread_id: threadId } }));
 }
 
@@ -70,8 +71,7 @@ function isToolCall(input: unknown): input is LcToolCall {
 }
 
 function textOfOutput(output: unknown): string {
-  if (isBaseMessage(output)) return textOf(output.content);
-  return typeof output === 'string' ? output : (JSON.stringify(output) ?? '');
+  return isBaseMessage(output) ? textOf(output.content) : toolOutputText(output);
 }
 
 function stopOf(error: unknown): Error {

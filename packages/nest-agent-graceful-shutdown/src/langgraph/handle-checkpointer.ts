@@ -31,8 +31,6 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
   constructor(
     private readonly handle: RunHandle,
     private readonly messagesKey: string,
-    /** Called after each checkpoint of the root graph: the super-step boundary. */
-    private readonly onBoundary: () => void = () => undefined,
   ) {
     super();
   }
@@ -77,7 +75,6 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
     this.entries.set(ns, { checkpoint: kept, metadata, parentId: config.configurable?.checkpoint_id as string | undefined, writes: [] });
     this.dirty = true;
     await this.flush();
-    if (ns === '') this.onBoundary();
     return { configurable: { thread_id: this.handle.threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 

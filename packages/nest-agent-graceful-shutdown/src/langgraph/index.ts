@@ -3,3 +3,4 @@ export { langGraphAgent, LangGraphAgent } from './langgraph-agent';
 export type { CompiledGraph, LangGraphAgentOptions } from './langgraph-types';
 export { HandleCheckpointer } from './handle-checkpointer';
 export { durableTool, runOf } from './durable-tools';
+export { fromLangChain, toLangChain } from './lc-messages';

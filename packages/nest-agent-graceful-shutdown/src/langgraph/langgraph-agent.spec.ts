@@ -2,11 +2,8 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { RunControl } from '../agent/run-control';
 import { StopReason } from '../agent/stop-reason';
-import { driveRun } from '../handle/drive-run';
-import { DurableRunHandle } from '../handle/durable-run-handle';
-import { MemoryCheckpointer } from '../testing/memory-checkpointer';
+import { startMemoryRun } from '../testing/memory-run';
 import { langGraphAgent } from './langgraph-agent';
 import { langChainTool, ScriptedChatModel } from './scripted-chat-model.fixtures';
 
@@ -14,29 +11,21 @@ const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
 const call: ToolCall = { id: 'c1', name: 'work', arguments: '{"step":1}' };
 const resumeMessage: AgentMessage = { id: 'resume', role: 'system', content: 'you were interrupted' };
 
-/** One run of `agent` on a memory store: the history, pending calls, approvals and state an earlier run left. */
+/** One run of `agent` on a memory store, after what an earlier run left; `history()` is the thread's after it. */
 function start(
   agent: ReturnType<typeof langGraphAgent>,
   earlier: { history?: AgentMessage[]; state?: unknown; pending?: ToolCall[]; approved?: string[]; prelude?: AgentMessage[] } = {},
 ) {
-  const checkpointer = new MemoryCheckpointer();
-  const control = new RunControl();
-  const handle = new DurableRunHandle({
-    threadId: 't',
-    runId: 'r',
-    history: earlier.history ?? [user],
-    pendingToolCalls: earlier.pending,
-    approvedToolCallIds: new Set(earlier.approved ?? []),
+  const history = earlier.history ?? [user];
+  const run = startMemoryRun(agent, {
+    history,
+    pending: earlier.pending,
+    approved: earlier.approved,
     prelude: earlier.prelude,
     resumed: earlier.prelude !== undefined,
     savedState: earlier.state,
-    hooks: [],
-    control,
-    checkpointer,
-    emit: () => undefined,
-    toolTraits: (name) => agent.toolTraits(name),
   });
-  return { outcome: driveRun(agent, handle), checkpointer, control, history: () => [...(earlier.history ?? [user]), ...checkpointer.messages] };
+  return { ...run, history: () => [...history, ...run.checkpointer.messages] };
 }
 
 /** A graph of two nodes without a model, the second working for as long as `gate` stays shut, then a model node. */
@@ -91,6 +80,7 @@ describe('langGraphAgent', () => {
 
     expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
     expect(run.checkpointer.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
+    expect(run.checkpointer.state).toMatchObject({ langgraph: 1, namespaces: { '': expect.any(Object) } });
     expect(JSON.stringify(run.checkpointer.state)).not.toContain('all done');
   });
 

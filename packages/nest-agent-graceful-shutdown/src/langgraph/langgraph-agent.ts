@@ -1,6 +1,6 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { Command, RunControl, isGraphDrained } from '@langchain/langgraph';
+import { Command } from '@langchain/langgraph';
 import { CallAbortedError } from '../agent/abortable';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
 import { durableTool, invokeDirectly, RUN_HANDLE_KEY } from './durable-tools';
@@ -54,14 +54,10 @@ export class LangGraphAgent implements DurableAgent {
   }
 
   async run(handle: RunHandle): Promise<void> {
-    const control = new RunControl();
-    const saver = new HandleCheckpointer(handle, this.messagesKey, () => {
-      const request = handle.stopRequest;
-      if (request) control.requestDrain(request.reason);
-    });
-    const stopNow = new AbortController();
-    const config = this.configFor(handle, saver, control, stopNow);
-    const stream = (input: unknown, extra: Record<string, unknown> = {}) => this.drive(this.graph.stream(input, { ...config, ...extra }), handle);
+    const saver = new HandleCheckpointer(handle, this.messagesKey);
+    const halt: Halt = { controller: new AbortController() };
+    const config = this.configFor(handle, saver, halt);
+    const stream = (input: unknown, extra: Record<string, unknown> = {}) => this.drive(this.graph.stream(input, { ...config, ...extra }), handle, halt);
     try {
       const resumed = await saver.hasCheckpoint();
       const before = resumed ? await this.graph.getState(config) : undefined;
@@ -82,34 +78,35 @@ export class LangGraphAgent implements DurableAgent {
     }
   }
 
-  private configFor(handle: RunHandle, saver: HandleCheckpointer, control: RunControl, stopNow: AbortController): RunnableConfig & Record<string, unknown> {
+  private configFor(handle: RunHandle, saver: HandleCheckpointer, halt: Halt): RunnableConfig & Record<string, unknown> {
     const extra = this.options.config ?? {};
     const reasoning = this.options.reasoningNodes ? new Set(this.options.reasoningNodes) : undefined;
     const callbacks = new ModelCallbacks(handle, {
       expectedReasoningMs: this.options.expectedReasoningMs,
       reasons: (node) => (reasoning ? node !== undefined && reasoning.has(node) : !node || !this.toolNodes.has(node)),
-      onStop: () => stopNow.abort(),
+      onStop: (cause) => {
+        halt.cause ??= cause;
+        halt.controller.abort(cause);
+      },
     });
     const own = Array.isArray(extra.callbacks) ? extra.callbacks : extra.callbacks ? [extra.callbacks] : [];
     return {
       ...extra,
       configurable: { ...extra.configurable, thread_id: handle.threadId, [CHECKPOINTER_KEY]: saver, [RUN_HANDLE_KEY]: handle },
       callbacks: [...(own as never[]), callbacks],
-      signal: AbortSignal.any([handle.signal, stopNow.signal]),
-      control,
+      // LangGraph starts no step once the signal aborted: a stop ends the graph at a boundary.
+      signal: AbortSignal.any([handle.signal, halt.controller.signal]),
       // Every super-step is durable before the next starts: its boundary is a safe point.
       durability: 'sync',
     };
   }
 
-  private async drive(started: Promise<AsyncIterable<unknown>>, handle: RunHandle): Promise<void> {
+  private async drive(started: Promise<AsyncIterable<unknown>>, handle: RunHandle, halt: Halt): Promise<void> {
     try {
       for await (const chunk of await started) void chunk;
     } catch (error) {
-      // A drain at a super-step boundary: the run's stop request, taken there.
-      const request = handle.stopRequest;
-      if (isGraphDrained(error) && request) throw handle.stopped({ stop: true, reason: request.reason, detail: request.detail });
-      throw error;
+      // The graph ended with an abort the model callbacks caused: their reason is the run's.
+      throw halt.cause ?? error;
     }
     if (handle.signal.aborted) throw new CallAbortedError();
   }
@@ -119,9 +116,8 @@ export class LangGraphAgent implements DurableAgent {
     const state = await this.graph.getState(config);
     const nodes = state.tasks.filter((task) => task.interrupts.length > 0).map((task) => task.name);
     if (nodes.length === 0) return;
-    const answered = new Set(handle.messages.flatMap((message) => (message.role === 'tool' && message.toolCallId ? [message.toolCallId] : [])));
     const last = [...handle.messages].reverse().find((message) => message.role === 'assistant');
-    const waiting = (last?.toolCalls ?? []).filter((call) => !answered.has(call.id) && this.toolTraits(call.name)?.requiresApproval);
+    const waiting = (last?.toolCalls ?? []).filter((call) => !handle.toolResult(call.id) && this.toolTraits(call.name)?.requiresApproval);
     if (waiting.length === 0) {
       throw new Error(
         `the graph called interrupt() in ${nodes.join(', ')} with no tool call waiting for approval; ` +
@@ -131,6 +127,12 @@ export class LangGraphAgent implements DurableAgent {
     const point = await handle.beforeActing(waiting[0]);
     if (point.stop) throw handle.stopped(point);
   }
+}
+
+/** Aborts a run's graph from inside it (a stop decided, or a failure, at a model call), keeping why. */
+interface Halt {
+  controller: AbortController;
+  cause?: Error;
 }
 
 /** What an interrupt() of an approval pause returns: whether the human approved the step's calls, and which. */

@@ -15,8 +15,8 @@ export interface ModelCallbackOptions {
   expectedReasoningMs?: number;
   /** Whether a model call made inside this graph node is a reasoning step of the agent. */
   reasons(node: string | undefined): boolean;
-  /** A stop decided before a model call: the adapter aborts the graph's signal, so the call never leaves. */
-  onStop(error: Error): void;
+  /** A stop decided at a model call, or its answer not made durable: the adapter aborts the graph with `cause` (before the call, it never leaves). */
+  onStop(cause: Error): void;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RunContext, ToolTimeoutError, invokeFunctionTool, type FunctionTool } from '@openai/agents';
 import type { ToolCall } from '../agent/agent-message';
 import type { RunHandle } from '../handle/run-handle.interface';
-import { outputText } from './run-items';
+import { toolOutputText } from '../handle/tool-call-text';
 
 type InvokeDetails = Parameters<FunctionTool['invoke']>[2];
 
@@ -33,7 +33,7 @@ export async function runToolDirectly<TContext>(tool: FunctionTool<TContext>, ca
     input: call.arguments,
     details: { toolCall: { type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' }, signal },
   });
-  return outputText(output);
+  return toolOutputText(output);
 }
 
 async function invokeOnce<TContext>(
@@ -45,7 +45,7 @@ async function invokeOnce<TContext>(
 ): Promise<string> {
   const { signal, release } = shieldedSignal(runSignal, details?.signal);
   try {
-    return outputText(await tool.invoke(runContext, input, { ...details, signal } as InvokeDetails));
+    return toolOutputText(await tool.invoke(runContext, input, { ...details, signal } as InvokeDetails));
   } finally {
     release();
   }

@@ -2,6 +2,7 @@ import { Runner, type Model, type RunState, type StreamedRunResult } from '@open
 import { CallAbortedError } from '../agent/abortable';
 import type { ToolCall } from '../agent/agent-message';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
+import { unknownToolResult } from '../handle/tool-call-text';
 import { DurableModel, type StopMarks } from './durable-model';
 import { durableTool, runToolDirectly } from './durable-tool';
 import type { DurableRunContext, OpenAiAgentOptions } from './open-ai-agent-options.interface';
@@ -118,7 +119,7 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
   /** A call of the interrupted or approved step, run before the first turn. */
   private runPending(call: ToolCall, context: TContext, signal: AbortSignal): Promise<string> {
     const tool = functionTools(this.agent.tools).find((candidate) => candidate.name === call.name);
-    if (!tool) return Promise.resolve(`error: the agent has no tool named ${call.name}`);
+    if (!tool) return Promise.resolve(unknownToolResult(call.name));
     return runToolDirectly(tool, call, context, signal);
   }
 

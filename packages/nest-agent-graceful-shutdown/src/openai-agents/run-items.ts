@@ -91,9 +91,3 @@ function hasText(content: unknown): boolean {
   if (typeof content === 'string') return content.length > 0;
   return Array.isArray(content) && content.some((part: { type?: string; text?: string }) => part.type === 'output_text' && !!part.text);
 }
-
-/** A tool's output as the text the module stores. */
-export function outputText(output: unknown): string {
-  if (typeof output === 'string') return output;
-  return JSON.stringify(output) ?? '';
-}

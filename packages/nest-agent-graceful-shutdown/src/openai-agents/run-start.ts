@@ -31,7 +31,7 @@ export async function runStart<TContext>(
     for (const item of state.getInterruptions()) {
       const callId = callIdOf(item.rawItem);
       if (approved.has(callId)) state.approve(item);
-      else state.reject(item, { message: answerOf(handle.messages, callId) });
+      else state.reject(item, { message: handle.toolResult(callId)?.content });
     }
     return { from: 'approval-state', agent: entry, input: state };
   }
@@ -41,9 +41,4 @@ export async function runStart<TContext>(
     return { from: 'saved-state', agent: current, input: [...saved.history, ...added] };
   }
   return { from: 'messages', agent: entry, input: toInputItems(handle.messages) };
-}
-
-/** The stored result of a call (the module's answer to a rejected call). */
-function answerOf(messages: readonly AgentMessage[], callId: string): string | undefined {
-  return messages.find((message) => message.role === 'tool' && message.toolCallId === callId)?.content;
 }

@@ -4,3 +4,4 @@ export { describeSessionStoreContract, type SessionStoreFixture, type SessionSto
 export { describeRunHandleContract } from './run-handle.contract';
 export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTurn } from './run-handle-harness';
 export { MemoryCheckpointer } from './memory-checkpointer';
+export { startMemoryRun, type MemoryRun, type MemoryRunOptions } from './memory-run';

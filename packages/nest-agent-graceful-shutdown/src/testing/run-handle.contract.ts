@@ -1,13 +1,9 @@
 /// <reference types="jest" />
-import type { BaseEvent } from '@ag-ui/core';
 import type { AgentHook } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { RunControl } from '../agent/run-control';
 import { StopReason } from '../agent/stop-reason';
-import { driveRun } from '../handle/drive-run';
-import { DurableRunHandle } from '../handle/durable-run-handle';
 import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
-import { MemoryCheckpointer } from './memory-checkpointer';
+import { startMemoryRun } from './memory-run';
 import type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness';
 
 const call = (id: string, step: number, name = 'work'): ToolCall => ({ id, name, arguments: JSON.stringify({ step }) });
@@ -55,22 +51,14 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       } = {},
     ) {
       const { agent, modelCalls } = harness.agent({ turns, tools, hold: options.hold });
-      const checkpointer = new MemoryCheckpointer();
-      const control = new RunControl();
-      const events: BaseEvent[] = [];
-      const handle = new DurableRunHandle({
-        threadId: 't',
-        runId: 'r',
+      const run = startMemoryRun(agent, {
         history: options.history ?? [user],
-        pendingToolCalls: options.pending,
-        approvedToolCallIds: new Set(options.approved ?? []),
-        hooks: options.hooks ?? [],
-        control,
-        checkpointer,
-        emit: (event) => void events.push(event),
+        pending: options.pending,
+        approved: options.approved,
+        hooks: options.hooks,
         toolTraits: (toolName) => tools.find((t) => t.name === toolName),
       });
-      return { outcome: driveRun(agent, handle), checkpointer, control, events, modelCalls };
+      return { ...run, modelCalls };
     }
 
     it('completes a run, running each tool call once and checkpointing every message once, in order', async () => {
