@@ -1,6 +1,7 @@
 import { runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
-import { startRun } from './support/sse';
+import { joinRun, startRun } from './support/sse';
+import { waitFor } from './support/wait-for';
 
 const user = tokenFor('alice');
 
@@ -26,5 +27,20 @@ describe('SSE heartbeat', () => {
 
     expect(await stream.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect(stream.comments).toEqual([]);
+  });
+
+  it('writes heartbeats to the run stream and to a joined stream during a 5-second silent model call', async () => {
+    const service = await services.start({ env: { SSE_HEARTBEAT_MS: '1000', DEMO_REASONING_MS: '5000', DEMO_STEPS: '1' } });
+    const post = await startRun(service.baseUrl, user, runInput('thread-join-heartbeat', 'run-1', [{ id: 'u1', content: 'one slow step' }]));
+    await post.waitForEvent((event) => event.type === 'STEP_STARTED', 'the reasoning step');
+
+    const joined = await joinRun(service.baseUrl, user, 'thread-join-heartbeat', { lastEventId: 0 });
+    const eventsBefore = await waitFor(() => joined.frames.find((frame) => frame.event.type === 'STEP_STARTED') && joined.frames.length, 'the replay');
+    await waitFor(() => joined.comments.length > 0 && post.comments.length > 0, 'a heartbeat on both streams', 4_000);
+
+    expect(joined.frames).toHaveLength(eventsBefore);
+    expect(joined.comments[0]).toBe(': heartbeat');
+    expect((await joined.terminal())?.type).toBe('RUN_FINISHED');
+    await post.done;
   });
 });

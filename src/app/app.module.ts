@@ -10,6 +10,7 @@ import { openDataSource } from './database/open-data-source';
 import { HealthModule } from './health/health.module';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { RunsController } from './runs/runs.controller';
+import { ServiceAgentRegistrar } from './agent/service-agent.registrar';
 import { ThreadsController } from './threads/threads.controller';
 
 const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
@@ -31,7 +32,8 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
           shutdown: { drainTimeoutMs: app.drainTimeoutMs, timeoutMs: app.shutdownTimeoutMs },
           leases: { ttlMs: app.leaseTtlMs },
           signals: { redisUrl: app.redisUrl },
-          runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs },
+          runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs, resumeMode: app.resumeMode, onDisconnect: app.runOnDisconnect },
+          streams: { retentionMs: app.streamRetentionMs },
         };
       },
     }),
@@ -39,6 +41,6 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
     HealthModule,
   ],
   controllers: [RunsController, ThreadsController],
-  providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+  providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, ServiceAgentRegistrar],
 })
 export class AppModule {}

@@ -17,7 +17,8 @@ export class SharedBackends {
   /** Service environment on a new database and the shared Redis. */
   async environment(extra: Record<string, string> = {}): Promise<Record<string, string>> {
     const url = await this.postgres.createDatabase(`service_${++this.databases}`);
-    return { DATABASE_URL: url, REDIS_URL: this.redis.url, LEASE_TTL_MS: '1500', ...extra };
+    // Client resume unless a suite asks for `auto`: the suites written for it retry themselves.
+    return { DATABASE_URL: url, REDIS_URL: this.redis.url, LEASE_TTL_MS: '1500', RESUME_MODE: 'client', ...extra };
   }
 
   async stop(): Promise<void> {

@@ -3,6 +3,7 @@ import { api, runInput, tokenFor } from './http';
 import { ServiceGroup } from './service-group';
 import type { ServiceProcess } from './service-process';
 import { startRun, type AgUiEvent, type RunStream } from './sse';
+import { toolLedger } from './tool-ledger';
 import { waitFor } from './wait-for';
 
 const user = tokenFor('oskar');
@@ -13,16 +14,7 @@ type ChatMessage = { role: string; content?: unknown; tool_calls?: Array<{ id: s
 const messagesOf = async (service: ServiceProcess, threadId: string) =>
   (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user })).body.messages as Stored[];
 
-/** The demo tool's execution ledger: one entry per `msg` line the processes printed, by tool-call id. */
-function ledger(services: readonly ServiceProcess[], msg: 'demo tool started' | 'demo tool finished'): string[] {
-  const ids: string[] = [];
-  for (const line of services.flatMap((service) => service.logs.split('\n'))) {
-    if (!line.includes(msg)) continue;
-    const entry = JSON.parse(line) as { message: { msg: string; toolCallId: string } };
-    if (entry.message.msg === msg) ids.push(entry.message.toolCallId);
-  }
-  return ids;
-}
+const ledger = toolLedger;
 
 /** How a framework's agent differs in what the end-to-end suite sees. */
 export interface FrameworkAgentSuiteOptions {

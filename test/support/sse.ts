@@ -23,6 +23,10 @@ export interface RunStream {
   waitForEvent(predicate: (event: AgUiEvent) => boolean, what: string, timeoutMs?: number): Promise<AgUiEvent>;
   /** The terminal event (RUN_FINISHED or RUN_ERROR), once the stream has ended. */
   terminal(): Promise<AgUiEvent | undefined>;
+  /** Cuts the connection from the client's side, as a dropped network would. */
+  cut(): void;
+  /** Each event with its SSE id (undefined for a notice without one), in order. */
+  frames: Array<{ id?: number; event: AgUiEvent }>;
 }
 
 /** POSTs a run to the reference service and reads its SSE stream as it arrives. */
@@ -31,12 +35,37 @@ export function startRun(baseUrl: string, token: string, input: unknown): Promis
 }
 
 /** POSTs a run to any endpoint that answers with an AG-UI event stream, and reads it as it arrives. */
-export async function postRun(url: string, headers: Record<string, string>, input: unknown): Promise<RunStream> {
-  const response = await fetch(url, {
+export function postRun(url: string, headers: Record<string, string>, input: unknown): Promise<RunStream> {
+  return openStream(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(input),
   });
+}
+
+/** Joins a run's stream (`GET /v1/runs/{threadId}/stream`), after `lastEventId` given as the header (default) or the query. */
+export function joinRun(
+  baseUrl: string,
+  token: string,
+  threadId: string,
+  options: { runId?: string; lastEventId?: number; as?: 'header' | 'query' } = {},
+): Promise<RunStream> {
+  const query = new URLSearchParams();
+  if (options.runId) query.set('runId', options.runId);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+  if (options.lastEventId !== undefined) {
+    if (options.as === 'query') query.set('lastEventId', String(options.lastEventId));
+    else headers['last-event-id'] = String(options.lastEventId);
+  }
+  const search = query.size ? `?${query}` : '';
+  return openStream(`${baseUrl}/v1/runs/${threadId}/stream${search}`, { headers });
+}
+
+async function openStream(url: string, init: RequestInit): Promise<RunStream> {
+  const controller = new AbortController();
+  const response = await fetch(url, { ...init, signal: controller.signal });
+  const cut = () => controller.abort();
+  const frames: Array<{ id?: number; event: AgUiEvent }> = [];
   const events: AgUiEvent[] = [];
   const ids: string[] = [];
   const comments: string[] = [];
@@ -53,6 +82,8 @@ export async function postRun(url: string, headers: Record<string, string>, inpu
       done: Promise.resolve(events),
       waitForEvent: () => Promise.reject(new Error(`run refused with ${response.status}`)),
       terminal: async () => undefined,
+      cut,
+      frames,
     };
   }
   const done = (async () => {
@@ -66,12 +97,16 @@ export async function postRun(url: string, headers: Record<string, string>, inpu
           const frame = buffer.slice(0, split);
           buffer = buffer.slice(split + 2);
           let data = '';
+          let id: string | undefined;
           for (const line of frame.split('\n')) {
-            if (line.startsWith('id: ')) ids.push(line.slice(4));
+            if (line.startsWith('id: ')) ids.push((id = line.slice(4)));
             if (line.startsWith('data: ')) data += line.slice(6);
             if (line.startsWith(':')) comments.push(line);
           }
-          if (data) events.push(JSON.parse(data) as AgUiEvent);
+          if (!data) continue;
+          const event = JSON.parse(data) as AgUiEvent;
+          events.push(event);
+          frames.push({ id: id === undefined ? undefined : Number(id), event });
         }
       }
     } catch {
@@ -88,5 +123,7 @@ export async function postRun(url: string, headers: Record<string, string>, inpu
     done,
     waitForEvent: (predicate, what, timeoutMs = 15_000) => waitFor(() => events.find(predicate), what, timeoutMs),
     terminal: async () => (await done).find((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR'),
+    cut,
+    frames,
   };
 }

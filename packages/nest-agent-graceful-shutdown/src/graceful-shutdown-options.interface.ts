@@ -1,6 +1,7 @@
 import type { AgentHook } from './agent/agent-hook.interface';
 import type { ResumeMessageTemplate } from './resume/resume-message';
 import type { SignalBus } from './signals/signal-bus.interface';
+import type { RunEventLog } from './streams/run-event-log.interface';
 
 /** When and how the process shuts down. */
 export interface ShutdownOptions {
@@ -110,10 +111,39 @@ export interface RunOptions {
    */
   sseHeartbeatMs?: number;
   /**
+   * Who continues a run interrupted by a shutdown or a crash. `client`: the client's retry of
+   * the same request. `auto`: any live instance, at once: a shutdown hands the run over
+   * (its client gets a `handover` notice and joins the run's stream elsewhere), a crash is
+   * continued once its lease expired, and the first instance to start continues what no
+   * instance was left to take. A client's retry works in both.
+   * @default 'auto' on a shared store (not an embedded file) with Redis, else 'client'
+   */
+  resumeMode?: 'client' | 'auto';
+  /**
+   * What a client that goes away before its run ends does to the run: `continue` (the run
+   * finishes and its stream can be joined) or `cancel` (a user's stop).
+   * @default 'continue'
+   */
+  onDisconnect?: 'continue' | 'cancel';
+  /**
    * Writes the system message added to an interrupted thread's history when it resumes.
    * @default the built-in English text (when, why, which phase, what was pending)
    */
   resumeMessage?: ResumeMessageTemplate;
+}
+
+/** The run event logs that make run streams joinable. */
+export interface StreamOptions {
+  /**
+   * How long a run's event log stays joinable after the run ends, in milliseconds.
+   * @default 3600000
+   */
+  retentionMs?: number;
+  /**
+   * A log of your own; takes precedence. It is yours to connect and close.
+   * @default Redis Streams with `signals.redisUrl`, else the session database (default store), else process memory
+   */
+  log?: RunEventLog;
 }
 
 /** Options of `GracefulShutdownModule`. Every one has a default. */
@@ -126,6 +156,8 @@ export interface GracefulShutdownModuleOptions {
   signals?: SignalOptions;
   /** Behaviour of every run. */
   runs?: RunOptions;
+  /** Joinable run streams. */
+  streams?: StreamOptions;
   /**
    * Name of the TypeORM data source that holds the sessions (with the default store).
    * @default the default data source

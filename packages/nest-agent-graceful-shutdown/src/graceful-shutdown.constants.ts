@@ -3,6 +3,7 @@ import type { AgentHook } from './agent/agent-hook.interface';
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
 import { defaultResumeMessage, type ResumeMessageTemplate } from './resume/resume-message';
 import type { SignalBus } from './signals/signal-bus.interface';
+import type { RunEventLog } from './streams/run-event-log.interface';
 
 /** The defaults of every option, in one place (the option docs repeat them). */
 export const DEFAULT_OPTIONS = {
@@ -16,6 +17,8 @@ export const DEFAULT_OPTIONS = {
   partialOutput: 'save' as const,
   defaultStepDurationMs: 5_000,
   sseHeartbeatMs: 15_000,
+  streamRetentionMs: 3_600_000,
+  onDisconnect: 'continue' as const,
 } as const;
 
 /** The options with every default filled in, flat, as the module's services read them. */
@@ -36,6 +39,11 @@ export interface ResolvedShutdownOptions {
   defaultStepDurationMs: number;
   sseHeartbeatMs: number;
   resumeMessage: ResumeMessageTemplate;
+  /** Unset: decided from the store and the bus (see `RunOptions.resumeMode`). */
+  resumeMode?: 'client' | 'auto';
+  onDisconnect: 'continue' | 'cancel';
+  streamRetentionMs: number;
+  eventLog?: RunEventLog;
   dataSourceName?: string;
   instanceId: string;
 }
@@ -45,7 +53,7 @@ export const RESOLVED_SHUTDOWN_OPTIONS = Symbol('RESOLVED_SHUTDOWN_OPTIONS');
 
 /** Fills in defaults and rejects options that cannot work together, naming the option. */
 export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = {}): ResolvedShutdownOptions {
-  const { shutdown = {}, leases = {}, signals = {}, runs = {} } = options;
+  const { shutdown = {}, leases = {}, signals = {}, runs = {}, streams = {} } = options;
   const leaseTtlMs = leases.ttlMs ?? DEFAULT_OPTIONS.leaseTtlMs;
   const resolved: ResolvedShutdownOptions = {
     drainTimeoutMs: shutdown.drainTimeoutMs ?? DEFAULT_OPTIONS.drainTimeoutMs,
@@ -64,6 +72,10 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     defaultStepDurationMs: runs.defaultStepDurationMs ?? DEFAULT_OPTIONS.defaultStepDurationMs,
     sseHeartbeatMs: runs.sseHeartbeatMs ?? DEFAULT_OPTIONS.sseHeartbeatMs,
     resumeMessage: runs.resumeMessage ?? defaultResumeMessage,
+    resumeMode: runs.resumeMode,
+    onDisconnect: runs.onDisconnect ?? DEFAULT_OPTIONS.onDisconnect,
+    streamRetentionMs: streams.retentionMs ?? DEFAULT_OPTIONS.streamRetentionMs,
+    eventLog: streams.log,
     dataSourceName: options.dataSourceName,
     instanceId: options.instanceId ?? `${hostname()}-${process.pid}`,
   };
@@ -78,6 +90,13 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
       `shutdown.timeoutMs (${resolved.shutdownTimeoutMs}) must be greater than shutdown.drainTimeoutMs (${resolved.drainTimeoutMs}): the difference is the time to save interrupted runs and close`,
     );
   }
+  if (resolved.resumeMode !== undefined && !['client', 'auto'].includes(resolved.resumeMode)) {
+    throw new RangeError(`runs.resumeMode must be 'client' or 'auto', got ${String(resolved.resumeMode)}`);
+  }
+  if (!['continue', 'cancel'].includes(resolved.onDisconnect)) {
+    throw new RangeError(`runs.onDisconnect must be 'continue' or 'cancel', got ${String(resolved.onDisconnect)}`);
+  }
+  if (!(resolved.streamRetentionMs > 0)) throw new RangeError('streams.retentionMs must be more than 0 milliseconds');
   if (!(resolved.sseHeartbeatMs >= 0)) throw new RangeError('runs.sseHeartbeatMs must be 0 (off) or more milliseconds');
   return resolved;
 }

@@ -21,6 +21,11 @@ import { exitProcess, ShutdownSignalListener } from './shutdown/shutdown-signal.
 import { OWNED_SIGNAL_BUS, signalBusProviders, type OwnedSignalBus } from './signals/signal-bus.providers';
 import { SIGNAL_BUS } from './signals/signal-bus.interface';
 import { ThreadQueryService } from './threads/thread-query.service';
+import { AgentRegistry } from './agents/agent-registry';
+import { AutoResumer } from './resume/auto-resumer.service';
+import { RUN_EVENT_LOG } from './streams/run-event-log.interface';
+import { OWNED_RUN_EVENT_LOG, runEventLogProviders, type OwnedRunEventLog } from './streams/run-event-log.providers';
+import { RunStreamService } from './streams/run-stream.service';
 import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access.policy';
 
 /**
@@ -46,6 +51,7 @@ import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access
     },
     { provide: THREAD_ACCESS_POLICY, useClass: CreatorOwnsThread },
     ...signalBusProviders,
+    ...runEventLogProviders,
     { provide: PROCESS_TERMINATOR, useValue: exitProcess },
     { provide: APP_INTERCEPTOR, useClass: RetryAfterInterceptor },
     InFlightRunRegistry,
@@ -57,14 +63,29 @@ import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access
     AgentRunService,
     RunCancelService,
     ThreadQueryService,
+    AgentRegistry,
+    AutoResumer,
+    RunStreamService,
   ],
-  exports: [AgentRunService, RunCancelService, ThreadQueryService, ShutdownCoordinator, InFlightRunRegistry, SESSION_STORE, SIGNAL_BUS],
+  exports: [
+    AgentRunService,
+    RunCancelService,
+    RunStreamService,
+    ThreadQueryService,
+    AgentRegistry,
+    ShutdownCoordinator,
+    InFlightRunRegistry,
+    SESSION_STORE,
+    SIGNAL_BUS,
+    RUN_EVENT_LOG,
+  ],
 })
 export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('GracefulShutdown');
 
   constructor(
     @Inject(OWNED_SIGNAL_BUS) private readonly ownedBus: OwnedSignalBus,
+    @Inject(OWNED_RUN_EVENT_LOG) private readonly ownedLog: OwnedRunEventLog,
     moduleRef: ModuleRef,
   ) {
     super();
@@ -72,11 +93,14 @@ export class GracefulShutdownModule extends GracefulShutdownConfigurableModule i
   }
 
   async onModuleInit(): Promise<void> {
-    await this.ownedBus?.connect?.();
+    await Promise.all([this.ownedBus?.connect?.(), this.ownedLog?.connect?.()]);
   }
 
-  /** Closes only the bus the module created; its hooks run first, after the drain saved every run. */
+  /** Closes only the bus and log the module created; its hooks run first, after the drain saved every run. */
   async onApplicationShutdown(): Promise<void> {
-    await this.ownedBus?.close?.().catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) }));
+    await Promise.all([
+      this.ownedBus?.close?.().catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) })),
+      this.ownedLog?.close?.().catch((error: unknown) => this.logger.warn({ msg: 'run event log not closed cleanly', error: String(error) })),
+    ]);
   }
 }

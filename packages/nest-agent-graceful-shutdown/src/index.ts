@@ -2,7 +2,14 @@
 // `/openai`, `/terminus`, `/testing`); everything else is internal.
 export { GracefulShutdownModule } from './graceful-shutdown.module';
 export type { SeamProvider, GracefulShutdownModuleExtras } from './graceful-shutdown.module-definition';
-export type { GracefulShutdownModuleOptions, LeaseOptions, RunOptions, ShutdownOptions, SignalOptions } from './graceful-shutdown-options.interface';
+export type {
+  GracefulShutdownModuleOptions,
+  LeaseOptions,
+  RunOptions,
+  ShutdownOptions,
+  SignalOptions,
+  StreamOptions,
+} from './graceful-shutdown-options.interface';
 
 export type { AgentDefinition } from './agent/agent-definition';
 export type {
@@ -35,6 +42,11 @@ export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coo
 export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
 
 export { AgentRunService } from './runs/agent-run.service';
+export { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from './agents/agent-registry';
+export type { ResumeMode } from './resume/resume-mode';
+export { RunStreamService, type JoinQuery } from './streams/run-stream.service';
+export { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey, type RunLogListener } from './streams/run-event-log.interface';
+export { InMemoryRunEventLog } from './streams/in-memory-run-event-log';
 export type { AgentRun } from './runs/agent-run';
 export type { HttpResponseTarget } from './http/server-response';
 export { parseRunInput, ID_PATTERN, type ValidRunInput } from './runs/run-input';
@@ -56,6 +68,7 @@ export {
 } from './session/session-store.interface';
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
 export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
+export { TypeOrmRunEventLog } from './session/typeorm-run-event-log';
 export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './signals/signal-bus.interface';
 export { InProcessSignalBus } from './signals/in-process-signal-bus';
 

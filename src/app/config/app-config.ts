@@ -34,6 +34,9 @@ const EnvSchema = z.object({
   PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
   SSE_HEARTBEAT_MS: int(15_000),
   AGENT_FRAMEWORK: z.enum(AGENT_FRAMEWORKS).default('native'),
+  STREAM_RETENTION_MS: int(3_600_000, 1),
+  RUN_ON_DISCONNECT: z.enum(['continue', 'cancel']).default('continue'),
+  RESUME_MODE: z.enum(['client', 'auto']).optional(),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -67,6 +70,12 @@ export interface AppConfig {
   sseHeartbeatMs: number;
   /** Which framework runs the reference agent. */
   agentFramework: AgentFramework;
+  /** How long a run's event log stays joinable after the run ends, in milliseconds. */
+  streamRetentionMs: number;
+  /** What a client disconnect does to its run. */
+  runOnDisconnect: 'continue' | 'cancel';
+  /** Who continues an interrupted run: `auto` by default with PostgreSQL and Redis, else `client`. */
+  resumeMode: 'client' | 'auto';
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -125,6 +134,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     partialOutput: e.PARTIAL_OUTPUT,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     agentFramework: e.AGENT_FRAMEWORK,
+    streamRetentionMs: e.STREAM_RETENTION_MS,
+    runOnDisconnect: e.RUN_ON_DISCONNECT,
+    resumeMode: e.RESUME_MODE ?? (e.DATABASE_URL && e.REDIS_URL ? 'auto' : 'client'),
   };
 }
 

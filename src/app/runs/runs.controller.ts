@@ -1,31 +1,40 @@
-import { Body, Controller, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentRunService, parseRunInput, RunCancelService, type AgentDefinition, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { AgentRunService, parseRunInput, RunCancelService, RunStreamService } from 'nest-agent-graceful-shutdown';
 import { CurrentUser } from '../auth/current-user.decorator';
-import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
-import { serviceAgent } from '../agent/service-agent';
+import { SERVICE_AGENT_NAME } from '../agent/service-agent.registrar';
 import { IdParamPipe } from '../http/id-param.pipe';
+import { parseLastEventId } from './last-event-id';
 import { WaitMsPipe } from './wait-ms.pipe';
 
-/** Starts, continues and stops agent runs. */
+/** Starts, joins, continues and stops agent runs. */
 @Controller('v1/runs')
 export class RunsController {
-  private readonly agent: AgentDefinition | DurableAgent;
-
   constructor(
     private readonly runs: AgentRunService,
+    private readonly streams: RunStreamService,
     private readonly cancels: RunCancelService,
-    config: ConfigService,
-  ) {
-    this.agent = serviceAgent(config.getOrThrow<AppConfig>(APP_CONFIG_KEY));
-  }
+  ) {}
 
   /** Body: AG-UI `RunAgentInput`. Answers with the run's AG-UI events as server-sent events. */
   @Post()
   async run(@CurrentUser() userId: string, @Body() body: unknown, @Res() response: Response): Promise<void> {
-    const run = await this.runs.start(userId, parseRunInput(body), this.agent);
+    const run = await this.runs.start(userId, parseRunInput(body), SERVICE_AGENT_NAME);
     await run.streamTo(response);
+  }
+
+  /** Joins a run's event stream: the events after `Last-Event-ID`, then live to the terminal event. */
+  @Get(':threadId/stream')
+  async join(
+    @CurrentUser() userId: string,
+    @Param('threadId', new IdParamPipe()) threadId: string,
+    @Query('runId', new IdParamPipe(true)) runId: string | undefined,
+    @Query('lastEventId') lastEventIdQuery: unknown,
+    @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    const lastEventId = parseLastEventId(lastEventIdHeader, lastEventIdQuery);
+    await this.streams.join(userId, threadId, { runId, lastEventId }, response);
   }
 
   /** A user's stop; with `waitMs`, waits for the run to stop and says whether it did. */

@@ -10,3 +10,5 @@ export { ModelCallError, type ModelCallErrorCode } from './model-call.error';
 export { ApprovalPendingError } from './approval-pending.error';
 export { StoreUnavailableError } from './store-unavailable.error';
 export { RunStoppedError } from './run-stopped.error';
+export { EventLogUnavailableError } from './event-log-unavailable.error';
+export { StreamGoneError } from './stream-gone.error';

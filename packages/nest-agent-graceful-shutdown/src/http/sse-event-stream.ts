@@ -1,17 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { EventType, type BaseEvent } from '@ag-ui/core';
+import type { ChannelEvent } from '../streams/run-event-channel';
 
 /**
- * Writes AG-UI events to an HTTP response as server-sent events, each with an `id:`.
- * Steps left open by a stopped run are closed before the terminal event, so the stream
- * is always well formed. Writes after the client went away are dropped: the run goes on.
- * When nothing was written for `heartbeatMs`, a comment line keeps proxies from cutting
- * the idle connection (one model call can be silent for a minute).
+ * Writes AG-UI events to an HTTP response as server-sent events: a logged event with its
+ * `id:`, a notice of this connection without one. Writes after the client went away are
+ * dropped: the run goes on. When nothing was written for `heartbeatMs`, a comment line keeps
+ * proxies from cutting the idle connection (one model call can be silent for a minute).
  */
 export class SseEventStream {
-  private nextId = 1;
-  private readonly openSteps: string[] = [];
   private heartbeat?: NodeJS.Timeout;
+  private endedHere = false;
 
   /** @param heartbeatMs idle time before a comment line is written, in milliseconds; 0: never. */
   constructor(
@@ -34,25 +32,27 @@ export class SseEventStream {
     }
   }
 
-  readonly write = (event: BaseEvent): void => {
-    const step = (event as { stepName?: string }).stepName ?? '';
-    if (event.type === EventType.STEP_STARTED) this.openSteps.push(step);
-    const open = this.openSteps.lastIndexOf(step);
-    if (event.type === EventType.STEP_FINISHED && open >= 0) this.openSteps.splice(open, 1);
-    if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
-      while (this.openSteps.length) this.send({ type: EventType.STEP_FINISHED, stepName: this.openSteps.pop() } as BaseEvent);
-    }
-    this.send(event);
+  readonly write = ({ id, event }: ChannelEvent): void => {
+    this.raw(`${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(event)}\n\n`);
   };
+
+  /** True once the connection is gone or ended. */
+  get ended(): boolean {
+    return this.response.writableEnded || this.response.destroyed;
+  }
+
+  /** Calls `handler` once if the client goes away before this side ended the response. */
+  onClientGone(handler: () => void): void {
+    this.response.once('close', () => {
+      if (!this.endedHere) handler();
+    });
+  }
 
   /** Stops the heartbeat and ends the response. */
   close(): void {
+    this.endedHere = true;
     clearTimeout(this.heartbeat);
     if (!this.response.writableEnded) this.response.end();
-  }
-
-  private send(event: BaseEvent): void {
-    this.raw(`id: ${this.nextId++}\ndata: ${JSON.stringify(event)}\n\n`);
   }
 
   private beat(): void {
@@ -61,7 +61,7 @@ export class SseEventStream {
 
   /** Writes, and pushes the heartbeat back by a full period (one timer, refreshed, per stream). */
   private raw(text: string): void {
-    if (this.response.writableEnded || this.response.destroyed) return;
+    if (this.ended) return;
     this.response.write(text);
     this.heartbeat?.refresh();
   }

@@ -1,2 +1,3 @@
-// `nest-agent-graceful-shutdown/redis`: signals across instances through Redis (optional peer `ioredis`).
+// `nest-agent-graceful-shutdown/redis`: signals and run event logs across instances through Redis (optional peer `ioredis`).
 export { RedisSignalBus, type RedisSignalBusOptions } from './redis-signal-bus';
+export { RedisRunEventLog, type RedisRunEventLogOptions } from './redis-run-event-log';

@@ -129,6 +129,10 @@ export class RedisSignalBus implements SignalBus {
     return this.local.onRunEnded(threadId, runId, handler);
   }
 
+  onAnyRunEnded(handler: (signal: RunEndedSignal) => void): Unsubscribe {
+    return this.local.onAnyRunEnded(handler);
+  }
+
   /** Whether both connections are up and subscribed, and since when. */
   health(): SignalBusHealth & { transport: 'redis'; since: string } {
     return { transport: 'redis', connected: this.link.connected, since: this.link.since };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
-import { Inject, Injectable } from '@nestjs/common';
-import type { AgentDefinition } from '../agent/agent-definition';
-import { toDurableAgent } from '../handle/durable-agent';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AgentRegistry, type AgentRef } from '../agents/agent-registry';
+import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
 import type { DurableAgent } from '../handle/run-handle.interface';
 import type { AgentMessage } from '../agent/agent-message';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
@@ -21,6 +21,9 @@ import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
 import { ThreadQueryService } from '../threads/thread-query.service';
 import { AgentRun } from './agent-run';
+import { resolveResumeMode, type ResumeMode } from '../resume/resume-mode';
+import { RunEventChannel } from '../streams/run-event-channel';
+import { RUN_EVENT_LOG, type RunEventLog } from '../streams/run-event-log.interface';
 import type { ValidRunInput } from './run-input';
 
 /**
@@ -29,6 +32,8 @@ import type { ValidRunInput } from './run-input';
  */
 @Injectable()
 export class AgentRunService {
+  private readonly logger = new Logger('AgentRunService');
+
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
@@ -37,19 +42,51 @@ export class AgentRunService {
     private readonly coordinator: ShutdownCoordinator,
     private readonly leases: LeaseKeeper,
     private readonly threads: ThreadQueryService,
+    private readonly agents: AgentRegistry,
+    @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
   ) {}
+
+  /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`). */
+  get resumeMode(): ResumeMode {
+    return resolveResumeMode(this.options, this.store, this.signals);
+  }
 
   /**
    * Admits and records a run. Refuses it, writing nothing, during a shutdown
    * (`ShuttingDownError`), on a thread the access policy refuses `userId`
    * (`ThreadAccessDeniedError`) or while
    * the thread has an active run (`RunInProgressError`). Messages already in the history
-   * (a client's retry or echo) are not added again.
+   * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
+   * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
+   * instance.
    */
   @AnswersStoreOutages()
-  async start(userId: string, input: ValidRunInput, agentOrDefinition: AgentDefinition | DurableAgent): Promise<AgentRun> {
+  async start(userId: string, input: ValidRunInput, agent: AgentRef): Promise<AgentRun> {
+    return this.admit(userId, input, agent, false);
+  }
+
+  /**
+   * Continues an interrupted thread with no client (resume mode `auto`): the same run id, its
+   * resume message, its log continued. Resolves null when there is nothing to continue here:
+   * the thread is not interrupted, its agent is not registered on this instance, or another
+   * instance was first.
+   */
+  async continueInterrupted(threadId: string): Promise<AgentRun | null> {
+    const thread = await this.store.findThread(threadId);
+    const runId = thread?.status === 'interrupted' ? (thread.interrupt?.runId ?? thread.lastRun?.runId) : undefined;
+    const agentName = thread?.lastRun?.agentName;
+    if (!thread || !runId || !agentName || !this.agents.get(agentName)) return null;
+    try {
+      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, true);
+    } catch (error) {
+      if (error instanceof RunInProgressError) return null;
+      throw error;
+    }
+  }
+
+  private async admit(userId: string, input: ValidRunInput, ref: AgentRef, continuation: boolean): Promise<AgentRun> {
     const { threadId, runId } = input;
-    const agent = toDurableAgent(agentOrDefinition);
+    const { agent, name: agentName } = this.agents.resolve(ref);
     this.coordinator.assertAcceptingRuns();
     const thread = await this.store.findThread(threadId);
     if (thread) await this.threads.assertAccess(userId, thread);
@@ -64,6 +101,7 @@ export class AgentRunService {
     }
     const plan = thread?.status === 'awaiting_approval' ? this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
     this.coordinator.assertAcceptingRuns();
+    const channel = await this.openChannel(thread, threadId, runId);
     const runKey = randomUUID();
     try {
       await this.store.startRun({
@@ -72,6 +110,7 @@ export class AgentRunService {
         runKey,
         runId,
         instanceId: this.options.instanceId,
+        agentName,
         messages: plan.resolvedResults,
         expectedLastRunKey: thread?.lastRun?.key ?? null,
       });
@@ -98,7 +137,27 @@ export class AgentRunService {
       partialOutput: this.options.partialOutput,
       defaultStepDurationMs: this.options.defaultStepDurationMs,
       sseHeartbeatMs: this.options.sseHeartbeatMs,
+      channel,
+      streams: { log: this.log, retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
+      continuation: continuation && channel.continuing,
     });
+  }
+
+  /** The run's event log, continued after its last event; a log out of reach refuses the run before anything is written. */
+  private async openChannel(thread: ThreadRecord | null, threadId: string, runId: string): Promise<RunEventChannel> {
+    const firstAttempt = !thread || (thread.lastRun?.runId !== runId && !(await this.store.findRun(threadId, runId)));
+    try {
+      return await RunEventChannel.open(
+        this.log,
+        { threadId, runId },
+        {
+          firstAttempt,
+          onError: (error) => this.logger.warn({ msg: 'run events not logged yet', threadId, runId, error: String(error) }),
+        },
+      );
+    } catch (error) {
+      throw new EventLogUnavailableError(this.options.retryAfterSeconds, String(error));
+    }
   }
 
   /** An interrupted thread resumes (resume message, dangling calls resolved); any other just continues. */

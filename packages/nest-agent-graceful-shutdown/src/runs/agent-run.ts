@@ -6,6 +6,7 @@ import type { PartialOutputPolicy } from '../agent/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
+import { StopReason } from '../agent/stop-reason';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import type { LeaseKeeper } from '../leases/lease-keeper.service';
 import type { SessionStore } from '../session/session-store.interface';
@@ -15,6 +16,8 @@ import { GracefulShutdownHook, type GracefulShutdownHookDeps } from '../shutdown
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { summarizeOutcome, terminalEvent, type OutcomeSummary } from './run-outcome-mapping';
 import { SseEventStream } from '../http/sse-event-stream';
+import type { RunEventChannel } from '../streams/run-event-channel';
+import type { RunEventLog } from '../streams/run-event-log.interface';
 import { driveRun } from '../handle/drive-run';
 import { DurableRunHandle } from '../handle/durable-run-handle';
 import type { DurableAgent } from '../handle/run-handle.interface';
@@ -44,7 +47,23 @@ export interface AgentRunSpec {
   defaultStepDurationMs: number;
   /** Idle time of an event stream before a heartbeat comment, in milliseconds; 0: none. */
   sseHeartbeatMs: number;
+  /** The run's events on their way to its log and connections. */
+  channel: RunEventChannel;
+  streams: {
+    log: RunEventLog;
+    /** How long the log stays joinable after the attempt ends, in milliseconds. */
+    retentionMs: number;
+    /** `auto`: a run stopped by a shutdown is handed over instead of ending with `RUN_INTERRUPTED`. */
+    resumeMode: 'client' | 'auto';
+    /** `cancel`: a client that goes away stops its run, as a user's cancel. */
+    onDisconnect: 'continue' | 'cancel';
+  };
+  /** True when an instance continues the run on its own: the log's `RUN_STARTED` is already there. */
+  continuation: boolean;
 }
+
+/** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
+const LOG_FLUSH_TIMEOUT_MS = 5_000;
 
 /**
  * A run that was admitted and recorded. `execute` streams its AG-UI events, from
@@ -54,6 +73,8 @@ export class AgentRun {
   private readonly logger = new Logger('AgentRun');
   /** Set when the run's end could not be saved: the client is told instead of a normal ending. */
   private saveFailure?: Error;
+  /** Set once the run's end is decided: a disconnect then cancels nothing. */
+  private ending?: Promise<void>;
 
   constructor(private readonly spec: AgentRunSpec) {}
 
@@ -72,15 +93,23 @@ export class AgentRun {
   async streamTo(response: HttpResponseTarget): Promise<RunOutcome> {
     const stream = new SseEventStream(toServerResponse(response), this.spec.sseHeartbeatMs);
     stream.open();
+    const unsubscribe = this.spec.channel.subscribe(stream.write);
+    if (this.spec.streams.onDisconnect === 'cancel') stream.onClientGone(() => this.cancelOnDisconnect());
     try {
-      return await this.execute(stream.write);
+      return await this.execute();
     } finally {
+      unsubscribe();
       stream.close();
     }
   }
 
-  async execute(emit: RunEventSink): Promise<RunOutcome> {
-    const { threadId, runId, runKey, store, signals } = this.spec;
+  /**
+   * Executes the run; its events go to the run's log and to the channel's subscribers, from
+   * `RUN_STARTED` to exactly one terminal event (or a handover).
+   */
+  async execute(): Promise<RunOutcome> {
+    const { threadId, runId, runKey, store, signals, channel } = this.spec;
+    const emit: RunEventSink = channel.emit;
     const shutdownHook = new GracefulShutdownHook({
       ...this.spec.shutdown,
       signals,
@@ -88,8 +117,8 @@ export class AgentRun {
       lease: { keeper: this.spec.leases, runKey },
       defaultStepDurationMs: this.spec.defaultStepDurationMs,
     });
-    emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
-    this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length });
+    if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
+    this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length, ...(this.spec.continuation ? { continuation: true } : {}) });
     const handle = new DurableRunHandle({
       threadId,
       runId,
@@ -107,12 +136,60 @@ export class AgentRun {
       toolTraits: (name) => this.spec.agent.toolTraits(name),
     });
     const outcome = await driveRun(this.spec.agent, handle);
-    emit(terminalEvent(threadId, runId, this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome)));
+    // The shutdown hook ended the stream with the run's record; this covers a hook chain that did not.
+    this.ending ??= this.endStream(outcome);
+    await this.ending;
     return outcome;
   }
 
+  /**
+   * The run's last events: its terminal event, or at a shutdown in `auto` resume mode a
+   * handover (another instance continues the same run and log). Waits until they are in the
+   * log, then keeps the log for the retention time and tells every instance the run ended.
+   */
+  private async endStream(outcome: RunOutcome): Promise<void> {
+    const { threadId, runId, channel, streams, signals } = this.spec;
+    const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome);
+    if (this.handsOver(outcome)) channel.handOver();
+    else channel.emit(terminalEvent(threadId, runId, summary));
+    await channel.close(LOG_FLUSH_TIMEOUT_MS);
+    await streams.log
+      .retain({ threadId, runId }, streams.retentionMs)
+      .catch((error: unknown) => this.logger.warn({ msg: 'event log retention not set', threadId, runId, error: String(error) }));
+    if (this.saveFailure) return;
+    await signals
+      .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
+      .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
+  }
+
+  private cancelOnDisconnect(): void {
+    if (this.ending) return;
+    const { threadId, runId, signals } = this.spec;
+    this.logger.log({ msg: 'client disconnected, canceling run', threadId, runId });
+    void signals
+      .publishCancel({ threadId, runId })
+      .catch((error: unknown) => this.logger.warn({ msg: 'disconnect cancel not published', threadId, runId, error: String(error) }));
+  }
+
+  /** Saves the run's end, then ends its stream; the shutdown hook holds the run in flight until both are done. */
   private async finalize(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
-    const { threadId, runId, runKey, store, signals } = this.spec;
+    if (this.handsOver(outcome)) {
+      // In the log before the run reads interrupted: the instance that continues it appends after them.
+      this.spec.channel.closeOpen();
+      await this.spec.channel.settle(LOG_FLUSH_TIMEOUT_MS);
+    }
+    await this.save(outcome, interrupt);
+    this.ending ??= this.endStream(outcome);
+    await this.ending;
+  }
+
+  /** At a shutdown in resume mode `auto`, another instance continues the run: no terminal event. */
+  private handsOver(outcome: RunOutcome): boolean {
+    return this.spec.streams.resumeMode === 'auto' && !this.saveFailure && outcome.stopReason === StopReason.Interrupted;
+  }
+
+  private async save(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
+    const { threadId, runId, runKey, store } = this.spec;
     const summary = summarizeOutcome(outcome);
     try {
       await store.finishRun({
@@ -144,9 +221,6 @@ export class AgentRun {
       ...(outcome.usage ? { tokens: outcome.usage.totalTokens } : {}),
       ...(outcome.error ? { error: outcome.error.message } : {}),
     });
-    await signals
-      .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
-      .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
   }
 }
 

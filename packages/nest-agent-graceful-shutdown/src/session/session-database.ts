@@ -50,8 +50,17 @@ export class SessionDatabase {
       const dataSource = typeof this.source === 'function' ? this.source() : this.source;
       const type = dataSource.options.type;
       const embedded = type === 'better-sqlite3' || type === 'sqlite';
-      this.resolved = { dataSource, queue: embedded ? new WriteQueue() : undefined, postgres: type === 'postgres' };
+      this.resolved = { dataSource, queue: embedded ? writeQueueOf(dataSource) : undefined, postgres: type === 'postgres' };
     }
     return this.resolved;
   }
+}
+
+const writeQueues = new WeakMap<DataSource, WriteQueue>();
+
+/** One write queue per embedded database, shared by every user of its data source (the store, the event log). */
+function writeQueueOf(dataSource: DataSource): WriteQueue {
+  let queue = writeQueues.get(dataSource);
+  if (!queue) writeQueues.set(dataSource, (queue = new WriteQueue()));
+  return queue;
 }

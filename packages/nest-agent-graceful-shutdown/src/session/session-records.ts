@@ -21,6 +21,8 @@ export interface RunRecord {
   iteration: number;
   phase: RunPhase | null;
   instanceId: string;
+  /** The registered name of the agent that runs it (`AgentRegistry`); null when it had none. */
+  agentName: string | null;
   /** Tokens the run's model calls used; null when the model reports none. */
   usage: { promptTokens: number; completionTokens: number } | null;
   startedAt: string;

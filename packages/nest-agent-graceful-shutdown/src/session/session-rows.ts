@@ -61,6 +61,7 @@ export function toRunRecord(row: RunEntity): RunRecord {
     iteration: row.iteration,
     phase: row.phase as RunPhase | null,
     instanceId: row.instanceId,
+    agentName: row.agentName ?? null,
     usage: row.promptTokens === null || row.completionTokens === null ? null : { promptTokens: row.promptTokens, completionTokens: row.completionTokens },
     startedAt: row.startedAt,
     endedAt: row.endedAt,

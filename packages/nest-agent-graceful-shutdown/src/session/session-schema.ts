@@ -2,13 +2,17 @@ import { CreateSessionTables1732147200000 } from './migrations/1732147200000-cre
 import { AddLeasesAndToolCalls1732233600000 } from './migrations/1732233600000-add-leases-and-tool-calls';
 import { PartialOutputAndApproval1732320000000 } from './migrations/1732320000000-partial-output-and-approval';
 import { AddRunState1732406400000 } from './migrations/1732406400000-add-run-state';
+import { AddRunAgentName1732492800000 } from './migrations/1732492800000-add-run-agent-name';
+import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run-event-logs';
 import { MessageEntity } from './entities/message.entity';
+import { RunEventEntity } from './entities/run-event.entity';
+import { RunEventLogEntity } from './entities/run-event-log.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
 import { ToolCallEntity } from './entities/tool-call.entity';
 
 /** Entities to add to the host's TypeORM `entities`. */
-export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity];
+export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity, RunEventLogEntity, RunEventEntity];
 
 /** Migrations to add to the host's TypeORM `migrations` (run them with `migrationsRun: true` or the CLI). */
 export const SESSION_MIGRATIONS = [
@@ -16,6 +20,8 @@ export const SESSION_MIGRATIONS = [
   AddLeasesAndToolCalls1732233600000,
   PartialOutputAndApproval1732320000000,
   AddRunState1732406400000,
+  AddRunAgentName1732492800000,
+  AddRunEventLogs1732579200000,
 ];
 
 /**

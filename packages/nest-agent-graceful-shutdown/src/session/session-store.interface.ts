@@ -12,6 +12,8 @@ export interface StartRunCommand {
   runKey: string;
   runId: string;
   instanceId: string;
+  /** The registered name of the run's agent, so any instance can continue it; null when unregistered. */
+  agentName?: string | null;
   /** Messages to append before the run starts (resolved tool calls of an interrupted step). */
   messages: readonly AgentMessage[];
   /**
@@ -94,6 +96,11 @@ export interface SessionStore {
    * file), every run held by another instance. Returns how many.
    */
   recoverCrashedRuns(options?: { exclusiveInstanceId?: string }): Promise<number>;
+  /**
+   * Up to `limit` threads that read `interrupted` (a shutdown or a crash, not an approval
+   * pause), the longest waiting first: what an instance in resume mode `auto` continues.
+   */
+  findInterruptedThreads?(limit: number): Promise<string[]>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   /** True when no other process can share this store (an embedded file): the boot sweep may then take over every run. */

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PostgresServer } from '../../../../tools/local-services';
+import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { describeSessionStoreContract } from '../testing/session-store.contract';
+import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 import { ThreadBusyError } from './session-store.interface';
 import { TypeOrmSessionStore } from './typeorm-session.store';
@@ -109,4 +111,16 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     await expect(written).resolves.toBeUndefined();
     expect((await store.loadMessages('shared')).map((m) => m.id)).toEqual(['during-restart']);
   }, 60_000);
+});
+
+describeRunEventLogContract('TypeOrmRunEventLog on PostgreSQL', async () => {
+  let time = Date.parse('2025-01-02T03:00:00.000Z');
+  const url = await server.createDatabase(`event_log_${++databases}`);
+  const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
+  await dataSource.initialize();
+  return {
+    log: new TypeOrmRunEventLog(dataSource, () => time),
+    dispose: () => dataSource.destroy(),
+    advance: (ms: number) => void (time += ms),
+  };
 });

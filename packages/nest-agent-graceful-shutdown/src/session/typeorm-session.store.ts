@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { IsNull, type DataSource, type EntityManager } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry';
 import { recordCrash } from './crash-recovery';
@@ -12,6 +12,7 @@ import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './
 import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
 import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
 import { SessionDatabase } from './session-database';
+import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 
 /** Options of the TypeORM session store. */
 export interface TypeOrmSessionStoreOptions {
@@ -94,6 +95,7 @@ export class TypeOrmSessionStore implements SessionStore {
       iteration: 0,
       phase: null,
       instanceId: command.instanceId,
+      agentName: command.agentName ?? null,
       startedAt: at,
       endedAt: null,
     });
@@ -214,12 +216,27 @@ export class TypeOrmSessionStore implements SessionStore {
     return recovered;
   }
 
+  async findInterruptedThreads(limit: number): Promise<string[]> {
+    const rows = await this.dataSource.getRepository(ThreadEntity).find({
+      select: { threadId: true },
+      where: { status: 'interrupted' satisfies ThreadStatus, activeRunId: IsNull() },
+      order: { updatedAt: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => row.threadId);
+  }
+
   async ping(): Promise<void> {
     await this.dataSource.query('SELECT 1');
   }
 
   isExclusive(): boolean {
     return this.db.embedded;
+  }
+
+  /** A run event log in the same database, sharing its write queue on SQLite (the default log without Redis). */
+  createRunEventLog(): TypeOrmRunEventLog {
+    return new TypeOrmRunEventLog(() => this.db.dataSource, this.clock);
   }
 
   private async alreadyStored(manager: EntityManager, threadId: string, messageId: string): Promise<boolean> {

@@ -29,6 +29,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   private sequence?: Promise<void>;
   private drainEndsAt?: number;
   private closing = false;
+  private readonly closeHandlers = new Set<() => void>();
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -78,6 +79,16 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     return this.participants.addHandler(handler, options);
   }
 
+  /**
+   * Calls `handler` once every run is saved, just before the HTTP server closes: the moment
+   * to end long-lived connections (joined run streams) with a word to their clients.
+   * @returns a function that unregisters the handler.
+   */
+  onClosing(handler: () => void): () => void {
+    this.closeHandlers.add(handler);
+    return () => this.closeHandlers.delete(handler);
+  }
+
   /** Holds a shutdown open until `work` settles, up to `timeoutMs` (a job in progress, a flush). */
   holdUntil(work: PromiseLike<unknown>, options?: ParticipantOptions): void {
     this.participants.holdUntil(work, options);
@@ -110,6 +121,13 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       }
       await participants;
       this.current = 'closing';
+      for (const handler of this.closeHandlers) {
+        try {
+          handler();
+        } catch (error) {
+          this.logger.warn({ msg: 'closing handler failed', error: String(error) });
+        }
+      }
       await this.closeHttpServer(deadline);
       // A request admitted just before the shutdown may have started its run after the drain.
       await this.interruptRemaining(deadline);

@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from './signal-bus.interface';
 
 const key = (threadId: string, runId: string) => `${threadId}\u0000${runId}`;
+/** The event of every run's end: no run key can be empty. */
+const ANY_RUN = '';
 
 /**
  * Signals within one process. A cancel is remembered for `cancelTtlMs`, so a run that
@@ -35,6 +37,12 @@ export class InProcessSignalBus implements SignalBus {
     // The cancel was for the run that just ended; a retry with the same run id is a new attempt.
     this.recentCancels.delete(id);
     this.ended.emit(id, signal);
+    this.ended.emit(ANY_RUN, signal);
+  }
+
+  onAnyRunEnded(handler: (signal: RunEndedSignal) => void): Unsubscribe {
+    this.ended.on(ANY_RUN, handler);
+    return () => this.ended.off(ANY_RUN, handler);
   }
 
   onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {

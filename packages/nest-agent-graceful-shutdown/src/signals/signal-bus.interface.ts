@@ -38,6 +38,12 @@ export interface SignalBus {
   onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe;
   publishRunEnded(signal: RunEndedSignal): Promise<void>;
   onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe;
+  /**
+   * Listens for the end of every run, on every instance: how an instance in resume mode
+   * `auto` learns at once of a run another one interrupted. Optional: without it, the
+   * periodic sweep finds such runs.
+   */
+  onAnyRunEnded?(handler: (signal: RunEndedSignal) => void): Unsubscribe;
   /** Reports the transport's state; optional so custom buses need not track one. */
   health?(): SignalBusHealth;
 }

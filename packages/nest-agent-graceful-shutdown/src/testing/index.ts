@@ -1,6 +1,8 @@
 // `nest-agent-graceful-shutdown/testing`: behaviour suites to run against your own parts (Jest,
-// or Vitest with `globals: true`): every session store, and every agent loop driving a run handle.
+// or Vitest with `globals: true`): every session store, every run event log, and every agent
+// loop driving a run handle.
 export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract';
+export { describeRunEventLogContract, type RunEventLogFixture } from './run-event-log.contract';
 export { describeRunHandleContract } from './run-handle.contract';
 export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTurn } from './run-handle-harness';
 export { MemoryCheckpointer } from './memory-checkpointer';

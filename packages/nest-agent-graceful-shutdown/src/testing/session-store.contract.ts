@@ -253,6 +253,30 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findThread('t2')).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash' } });
     });
 
+    it('records the name of the agent a run was started with', async () => {
+      await store.startRun({ ...startCommand('t1', 'r1'), agentName: 'researcher' });
+
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ agentName: 'researcher' });
+    });
+
+    it('lists the threads interrupted by a shutdown or a crash, longest waiting first, and not those paused for approval', async () => {
+      const end = async (threadId: string, interrupt: InterruptedState | null) => {
+        const command = startCommand(threadId, 'r1');
+        await store.startRun(command);
+        await store.finishRun({ threadId, runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt });
+        clock.advance(10);
+      };
+      await end('t-shutdown', shutdownMarker('r1'));
+      await end('t-approval', { ...shutdownMarker('r1'), reason: 'approval' });
+      await end('t-idle', null);
+      await store.startRun(startCommand('t-crash', 'r1'));
+      clock.advance(LEASE_TTL_MS + 1);
+      await store.recoverCrashedRuns();
+
+      await expect(store.findInterruptedThreads!(10)).resolves.toEqual(['t-shutdown', 't-crash']);
+      await expect(store.findInterruptedThreads!(1)).resolves.toEqual(['t-shutdown']);
+    });
+
     /** Run r1 loses its lease; instance-b takes the thread over with run r2. */
     const takeOver = async () => {
       const old = startCommand('t1', 'r1', { instanceId: 'instance-a' });

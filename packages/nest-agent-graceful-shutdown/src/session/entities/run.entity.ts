@@ -35,6 +35,10 @@ export class RunEntity {
   @Column({ name: 'instance_id', type: 'varchar', length: 64 })
   instanceId: string;
 
+  /** The registered name of the agent that runs it; null for an agent that was not registered. */
+  @Column({ name: 'agent_name', type: 'varchar', length: 128, nullable: true })
+  agentName: string | null;
+
   /** Prompt tokens of the run's model calls, when the model reports usage. */
   @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
   promptTokens: number | null;

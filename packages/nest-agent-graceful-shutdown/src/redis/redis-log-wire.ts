@@ -1,0 +1,87 @@
+import type { BaseEvent } from '@ag-ui/core';
+import type { LoggedEvent, RunLogKey } from '../streams/run-event-log.interface';
+
+/** A Redis Stream entry as ioredis returns it: its id and its flat field/value list. */
+export type StreamEntry = [id: string, fields: string[]];
+
+/** The one field of an entry, holding the event's JSON. */
+const EVENT_FIELD = 'e';
+
+/**
+ * The Redis names and entries of the run event log, shared by every instance. Changing them
+ * is a wire change: instances of different versions would stop reading each other's logs.
+ * One Redis Stream per run; an event with id `n` is the entry `n-0`, so Redis itself keeps
+ * the ids in order and an exclusive range `(n-0` reads after any event.
+ */
+export class RedisLogWire {
+  /** @param prefix put before every key, e.g. `agents:`. */
+  constructor(private readonly prefix: string) {}
+
+  /**
+   * The run's stream. Each id is URI-encoded, which turns `:` into `%3A`, so `a:b` + `c` and
+   * `a` + `b:c` cannot share a key; the usual ids stay readable.
+   */
+  logKey(run: RunLogKey): string {
+    return `${this.prefix}log:${encodeURIComponent(run.threadId)}:${encodeURIComponent(run.runId)}`;
+  }
+
+  /** A stream of one log instance that only serves to wake its blocked follow read. */
+  wakeKey(instanceId: string): string {
+    return `${this.prefix}log-wake:${instanceId}`;
+  }
+
+  /** The exclusive start of a range after event `afterId`. */
+  after(afterId: number): string {
+    return `(${Math.max(0, Math.floor(afterId))}-0`;
+  }
+
+  /** The cursor of a blocking read after event `afterId`. */
+  cursor(afterId: number): string {
+    return `${Math.max(0, Math.floor(afterId))}-0`;
+  }
+
+  /** The append script's arguments: id, JSON, id, JSON… Throws on an id Redis could not keep exactly. */
+  encode(events: readonly LoggedEvent[]): string[] {
+    const args: string[] = [];
+    for (const { id, event } of events) {
+      if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`event id ${id} is not a positive integer: ids of a run's log start at 1`);
+      args.push(String(id), JSON.stringify(event));
+    }
+    return args;
+  }
+
+  /** The events of stream entries, in the entries' order. */
+  decode(entries: readonly StreamEntry[]): LoggedEvent[] {
+    return entries.map(([id, fields]) => ({ id: Number.parseInt(id, 10), event: JSON.parse(fieldOf(fields)) as BaseEvent }));
+  }
+}
+
+function fieldOf(fields: readonly string[]): string {
+  for (let index = 0; index + 1 < fields.length; index += 2) if (fields[index] === EVENT_FIELD) return fields[index + 1];
+  throw new Error(`log entry has no '${EVENT_FIELD}' field`);
+}
+
+/**
+ * Appends events to a run's stream in one step. KEYS[1] is the stream; ARGV holds id, JSON
+ * pairs in id order. Ids not above the stream's last one are skipped: a retried batch that
+ * was partly (or wholly) stored, or a stale writer fenced off by a newer one. Storing anything
+ * removes the key's expiry, since a later attempt of an ended run keeps its log alive. An id
+ * far above the last one is still stored: readers see the gap of a Redis that lost data.
+ * Returns how many events were stored.
+ */
+export const APPEND_SCRIPT = `
+local top = 0
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then top = tonumber(string.match(last[1][1], '^%d+')) end
+local stored = 0
+for i = 1, #ARGV, 2 do
+  local id = tonumber(ARGV[i])
+  if id > top then
+    redis.call('XADD', KEYS[1], ARGV[i] .. '-0', '${EVENT_FIELD}', ARGV[i + 1])
+    top = id
+    stored = stored + 1
+  end
+end
+if stored > 0 then redis.call('PERSIST', KEYS[1]) end
+return stored
+`;

@@ -1,0 +1,135 @@
+import { Logger, type LoggerService } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
+import { createSignalRedis, quitSignalRedis } from './redis-connection';
+import { RedisLogFollower } from './redis-log-follower';
+import { APPEND_SCRIPT, RedisLogWire } from './redis-log-wire';
+
+/** How long `connect()` waits for Redis before the app boots without it, in milliseconds. */
+const CONNECT_WAIT_MS = 3_000;
+
+/** Settings of a {@link RedisRunEventLog}. */
+export interface RedisRunEventLogOptions {
+  /** Redis URL, e.g. `redis://:secret@redis:6379/0`. Never logged: it may hold a password. */
+  url: string;
+  /**
+   * Put before every key, so several apps can share one Redis.
+   * @default 'agents:'
+   */
+  keyPrefix?: string;
+  /** Where connection changes and failing listeners are logged. @default new Logger('RunEventLog') */
+  logger?: LoggerService;
+}
+
+/** The command connection, with the append script defined on it (sent by its SHA once Redis knows it). */
+type LogCommands = Redis & { appendRunEvents(key: string, ...idsAndEvents: string[]): Promise<number> };
+
+/**
+ * Run event logs in Redis Streams, shared by every instance: one stream per run (key
+ * `<prefix>log:<threadId>:<runId>`), an event with id `n` at entry `n-0`. Appends are one
+ * atomic script, idempotent for ids already stored. Each instance holds one command
+ * connection, and one blocking connection that serves all its follows (opened at the
+ * first follow). Commands fail fast while Redis is away; the connections come back by
+ * themselves, and follows resume from where each follower was.
+ *
+ * @example
+ * const log = new RedisRunEventLog({ url: process.env.REDIS_URL! });
+ * await log.connect();
+ */
+export class RedisRunEventLog implements RunEventLog {
+  private readonly wire: RedisLogWire;
+  private readonly logger: LoggerService;
+  private readonly commands: LogCommands;
+  private readonly follower: RedisLogFollower;
+  private connected = false;
+  private everConnected = false;
+  private lastError?: string;
+  private closed = false;
+  private closing?: Promise<void>;
+
+  constructor(options: RedisRunEventLogOptions) {
+    this.wire = new RedisLogWire(options.keyPrefix ?? 'agents:');
+    this.logger = options.logger ?? new Logger('RunEventLog');
+    const commands = createSignalRedis(options.url);
+    commands.defineCommand('appendRunEvents', { numberOfKeys: 1, lua: APPEND_SCRIPT });
+    this.commands = commands as LogCommands;
+    commands.on('error', (error: unknown) => (this.lastError = error instanceof Error ? error.message : String(error)));
+    commands.on('ready', () => this.setConnected(true));
+    commands.on('close', () => this.setConnected(false));
+    this.follower = new RedisLogFollower({ url: options.url, commands, wire: this.wire, logger: this.logger });
+  }
+
+  /** Starts the command connection; resolves once it is ready, or after a few seconds if Redis is down. */
+  async connect(): Promise<void> {
+    if (this.closed) return;
+    // A failed first attempt is retried by the retry strategy, like any later outage.
+    if (this.commands.status === 'wait') this.commands.connect().catch(() => undefined);
+    if (!this.connected) await this.readyWithin(CONNECT_WAIT_MS);
+    if (!this.connected && !this.closed) this.logger.warn({ msg: 'redis unavailable, run event log waits for it', error: this.lastError });
+  }
+
+  /** Ends every follow and closes both connections. Safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  async append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.commands.appendRunEvents(this.wire.logKey(run), ...this.wire.encode(events));
+  }
+
+  async read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null> {
+    const key = this.wire.logKey(run);
+    const entries = limit >= 1 ? await this.commands.xrange(key, this.wire.after(afterId), '+', 'COUNT', Math.floor(limit)) : [];
+    if (entries.length > 0) return this.wire.decode(entries);
+    // An empty range: nothing after `afterId` yet, or no log at all.
+    return (await this.commands.exists(key)) ? [] : null;
+  }
+
+  async last(run: RunLogKey): Promise<LoggedEvent | null> {
+    const entries = await this.commands.xrevrange(this.wire.logKey(run), '+', '-', 'COUNT', 1);
+    return entries.length ? this.wire.decode(entries)[0] : null;
+  }
+
+  follow(run: RunLogKey, afterId: number, listener: RunLogListener): Unsubscribe {
+    return this.follower.follow(run, afterId, listener);
+  }
+
+  async retain(run: RunLogKey, retentionMs: number): Promise<void> {
+    await this.commands.pexpire(this.wire.logKey(run), Math.max(0, Math.ceil(retentionMs)));
+  }
+
+  /** Logs each change of the command connection once, however many reconnect attempts lie between. */
+  private setConnected(connected: boolean): void {
+    if (connected === this.connected) return;
+    this.connected = connected;
+    if (this.closed) return;
+    if (!connected) this.logger.warn({ msg: 'redis connection lost, run event log waits for it', error: this.lastError });
+    else this.logger.log({ msg: this.everConnected ? 'redis connection restored' : 'redis connected' });
+    this.everConnected ||= connected;
+  }
+
+  /** Resolves once the command connection is ready, or after `timeoutMs` milliseconds. */
+  private readyWithin(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.commands.off('ready', done);
+        this.commands.off('end', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      this.commands.once('ready', done);
+      this.commands.once('end', done);
+    });
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closed = true;
+    await this.follower.close();
+    await quitSignalRedis(this.commands);
+  }
+}

@@ -1,0 +1,17 @@
+import type { ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import type { SessionStore } from '../session/session-store.interface';
+import type { SignalBus } from '../signals/signal-bus.interface';
+
+/** Who continues an interrupted run: its client's retry, or any live instance at once. */
+export type ResumeMode = 'client' | 'auto';
+
+/**
+ * The resume mode in force: the configured one, else `auto` when several instances can share
+ * the work (a store that is not an embedded file, and signals through Redis), else `client`.
+ */
+export function resolveResumeMode(options: Pick<ResolvedShutdownOptions, 'resumeMode' | 'redisUrl'>, store: SessionStore, bus: SignalBus): ResumeMode {
+  if (options.resumeMode) return options.resumeMode;
+  const shared = store.isExclusive?.() !== true;
+  const redis = options.redisUrl !== undefined || bus.health?.().transport === 'redis';
+  return shared && redis ? 'auto' : 'client';
+}

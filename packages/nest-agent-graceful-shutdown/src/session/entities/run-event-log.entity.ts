@@ -1,0 +1,19 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A run's event log: its last id, and when it is evicted once the run has ended. */
+@Entity({ name: 'agent_run_event_logs' })
+@Index('ix_agent_run_event_logs_expiry', ['expiresAt'])
+export class RunEventLogEntity {
+  @PrimaryColumn({ name: 'thread_id', type: 'varchar', length: 128 })
+  threadId: string;
+
+  @PrimaryColumn({ name: 'run_id', type: 'varchar', length: 128 })
+  runId: string;
+
+  @Column({ name: 'last_id', type: 'integer' })
+  lastId: number;
+
+  /** ISO time after which the log is evicted; null while the run goes on. */
+  @Column({ name: 'expires_at', type: 'varchar', length: 32, nullable: true })
+  expiresAt: string | null;
+}

@@ -1,0 +1,130 @@
+import { EventEmitter } from 'node:events';
+import type { BaseEvent } from '@ag-ui/core';
+import { LessThan, MoreThan, type DataSource } from 'typeorm';
+import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
+import { DEFAULT_RETRY_POLICY } from './connection-retry';
+import { RunEventLogEntity } from './entities/run-event-log.entity';
+import { RunEventEntity } from './entities/run-event.entity';
+import { SessionDatabase } from './session-database';
+import { deliverSafely } from '../streams/deliver-safely';
+
+const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
+/** How often, at most, evicted logs are deleted, in milliseconds; and how many per round. */
+const EVICT_EVERY_MS = 60_000;
+const EVICT_BATCH = 100;
+
+/**
+ * Run event logs in the session database (SQLite or PostgreSQL): the default without Redis,
+ * so a run's stream stays joinable, with its ids going on, across a restart of the one
+ * instance. Live delivery is in process: followers on other instances need the Redis log.
+ * Evicted logs are deleted from `append`/`retain` calls, at most once a minute, not by a timer.
+ */
+export class TypeOrmRunEventLog implements RunEventLog {
+  private readonly db: SessionDatabase;
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+  private lastEviction = 0;
+
+  /** @param now the clock, in epoch milliseconds; tests inject one. */
+  constructor(
+    source: DataSource | (() => DataSource),
+    private readonly now: () => number = Date.now,
+  ) {
+    this.db = new SessionDatabase(source, DEFAULT_RETRY_POLICY);
+  }
+
+  async append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const fresh = await this.db.transaction(async (manager) => {
+      const logs = manager.getRepository(RunEventLogEntity);
+      const log = await logs.findOneBy({ threadId: run.threadId, runId: run.runId });
+      // A retry of a batch already stored, or a writer fenced out by a newer attempt: skipped.
+      const toAdd = events.filter((entry) => entry.id > (log?.lastId ?? 0));
+      if (toAdd.length === 0) return toAdd;
+      await manager.getRepository(RunEventEntity).insert(toAdd.map(({ id, event }) => ({ ...run, eventId: id, event: JSON.stringify(event) })));
+      const lastId = toAdd.at(-1)!.id;
+      if (log) await logs.update({ threadId: run.threadId, runId: run.runId }, { lastId, expiresAt: null });
+      else await logs.insert({ ...run, lastId, expiresAt: null });
+      return toAdd;
+    });
+    if (fresh.length) this.appended.emit(keyOf(run), fresh);
+    await this.evictExpired();
+  }
+
+  async read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null> {
+    if (!(await this.liveLog(run))) return null;
+    const rows = await this.db.dataSource.getRepository(RunEventEntity).find({
+      where: { threadId: run.threadId, runId: run.runId, eventId: MoreThan(afterId) },
+      order: { eventId: 'ASC' },
+      take: limit,
+    });
+    return rows.map(toLogged);
+  }
+
+  async last(run: RunLogKey): Promise<LoggedEvent | null> {
+    const log = await this.liveLog(run);
+    if (!log) return null;
+    const row = await this.db.dataSource.getRepository(RunEventEntity).findOneBy({ threadId: run.threadId, runId: run.runId, eventId: log.lastId });
+    return row ? toLogged(row) : null;
+  }
+
+  follow(run: RunLogKey, afterId: number, listener: RunLogListener): Unsubscribe {
+    const key = keyOf(run);
+    let cursor = afterId;
+    let caughtUp = false;
+    const held: LoggedEvent[] = [];
+    const deliver = (events: readonly LoggedEvent[]) => {
+      const fresh = events.filter((entry) => entry.id > cursor);
+      if (fresh.length === 0) return;
+      cursor = fresh.at(-1)!.id;
+      deliverSafely(listener, fresh);
+    };
+    const onAppend = (events: readonly LoggedEvent[]) => (caughtUp ? deliver(events) : held.push(...events));
+    this.appended.on(key, onAppend);
+    // What is stored after `afterId` first; what is appended meanwhile waits, in order.
+    void (async () => {
+      try {
+        for (let page: LoggedEvent[] | null; (page = await this.read(run, cursor, 1_000))?.length;) deliver(page);
+      } catch (error) {
+        listener.onError?.(error instanceof Error ? error : new Error(String(error)));
+      }
+      caughtUp = true;
+      deliver(held.splice(0));
+    })();
+    return () => this.appended.off(key, onAppend);
+  }
+
+  async retain(run: RunLogKey, retentionMs: number): Promise<void> {
+    const expiresAt = new Date(this.now() + retentionMs).toISOString();
+    await this.db.transaction((manager) => manager.getRepository(RunEventLogEntity).update({ threadId: run.threadId, runId: run.runId }, { expiresAt }));
+    await this.evictExpired();
+  }
+
+  private async liveLog(run: RunLogKey): Promise<RunEventLogEntity | null> {
+    const log = await this.db.dataSource.getRepository(RunEventLogEntity).findOneBy({ threadId: run.threadId, runId: run.runId });
+    return log && (log.expiresAt === null || log.expiresAt > this.isoNow()) ? log : null;
+  }
+
+  /** Deletes logs past their retention, a batch at a time, at most once a minute. */
+  private async evictExpired(): Promise<void> {
+    if (this.now() - this.lastEviction < EVICT_EVERY_MS) return;
+    this.lastEviction = this.now();
+    const logs = this.db.dataSource.getRepository(RunEventLogEntity);
+    const expired = await logs.find({ where: { expiresAt: LessThan(this.isoNow()) }, take: EVICT_BATCH });
+    for (const log of expired) {
+      await this.db.transaction(async (manager) => {
+        // Only if still expired: an append may have brought the log back meanwhile.
+        const gone = await manager.getRepository(RunEventLogEntity).delete({ threadId: log.threadId, runId: log.runId, expiresAt: LessThan(this.isoNow()) });
+        if (gone.affected) await manager.getRepository(RunEventEntity).delete({ threadId: log.threadId, runId: log.runId });
+      });
+    }
+  }
+
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
+  }
+}
+
+function toLogged(row: RunEventEntity): LoggedEvent {
+  return { id: row.eventId, event: JSON.parse(row.event) as BaseEvent };
+}

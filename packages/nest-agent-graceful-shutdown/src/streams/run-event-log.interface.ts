@@ -1,0 +1,47 @@
+import type { BaseEvent } from '@ag-ui/core';
+import type { Unsubscribe } from '../signals/signal-bus.interface';
+
+/** One event of a run's log, under its SSE id. */
+export interface LoggedEvent {
+  /** Positive integer, consecutive within a run across attempts, instances and handovers. */
+  id: number;
+  event: BaseEvent;
+}
+
+/** Names one run's log. */
+export interface RunLogKey {
+  threadId: string;
+  runId: string;
+}
+
+/** Receives a followed log's events, in order, each once. */
+export interface RunLogListener {
+  onEvents(events: readonly LoggedEvent[]): void;
+  /** The log cannot be followed any more (its store lost it, or is unreachable for too long). */
+  onError?(error: Error): void;
+}
+
+/**
+ * The durable log of every AG-UI event each run emitted, kept `retentionMs` after the run
+ * ends, so a client can join a run's stream on any instance and resume it after any event.
+ * One writer per run at a time (the thread's lease holder): ids are assigned by the writer.
+ * In process memory by default; in Redis Streams with the `/redis` entry.
+ */
+export interface RunEventLog {
+  /**
+   * Appends events in id order (each id one more than the one before it). Ids not above the
+   * log's last one are skipped: a retried batch already stored, or a writer a newer one replaced.
+   */
+  append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void>;
+  /** Up to `limit` events with ids above `afterId`, in order; null when the run has no log (never written, or evicted). */
+  read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null>;
+  /** The last event of the run's log; null when it has none. */
+  last(run: RunLogKey): Promise<LoggedEvent | null>;
+  /** Delivers every event with an id above `afterId` as soon as it is appended, until unsubscribed. */
+  follow(run: RunLogKey, afterId: number, listener: RunLogListener): Unsubscribe;
+  /** The run ended: its log is evicted `retentionMs` milliseconds from now (a later append keeps it). */
+  retain(run: RunLogKey, retentionMs: number): Promise<void>;
+}
+
+/** Injection token of the run event log. */
+export const RUN_EVENT_LOG = Symbol('RUN_EVENT_LOG');

@@ -1,0 +1,44 @@
+import type { Provider } from '@nestjs/common';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { TypeOrmSessionStore } from '../session/typeorm-session.store';
+import { InMemoryRunEventLog } from './in-memory-run-event-log';
+import { RUN_EVENT_LOG, type RunEventLog } from './run-event-log.interface';
+
+/** A log the module made from its options, and so connects and closes; null for a log the host passed. */
+export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
+
+/** Injection token of the log the module owns. */
+export const OWNED_RUN_EVENT_LOG = Symbol('OWNED_RUN_EVENT_LOG');
+
+/** Loads the Redis log only when `signals.redisUrl` is set: `ioredis` is an optional peer. */
+async function redisLog(url: string): Promise<RunEventLog> {
+  let module: typeof import('../redis');
+  try {
+    module = await import('../redis');
+  } catch (error) {
+    throw new Error(`signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`);
+  }
+  return new module.RedisRunEventLog({ url });
+}
+
+/**
+ * The run event log: the host's (`streams.log`), else Redis Streams (`signals.redisUrl`), else
+ * the session database (with the default store), else process memory.
+ */
+export const runEventLogProviders: Provider[] = [
+  {
+    provide: OWNED_RUN_EVENT_LOG,
+    inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE],
+    useFactory: async (options: ResolvedShutdownOptions, store: SessionStore): Promise<OwnedRunEventLog> => {
+      if (options.eventLog) return null;
+      if (options.redisUrl) return redisLog(options.redisUrl);
+      return store instanceof TypeOrmSessionStore ? store.createRunEventLog() : new InMemoryRunEventLog();
+    },
+  },
+  {
+    provide: RUN_EVENT_LOG,
+    inject: [RESOLVED_SHUTDOWN_OPTIONS, OWNED_RUN_EVENT_LOG],
+    useFactory: (options: ResolvedShutdownOptions, owned: OwnedRunEventLog): RunEventLog => options.eventLog ?? owned!,
+  },
+];

@@ -1,0 +1,137 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
+import { RunNotFoundError } from '../errors/run-not-found.error';
+import { StreamGoneError } from '../errors/stream-gone.error';
+import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { SseEventStream } from '../http/sse-event-stream';
+import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
+import { AgentRunService } from '../runs/agent-run.service';
+import type { ThreadRecord } from '../session/session-records';
+import { AnswersStoreOutages } from '../session/store-outages.decorator';
+import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
+import { ThreadQueryService } from '../threads/thread-query.service';
+import { JoinedStream } from './joined-stream';
+import { isTerminal } from './stream-shape';
+import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from './run-event-log.interface';
+
+const FIRST_PAGE = 1_000;
+/** A run that ended this recently may still be writing its last events to the log, in milliseconds. */
+const END_GRACE_MS = 6_000;
+
+/** Where a join starts. */
+export interface JoinQuery {
+  /** The run; unset: the thread's active run, else its last one. */
+  runId?: string;
+  /** Replay the events after this id (the SSE `Last-Event-ID`); unset: from the first. */
+  lastEventId?: number;
+}
+
+/**
+ * Joins a run's event stream on any instance: the events after the client's last id from the
+ * run's log, then the live ones until the terminal event. At this instance's shutdown, every
+ * joined stream still open ends with a `handover` notice, so its client joins elsewhere.
+ */
+@Injectable()
+export class RunStreamService implements OnModuleInit {
+  private readonly logger = new Logger('RunStreamService');
+  private readonly joined = new Set<JoinedStream>();
+
+  constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
+    private readonly threads: ThreadQueryService,
+    private readonly runs: AgentRunService,
+    private readonly coordinator: ShutdownCoordinator,
+  ) {}
+
+  onModuleInit(): void {
+    this.coordinator.onClosing(() => {
+      for (const stream of this.joined) stream.handOver();
+    });
+  }
+
+  /** Joined streams open on this instance. */
+  get size(): number {
+    return this.joined.size;
+  }
+
+  /**
+   * Streams the run's events to `response` as server-sent events, resolving when the stream
+   * ends. Refuses before writing anything: 404 (unknown thread or run), 403 (another user's
+   * thread), 410 (log evicted or incomplete), 503 (log unreachable).
+   */
+  @AnswersStoreOutages()
+  async join(userId: string, threadId: string, query: JoinQuery, response: HttpResponseTarget): Promise<void> {
+    const thread = await this.threads.getOwnedThread(userId, threadId);
+    const runId = query.runId ?? thread.activeRunId ?? thread.lastRun?.runId;
+    if (!runId) throw new RunNotFoundError(threadId, '(none yet)');
+    if (runId !== thread.lastRun?.runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
+    const key = { threadId, runId };
+    const after = query.lastEventId ?? 0;
+    const first = await this.firstPage(key, after, thread);
+    const stream = new JoinedStream(new SseEventStream(toServerResponse(response), this.options.sseHeartbeatMs), this.log, key, after, {
+      intervalMs: Math.max(1_000, Math.min(this.options.leaseTtlMs, 5_000)),
+      check: () => this.stoppedNotice(key),
+    });
+    this.joined.add(stream);
+    this.logger.log({ msg: 'stream joined', threadId, runId, lastEventId: after });
+    try {
+      await stream.start(first);
+      await stream.done;
+    } finally {
+      stream.end();
+      this.joined.delete(stream);
+    }
+  }
+
+  /** The first events to send; a log that is gone or has lost the events asked for is refused here. */
+  private async firstPage(key: RunLogKey, after: number, thread: ThreadRecord): Promise<LoggedEvent[]> {
+    let first: LoggedEvent[] | null;
+    try {
+      first = await this.log.read(key, after, FIRST_PAGE);
+    } catch (error) {
+      throw new EventLogUnavailableError(this.options.retryAfterSeconds, String(error));
+    }
+    const active = thread.activeRunId === key.runId;
+    if (first === null && !active) throw new StreamGoneError(key.threadId, key.runId, 'expired');
+    if (first?.length && first[0].id > after + 1) {
+      throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `events ${after + 1} to ${first[0].id - 1} are missing`);
+    }
+    if (first?.length) return first;
+    // Nothing after `after`: fine when the client has it all; not when the log lost its end.
+    const last = await this.log.last(key).catch(() => undefined);
+    if (after > 0 && last !== undefined && (last?.id ?? 0) < after) {
+      throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `the log ends at event ${last?.id ?? 0}, before event ${after}`);
+    }
+    const waiting = active || thread.status === 'interrupted';
+    if (!waiting && last && !isTerminal(last.event) && !this.recentlyEnded(thread, key.runId)) {
+      throw new StreamGoneError(key.threadId, key.runId, 'incomplete', 'the log ends before the run did');
+    }
+    return [];
+  }
+
+  private recentlyEnded(thread: ThreadRecord, runId: string): boolean {
+    const endedAt = thread.lastRun?.runId === runId ? thread.lastRun.endedAt : null;
+    return endedAt !== null && Date.now() - Date.parse(endedAt) < END_GRACE_MS;
+  }
+
+  /**
+   * Undefined while the run goes on or will be continued; else what ends the join: a
+   * `RUN_INTERRUPTED` notice for a run its client must retry, or null for a run that ended.
+   */
+  private async stoppedNotice(key: RunLogKey): Promise<BaseEvent | null | undefined> {
+    const thread = await this.store.findThread(key.threadId);
+    if (!thread || thread.activeRunId === key.runId || this.recentlyEnded(thread, key.runId)) return undefined;
+    const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
+    if (interrupted && this.runs.resumeMode === 'auto') return undefined;
+    if (!interrupted) return null;
+    return {
+      type: EventType.RUN_ERROR,
+      code: 'RUN_INTERRUPTED',
+      message: 'the run was interrupted and saved; retry the same request to continue it',
+    } as BaseEvent;
+  }
+}

@@ -1,0 +1,181 @@
+import { ResumableHttpAgent } from 'nest-agent-graceful-shutdown/client';
+import { SharedBackends } from './support/backends';
+import { api, runInput, tokenFor } from './support/http';
+import { ServiceGroup } from './support/service-group';
+import type { ServiceProcess } from './support/service-process';
+import { joinRun, startRun } from './support/sse';
+import { toolLedger } from './support/tool-ledger';
+import { waitFor } from './support/wait-for';
+
+const user = tokenFor('hana');
+const backends = new SharedBackends();
+const services = new ServiceGroup();
+
+beforeAll(() => backends.start(), 120_000);
+afterAll(() => backends.stop());
+afterEach(() => services.stopAll());
+
+/** Instances in resume mode `auto` on one PostgreSQL database and one Redis. */
+async function autoInstances(count: number, extra: Record<string, string> = {}): Promise<ServiceProcess[]> {
+  const env = await backends.environment({
+    RESUME_MODE: 'auto',
+    SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+    SHUTDOWN_TIMEOUT_MS: '10000',
+    DEMO_STEPS: '3',
+    DEMO_REASONING_MS: '300',
+    DEMO_TOOL_MS: '400',
+    ...extra,
+  });
+  const started: ServiceProcess[] = [];
+  for (let i = 0; i < count; i++) started.push(await services.start({ env }));
+  return started;
+}
+
+async function thread(service: ServiceProcess, threadId: string) {
+  return (await api(service.baseUrl, `/v1/threads/${threadId}`, { token: user })).body;
+}
+
+async function messages(service: ServiceProcess, threadId: string): Promise<Array<{ role: string; content: string }>> {
+  return (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user })).body.messages;
+}
+
+/** Ids 1..n, each once and in order. */
+const consecutive = (items: readonly unknown[]) => items.map((_, index) => index + 1);
+
+describe('resume mode auto on two instances', () => {
+  it('hands a run over at SIGTERM: its client gets a handover notice, joins B after it, and sees the rest once; A exits 0', async () => {
+    const [a, b] = await autoInstances(2);
+    const post = await startRun(a.baseUrl, user, runInput('handover-1', 'run-1', [{ id: 'h1-u1', content: 'do the steps' }]));
+    await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    a.kill('SIGTERM');
+    await post.done;
+    const notice = post.frames.at(-1)!;
+    expect(notice).toEqual({
+      id: undefined,
+      event: { type: 'CUSTOM', name: 'handover', value: { threadId: 'handover-1', runId: 'run-1', lastEventId: expect.any(Number) } },
+    });
+    expect(post.events.some((event) => event.type === 'RUN_ERROR' || event.type === 'RUN_FINISHED')).toBe(false);
+    const lastEventId = notice.event.value.lastEventId as number;
+    expect(lastEventId).toBe(post.frames.at(-2)!.id);
+    const joined = await joinRun(b.baseUrl, user, 'handover-1', { lastEventId });
+
+    expect(await joined.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect((await a.waitForExit()).code).toBe(0);
+    const seen = [...post.frames.slice(0, -1), ...joined.frames];
+    expect(seen.map((frame) => frame.id)).toEqual(consecutive(seen));
+    expect(seen.filter((frame) => frame.event.type === 'RUN_STARTED')).toHaveLength(1);
+    const stored = await messages(b, 'handover-1');
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    const finished = toolLedger([a, b], 'demo tool finished', 'handover-1');
+    expect(new Set(finished).size).toBe(finished.length);
+    expect(await thread(b, 'handover-1')).toMatchObject({ status: 'idle', lastRun: { runId: 'run-1', status: 'completed' } });
+  });
+
+  it("resolves the resumable client's one runAgent call with the whole run across a handover, without resending", async () => {
+    const [a, b] = await autoInstances(2);
+    const agent = new ResumableHttpAgent({
+      url: `${a.baseUrl}/v1/runs`,
+      joinUrl: (threadId, runId) => `${b.baseUrl}/v1/runs/${threadId}/stream?runId=${runId}`,
+      headers: { Authorization: `Bearer ${user}` },
+      threadId: 'handover-client',
+      initialMessages: [{ id: 'hc-u1', role: 'user', content: 'do the steps' }],
+    });
+    let toolResults = 0;
+    const result = agent.runAgent(
+      { runId: 'run-1' },
+      {
+        onToolCallResultEvent: () => {
+          if (++toolResults === 1) a.kill('SIGTERM');
+        },
+      },
+    );
+
+    const { newMessages } = await result;
+
+    expect(newMessages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    expect(newMessages.filter((m) => m.role === 'assistant' && m.content).map((m) => m.content)).toEqual(['All 3 steps are done for: do the steps']);
+    expect(agent.stats).toMatchObject({ handovers: 1, resends: 0 });
+    expect((await a.waitForExit()).code).toBe(0);
+  });
+
+  it('continues on B, with no client action, the run of a SIGKILLed A once its lease expired, and the history is complete', async () => {
+    const [a, b] = await autoInstances(2);
+    const post = await startRun(a.baseUrl, user, runInput('handover-crash', 'run-1', [{ id: 'hk-u1', content: 'do the steps' }]));
+    await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    a.kill('SIGKILL');
+    await post.done;
+
+    const done = await waitFor(
+      async () => {
+        const body = await thread(b, 'handover-crash');
+        return body.status === 'idle' && body.lastRun?.status === 'completed' ? body : undefined;
+      },
+      'B to finish the run on its own',
+      30_000,
+    );
+    expect(done.lastRun.runId).toBe('run-1');
+    const stored = await messages(b, 'handover-crash');
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    expect(stored.filter((m) => m.role === 'system' && /interrupted/i.test(m.content))).toHaveLength(1);
+    expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+    const whole = await joinRun(b.baseUrl, user, 'handover-crash', { lastEventId: 0 });
+    await whole.done;
+    expect(whole.frames.map((frame) => frame.id)).toEqual(consecutive(whole.frames));
+    expect(whole.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+  });
+
+  it('lets exactly one of two instances continue a thread both try to resume', async () => {
+    const [a, b, c] = await autoInstances(3);
+    const post = await startRun(a.baseUrl, user, runInput('handover-race', 'run-1', [{ id: 'hr-u1', content: 'do the steps' }]));
+    await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    a.kill('SIGTERM');
+    await waitFor(async () => (await thread(b, 'handover-race')).status === 'idle', 'the continued run to finish', 30_000);
+
+    const continued = [b, c].map((service) => (service.logs.match(/continuing interrupted run/g) ?? []).length);
+    expect(continued.sort()).toEqual([0, 1]);
+    const finished = toolLedger([a, b, c], 'demo tool finished', 'handover-race');
+    expect(finished).toHaveLength(3);
+    expect(new Set(finished).size).toBe(3);
+  });
+
+  it('leaves a run interrupted when no instance is alive, and the next instance to start continues it', async () => {
+    const [a] = await autoInstances(1);
+    const post = await startRun(a.baseUrl, user, runInput('handover-boot', 'run-1', [{ id: 'hb-u1', content: 'do the steps' }]));
+    await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+    a.kill('SIGTERM');
+    expect((await a.waitForExit()).code).toBe(0);
+
+    const b = await services.restart(a);
+
+    await waitFor(async () => (await thread(b, 'handover-boot')).lastRun?.status === 'completed', 'the boot sweep to finish the run', 30_000);
+    expect((await messages(b, 'handover-boot')).filter((m) => m.role === 'tool')).toHaveLength(3);
+  });
+});
+
+describe('a Redis restart in the middle of a run', () => {
+  it('keeps the run going; a join after it answers the continuing log or a clear 410, never a silent gap', async () => {
+    const [a] = await autoInstances(1, { DEMO_STEPS: '4' });
+    const post = await startRun(a.baseUrl, user, runInput('redis-restart', 'run-1', [{ id: 'rr-u1', content: 'do the steps' }]));
+    await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    await backends.redis.stop();
+    await backends.redis.startAgain();
+
+    expect(await post.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(post.frames.map((frame) => frame.id)).toEqual(consecutive(post.frames));
+    const fromStart = await api(a.baseUrl, '/v1/runs/redis-restart/stream?runId=run-1', { token: user });
+    expect([200, 410]).toContain(fromStart.status);
+    if (fromStart.status === 410) expect(fromStart.body).toMatchObject({ code: 'STREAM_INCOMPLETE' });
+    const lastId = post.frames.at(-1)!.id!;
+    const tail = await joinRun(a.baseUrl, user, 'redis-restart', { lastEventId: lastId - 3 });
+    if (tail.status === 200) {
+      await tail.done;
+      expect(tail.frames.map((frame) => frame.id)).toEqual([lastId - 2, lastId - 1, lastId]);
+    } else {
+      expect(tail.status).toBe(410);
+    }
+  });
+});
