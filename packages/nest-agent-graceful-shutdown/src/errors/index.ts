@@ -12,3 +12,4 @@ export { StoreUnavailableError } from './store-unavailable.error';
 export { RunStoppedError } from './run-stopped.error';
 export { EventLogUnavailableError } from './event-log-unavailable.error';
 export { StreamGoneError } from './stream-gone.error';
+export { EventLogFencedError } from './event-log-fenced.error';

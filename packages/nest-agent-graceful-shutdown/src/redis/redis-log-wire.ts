@@ -25,6 +25,11 @@ export class RedisLogWire {
     return `${this.prefix}log:${encodeURIComponent(run.threadId)}:${encodeURIComponent(run.runId)}`;
   }
 
+  /** The run attempt that claimed the run's log last (a string key beside the stream). */
+  writerKey(run: RunLogKey): string {
+    return `${this.prefix}log-writer:${encodeURIComponent(run.threadId)}:${encodeURIComponent(run.runId)}`;
+  }
+
   /** A stream of one log instance that only serves to wake its blocked follow read. */
   wakeKey(instanceId: string): string {
     return `${this.prefix}log-wake:${instanceId}`;
@@ -61,20 +66,28 @@ function fieldOf(fields: readonly string[]): string {
   throw new Error(`log entry has no '${EVENT_FIELD}' field`);
 }
 
+/** The error the append script answers to a writer that another one replaced. */
+export const FENCED_REPLY = 'FENCED';
+
 /**
- * Appends events to a run's stream in one step. KEYS[1] is the stream; ARGV holds id, JSON
- * pairs in id order. Ids not above the stream's last one are skipped: a retried batch that
- * was partly (or wholly) stored, or a stale writer fenced off by a newer one. Storing anything
- * removes the key's expiry, since a later attempt of an ended run keeps its log alive. An id
- * far above the last one is still stored: readers see the gap of a Redis that lost data.
- * Returns how many events were stored.
+ * Appends events to a run's stream in one step. KEYS[1] is the stream, KEYS[2] its writer key;
+ * ARGV[1] is the appending writer ('' for none), then id, JSON pairs in id order. A writer other
+ * than the one that claimed the log last is refused with {@link FENCED_REPLY}, storing nothing.
+ * Ids not above the stream's last one are skipped: a retried batch that was partly (or wholly)
+ * stored. Storing anything removes the keys' expiry, since a later attempt of an ended run
+ * keeps its log alive. An id far above the last one is still stored: readers see the gap of a
+ * Redis that lost data. Returns how many events were stored.
  */
 export const APPEND_SCRIPT = `
+if ARGV[1] ~= '' then
+  local writer = redis.call('GET', KEYS[2])
+  if writer and writer ~= ARGV[1] then return redis.error_reply('${FENCED_REPLY} another attempt claimed this log') end
+end
 local top = 0
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last > 0 then top = tonumber(string.match(last[1][1], '^%d+')) end
 local stored = 0
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   local id = tonumber(ARGV[i])
   if id > top then
     redis.call('XADD', KEYS[1], ARGV[i] .. '-0', '${EVENT_FIELD}', ARGV[i + 1])
@@ -82,6 +95,20 @@ for i = 1, #ARGV, 2 do
     stored = stored + 1
   end
 end
-if stored > 0 then redis.call('PERSIST', KEYS[1]) end
+if stored > 0 then
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[2])
+end
 return stored
+`;
+
+/**
+ * Makes ARGV[1] the writer of a run's log (KEYS[1] the stream, KEYS[2] its writer key) and
+ * returns the stream's last entry, in one step; the writer key expires with the stream.
+ */
+export const CLAIM_SCRIPT = `
+redis.call('SET', KEYS[2], ARGV[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 `;

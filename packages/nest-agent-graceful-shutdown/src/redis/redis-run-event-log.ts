@@ -4,7 +4,8 @@ import type { Unsubscribe } from '../signals/signal-bus.interface';
 import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
 import { createSignalRedis, quitSignalRedis } from './redis-connection';
 import { RedisLogFollower } from './redis-log-follower';
-import { APPEND_SCRIPT, RedisLogWire } from './redis-log-wire';
+import { EventLogFencedError } from '../errors/event-log-fenced.error';
+import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire';
 
 /** How long `connect()` waits for Redis before the app boots without it, in milliseconds. */
 const CONNECT_WAIT_MS = 3_000;
@@ -23,7 +24,10 @@ export interface RedisRunEventLogOptions {
 }
 
 /** The command connection, with the append script defined on it (sent by its SHA once Redis knows it). */
-type LogCommands = Redis & { appendRunEvents(key: string, ...idsAndEvents: string[]): Promise<number> };
+type LogCommands = Redis & {
+  appendRunEvents(key: string, writerKey: string, writer: string, ...idsAndEvents: string[]): Promise<number>;
+  claimRunLog(key: string, writerKey: string, writer: string): Promise<StreamEntry[]>;
+};
 
 /**
  * Run event logs in Redis Streams, shared by every instance: one stream per run (key
@@ -52,7 +56,8 @@ export class RedisRunEventLog implements RunEventLog {
     this.wire = new RedisLogWire(options.keyPrefix ?? 'agents:');
     this.logger = options.logger ?? new Logger('RunEventLog');
     const commands = createSignalRedis(options.url);
-    commands.defineCommand('appendRunEvents', { numberOfKeys: 1, lua: APPEND_SCRIPT });
+    commands.defineCommand('appendRunEvents', { numberOfKeys: 2, lua: APPEND_SCRIPT });
+    commands.defineCommand('claimRunLog', { numberOfKeys: 2, lua: CLAIM_SCRIPT });
     this.commands = commands as LogCommands;
     commands.on('error', (error: unknown) => (this.lastError = error instanceof Error ? error.message : String(error)));
     commands.on('ready', () => this.setConnected(true));
@@ -75,9 +80,19 @@ export class RedisRunEventLog implements RunEventLog {
     return this.closing;
   }
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void> {
+  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
     if (events.length === 0) return;
-    await this.commands.appendRunEvents(this.wire.logKey(run), ...this.wire.encode(events));
+    try {
+      await this.commands.appendRunEvents(this.wire.logKey(run), this.wire.writerKey(run), writer ?? '', ...this.wire.encode(events));
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith(FENCED_REPLY)) throw new EventLogFencedError(run.threadId, run.runId);
+      throw error;
+    }
+  }
+
+  async claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
+    const entries = await this.commands.claimRunLog(this.wire.logKey(run), this.wire.writerKey(run), writer);
+    return entries.length ? this.wire.decode(entries)[0] : null;
   }
 
   async read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null> {
@@ -98,7 +113,8 @@ export class RedisRunEventLog implements RunEventLog {
   }
 
   async retain(run: RunLogKey, retentionMs: number): Promise<void> {
-    await this.commands.pexpire(this.wire.logKey(run), Math.max(0, Math.ceil(retentionMs)));
+    const ms = Math.max(0, Math.ceil(retentionMs));
+    await this.commands.multi().pexpire(this.wire.logKey(run), ms).pexpire(this.wire.writerKey(run), ms).exec();
   }
 
   /** Logs each change of the command connection once, however many reconnect attempts lie between. */

@@ -118,6 +118,7 @@ export class AgentRunService {
       if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
       throw error;
     }
+    await channel.activate(runKey);
     return new AgentRun({
       threadId,
       runId,

@@ -37,6 +37,11 @@ export class SessionDatabase {
     return queue ? queue.run(() => run(0)) : retryThroughOutage(run, this.retry);
   }
 
+  /** Find options that lock the rows read for the rest of the transaction, where the database has row locks. */
+  rowLock(): { lock?: { mode: 'pessimistic_write' } } {
+    return this.connection().postgres ? { lock: { mode: 'pessimistic_write' } } : {};
+  }
+
   /** The thread's row, locked for the rest of the transaction where the database has row locks. */
   lockThread(manager: EntityManager, threadId: string): Promise<ThreadEntity | null> {
     return manager.getRepository(ThreadEntity).findOne({

@@ -6,6 +6,7 @@ import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../str
 import { DEFAULT_RETRY_POLICY } from './connection-retry';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
 import { RunEventEntity } from './entities/run-event.entity';
+import { EventLogFencedError } from '../errors/event-log-fenced.error';
 import { SessionDatabase } from './session-database';
 import { deliverSafely } from '../streams/deliver-safely';
 
@@ -33,22 +34,36 @@ export class TypeOrmRunEventLog implements RunEventLog {
     this.db = new SessionDatabase(source, DEFAULT_RETRY_POLICY);
   }
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void> {
+  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
     if (events.length === 0) return;
     const fresh = await this.db.transaction(async (manager) => {
       const logs = manager.getRepository(RunEventLogEntity);
-      const log = await logs.findOneBy({ threadId: run.threadId, runId: run.runId });
+      const log = await logs.findOne({ where: { threadId: run.threadId, runId: run.runId }, ...this.db.rowLock() });
+      if (writer !== undefined && log?.writer && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
       // A retry of a batch already stored, or a writer fenced out by a newer attempt: skipped.
       const toAdd = events.filter((entry) => entry.id > (log?.lastId ?? 0));
       if (toAdd.length === 0) return toAdd;
       await manager.getRepository(RunEventEntity).insert(toAdd.map(({ id, event }) => ({ ...run, eventId: id, event: JSON.stringify(event) })));
       const lastId = toAdd.at(-1)!.id;
       if (log) await logs.update({ threadId: run.threadId, runId: run.runId }, { lastId, expiresAt: null });
-      else await logs.insert({ ...run, lastId, expiresAt: null });
+      else await logs.insert({ ...run, lastId, expiresAt: null, writer: writer ?? null });
       return toAdd;
     });
     if (fresh.length) this.appended.emit(keyOf(run), fresh);
     await this.evictExpired();
+  }
+
+  async claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
+    const lastId = await this.db.transaction(async (manager) => {
+      const logs = manager.getRepository(RunEventLogEntity);
+      const log = await logs.findOne({ where: { threadId: run.threadId, runId: run.runId }, ...this.db.rowLock() });
+      if (log) await logs.update({ threadId: run.threadId, runId: run.runId }, { writer });
+      else await logs.insert({ ...run, lastId: 0, expiresAt: null, writer });
+      return log?.lastId ?? 0;
+    });
+    if (lastId === 0) return null;
+    const row = await this.db.dataSource.getRepository(RunEventEntity).findOneBy({ threadId: run.threadId, runId: run.runId, eventId: lastId });
+    return row ? toLogged(row) : null;
   }
 
   async read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null> {

@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
 import type { Unsubscribe } from '../signals/signal-bus.interface';
+import { EventLogFencedError } from '../errors/event-log-fenced.error';
 import { deliverSafely } from './deliver-safely';
 import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from './run-event-log.interface';
 
 /** One run's events in memory. */
 interface MemoryLog {
   events: LoggedEvent[];
+  /** The attempt that claimed the log last. */
+  writer?: string;
   /** Epoch milliseconds after which the log is evicted; unset while the run goes on. */
   expiresAt?: number;
 }
@@ -24,9 +27,10 @@ export class InMemoryRunEventLog implements RunEventLog {
   /** @param now the clock, in epoch milliseconds; tests inject one. */
   constructor(private readonly now: () => number = Date.now) {}
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void> {
+  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
     const key = keyOf(run);
     const log = this.live(key) ?? { events: [] };
+    if (writer !== undefined && log.writer !== undefined && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
     const top = log.events.at(-1)?.id ?? 0;
     // A retry of a batch already stored, or a writer fenced out by a newer attempt: skipped.
     const fresh = events.filter((entry) => entry.id > top);
@@ -36,6 +40,14 @@ export class InMemoryRunEventLog implements RunEventLog {
     this.logs.set(key, log);
     this.appended.emit(key, fresh);
     this.sweep();
+  }
+
+  async claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
+    const key = keyOf(run);
+    const log = this.live(key) ?? { events: [] };
+    log.writer = writer;
+    this.logs.set(key, log);
+    return log.events.at(-1) ?? null;
   }
 
   async read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null> {

@@ -30,9 +30,15 @@ export interface RunLogListener {
 export interface RunEventLog {
   /**
    * Appends events in id order (each id one more than the one before it). Ids not above the
-   * log's last one are skipped: a retried batch already stored, or a writer a newer one replaced.
+   * log's last one are skipped: a retried batch already stored. With `writer`, throws
+   * `EventLogFencedError` and stores nothing when another writer has claimed the log.
    */
-  append(run: RunLogKey, events: readonly LoggedEvent[]): Promise<void>;
+  append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void>;
+  /**
+   * Makes `writer` (a run attempt) the log's writer: from now on the appends of any other
+   * writer are refused. Returns the log's last event (null when it has none), read in the same step.
+   */
+  claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null>;
   /** Up to `limit` events with ids above `afterId`, in order; null when the run has no log (never written, or evicted). */
   read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null>;
   /** The last event of the run's log; null when it has none. */

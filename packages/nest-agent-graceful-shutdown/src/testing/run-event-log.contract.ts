@@ -121,6 +121,22 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       expect(await log.read(run, 0, 100)).toEqual(loggedEvents(1, 5));
     });
 
+    it('refuses, storing nothing, the appends of a writer once another one claimed the log', async () => {
+      const run = freshRun();
+      await log.claim(run, 'attempt-1');
+      await log.append(run, loggedEvents(1, 2), 'attempt-1');
+
+      await expect(log.claim(run, 'attempt-2')).resolves.toEqual(loggedEvents(2, 2)[0]);
+      await expect(log.append(run, loggedEvents(3, 4), 'attempt-1')).rejects.toMatchObject({ name: 'EventLogFencedError' });
+      await log.append(run, loggedEvents(3, 3), 'attempt-2');
+
+      expect(idsOf(await log.read(run, 0, 100))).toEqual([1, 2, 3]);
+    });
+
+    it('answers a claim of a run never written with null', async () => {
+      await expect(log.claim(freshRun(), 'attempt-1')).resolves.toBeNull();
+    });
+
     it('delivers to a follower the events after its cursor, then each new one, once and in order', async () => {
       const run = freshRun();
       await log.append(run, loggedEvents(1, 3));

@@ -13,6 +13,10 @@ export class RunEventLogEntity {
   @Column({ name: 'last_id', type: 'integer' })
   lastId: number;
 
+  /** The run attempt (run key) that claimed the log last: only its appends are taken. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  writer: string | null;
+
   /** ISO time after which the log is evicted; null while the run goes on. */
   @Column({ name: 'expires_at', type: 'varchar', length: 32, nullable: true })
   expiresAt: string | null;

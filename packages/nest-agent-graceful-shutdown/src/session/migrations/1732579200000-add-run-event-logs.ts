@@ -12,6 +12,7 @@ export class AddRunEventLogs1732579200000 implements MigrationInterface {
           { name: 'thread_id', type: 'varchar', length: '128', isPrimary: true },
           { name: 'run_id', type: 'varchar', length: '128', isPrimary: true },
           { name: 'last_id', type: 'integer' },
+          { name: 'writer', type: 'varchar', length: '36', isNullable: true },
           { name: 'expires_at', type: 'varchar', length: '32', isNullable: true },
         ],
         indices: [new TableIndex({ name: 'ix_agent_run_event_logs_expiry', columnNames: ['expires_at'] })],

@@ -1,0 +1,98 @@
+import { EventType, type BaseEvent } from '@ag-ui/core';
+import { InMemoryRunEventLog } from './in-memory-run-event-log';
+import { RunEventChannel, type ChannelEvent } from './run-event-channel';
+import type { LoggedEvent, RunLogKey } from './run-event-log.interface';
+
+const run: RunLogKey = { threadId: 't1', runId: 'r1' };
+const text = (delta: string) => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta }) as BaseEvent;
+const step = (kind: 'start' | 'finish', stepName: string) =>
+  ({ type: kind === 'start' ? EventType.STEP_STARTED : EventType.STEP_FINISHED, stepName }) as BaseEvent;
+
+/** The in-memory log, made to fail its appends while `down` is set. */
+class FlakyLog extends InMemoryRunEventLog {
+  down = false;
+  override async append(key: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
+    if (this.down) throw new Error('log unreachable');
+    return super.append(key, events, writer);
+  }
+}
+
+async function openChannel(log: InMemoryRunEventLog, writer = 'attempt-1'): Promise<{ channel: RunEventChannel; seen: ChannelEvent[] }> {
+  const channel = await RunEventChannel.open(log, run, { firstAttempt: false });
+  const seen: ChannelEvent[] = [];
+  channel.subscribe((event) => seen.push(event));
+  await channel.activate(writer);
+  return { channel, seen };
+}
+
+describe('RunEventChannel', () => {
+  it("numbers an attempt's events after the log's last one and sends each once it is in the log", async () => {
+    const log = new InMemoryRunEventLog();
+    await log.append(run, [{ id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent }]);
+    await log.append(run, [{ id: 2, event: { type: EventType.RUN_FINISHED, threadId: 't1', runId: 'r1' } as BaseEvent }]);
+    const { channel, seen } = await openChannel(log);
+
+    channel.emit(text('a'));
+    channel.emit(text('b'));
+    await channel.close(1_000);
+
+    expect(seen.map((entry) => entry.id)).toEqual([3, 4]);
+    expect((await log.read(run, 2, 10))?.map((entry) => entry.id)).toEqual([3, 4]);
+  });
+
+  it("closes what a crashed attempt left open before the new attempt's events, and keeps a retry's RUN_STARTED off the log", async () => {
+    const log = new InMemoryRunEventLog();
+    await log.append(run, [
+      { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
+      { id: 2, event: step('start', 'reasoning') },
+    ]);
+    const { channel, seen } = await openChannel(log);
+
+    channel.emit({ type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent);
+    await channel.close(1_000);
+
+    expect((await log.read(run, 0, 10))?.map((entry) => entry.event.type)).toEqual([EventType.RUN_STARTED, EventType.STEP_STARTED, EventType.STEP_FINISHED]);
+    expect(seen.at(-1)).toEqual({ event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } });
+  });
+
+  it('sends events at once while the log is down, and appends them in order once it is back', async () => {
+    const log = new FlakyLog();
+    const { channel, seen } = await openChannel(log);
+    log.down = true;
+
+    channel.emit(text('a'));
+    channel.emit(text('b'));
+    await channel.close(50);
+    expect(seen.map((entry) => entry.id)).toEqual([1, 2]);
+    log.down = false;
+
+    await expect(waitForLog(log, 2)).resolves.toEqual([1, 2]);
+  });
+
+  it('sends the events of an attempt a newer one replaced without ids, and stores none of them', async () => {
+    const log = new InMemoryRunEventLog();
+    const older = await openChannel(log, 'attempt-1');
+    older.channel.emit(text('a'));
+    await older.channel.settle(1_000);
+    const newer = await openChannel(log, 'attempt-2');
+
+    older.channel.emit(text('stale'));
+    await older.channel.close(1_000);
+    newer.channel.emit(text('b'));
+    await newer.channel.close(1_000);
+
+    expect(older.seen).toEqual([{ id: 1, event: text('a') }, { event: text('stale') }]);
+    expect((await log.read(run, 0, 10))?.map((entry) => (entry.event as { delta?: string }).delta)).toEqual(['a', 'b']);
+  });
+});
+
+/** The ids in the log once it holds `count` events, polling with a deadline. */
+async function waitForLog(log: InMemoryRunEventLog, count: number): Promise<number[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const ids = ((await log.read(run, 0, 100)) ?? []).map((entry) => entry.id);
+    if (ids.length >= count) return ids;
+    if (Date.now() > deadline) throw new Error(`the log holds ${ids.length} events, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
