@@ -1,3 +1,5 @@
+import { formatHandoverReport, type HandoverReport } from '../tools/rolling/handover-report';
+import { runHandoverProof } from '../tools/rolling/handover-proof';
 import { formatReport } from '../tools/rolling/rolling-report';
 import { runRollingProof, type RollingProofOptions } from '../tools/rolling/rolling-proof';
 import type { RollingReport } from '../tools/rolling/rolling-report';
@@ -5,8 +7,11 @@ import type { RollingReport } from '../tools/rolling/rolling-report';
 /** One rollout: three instances replaced under 100 client sessions; a few minutes at most on a slow machine. */
 const ROLLOUT_TIMEOUT_MS = 360_000;
 
+/** The short handover rollout: two instances replaced under 12 client sessions; about 30 s here. */
+const HANDOVER_TIMEOUT_MS = 120_000;
+
 /**
- * The rolling-deployment proof (see `src/rolling/rolling-proof.ts`): real processes on one
+ * The rolling-deployment proof (see `tools/rolling/rolling-proof.ts`): real processes on one
  * PostgreSQL and one Redis, nginx in front, old instances replaced one at a time by real
  * signals while 100 clients keep working. `npm run demo:rolling` runs the same proof and prints
  * the report this suite asserts on.
@@ -96,6 +101,52 @@ describe('instances replaced with SIGKILL under 100 client sessions', () => {
   it('ends with every turn complete and every thread idle', () => {
     expect(report().audit.turnsIncomplete).toEqual([]);
     expect(report().audit.threadsNotIdle).toEqual([]);
+    expect(report().problems).toEqual([]);
+  });
+});
+
+describe('a rolling deployment that hands runs over (resume mode auto) under 12 resumable clients', () => {
+  let handover: HandoverReport | undefined;
+  beforeAll(async () => {
+    handover = await runHandoverProof({ sessions: 12, instances: 2 });
+    console.log(formatHandoverReport(handover));
+  }, HANDOVER_TIMEOUT_MS);
+  const report = () => {
+    if (!handover) throw new Error('the rollout did not produce a report; see the beforeAll error');
+    return handover;
+  };
+
+  it('hands runs over, and their clients follow them to the end on another instance', () => {
+    expect(report().runs.gap.count).toBeGreaterThan(0);
+    expect(report().runs.runsAcrossInstances).toBeGreaterThan(0);
+  });
+
+  it("loses and repeats no event: each client received exactly its run's log", () => {
+    expect(report().logs.eventsLogged).toBeGreaterThan(0);
+    expect(report().logs.eventsLost).toBe(0);
+    expect(report().logs.eventsRepeated).toBe(0);
+    expect(report().logs.deliveryMismatches).toEqual([]);
+    expect(report().logs.logsUnreadable).toEqual([]);
+  });
+
+  it('never makes a client send a run under way again', () => {
+    expect(report().runs.interruptedRetries).toBe(0);
+    // The only resends allowed: new runs nginx misrouted to an instance out of its upstreams, refused before they started.
+    expect(report().runs.resends).toBe(report().runs.misroutedPosts);
+    expect(report().runs.retried).toEqual([]);
+    expect(report().runs.failures).toEqual([]);
+  });
+
+  it('never runs a tool call again once its result was saved', () => {
+    expect(report().audit.toolExecutionsDuplicated).toEqual([]);
+    expect(report().audit.stepsRepeated).toEqual([]);
+  });
+
+  it('has every old instance exit 0 within the grace period, and passes', () => {
+    for (const shutdown of report().shutdowns) {
+      expect(shutdown).toMatchObject({ signal: 'SIGTERM', exitCode: 0 });
+      expect(shutdown.durationMs).toBeLessThan(report().graceMs);
+    }
     expect(report().problems).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@ import { InMemoryRunEventLog } from '../../packages/nest-agent-graceful-shutdown
 import type { LoggedEvent, RunEventLog, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/streams/run-event-log.interface';
 import { agUiRun } from './ag-ui-run-events';
 import { withRedisClient, withRedisServer } from './bench-services';
-import { formatMs, quantile, SILENT_LOGGER, summarize, timed, verdict, type Summary } from './bench-stats';
+import { formatMs, quantile, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
+import { replayLog } from './log-replay';
 import { renderTable } from './bench-table';
 import { withDeadline } from './wait-until';
 
@@ -71,18 +72,6 @@ async function store(log: RunEventLog, run: RunLogKey, events: readonly LoggedEv
   for (let start = 0; start < events.length; start += batch) await log.append(run, events.slice(start, start + batch));
 }
 
-/** Milliseconds of one replay of the whole log in pages; throws if it did not see every event. */
-async function replay(log: RunEventLog, run: RunLogKey, expected: number, pageSize: number): Promise<number> {
-  const { value: seen, ms } = await timed(async () => {
-    let seen = 0;
-    for (let after = 0, page: LoggedEvent[] | null; (page = await log.read(run, after, pageSize))?.length; after = page[page.length - 1].id)
-      seen += page.length;
-    return seen;
-  });
-  if (seen !== expected) throw new Error(`a replay read ${seen} of ${expected} events`);
-  return ms;
-}
-
 /** Appends `events` one at a time to a followed run; the time from each append's call to its callback, in ms. */
 async function followLatencies(log: RunEventLog, events: readonly LoggedEvent[], warmup: number): Promise<number[]> {
   const run = freshRun();
@@ -109,9 +98,9 @@ async function followLatencies(log: RunEventLog, events: readonly LoggedEvent[],
 async function measureStore(name: string, log: RunEventLog, events: readonly LoggedEvent[], options: EventLogOptions): Promise<EventLogStoreRow> {
   const run = freshRun();
   await store(log, run, events, options.appendBatch);
-  await replay(log, run, events.length, options.pageSize); // warm-up
+  await replayLog(log, run, events.length, options.pageSize); // warm-up
   const replays: number[] = [];
-  for (let i = 0; i < options.replays; i++) replays.push(await replay(log, run, events.length, options.pageSize));
+  for (let i = 0; i < options.replays; i++) replays.push(await replayLog(log, run, events.length, options.pageSize));
   const replayMs = quantile(
     [...replays].sort((a, b) => a - b),
     0.5,
@@ -197,7 +186,7 @@ export function eventLogReport(result: EventLogResult): string {
   );
   const redisFollow = rows.find((r) => r.store === 'RedisRunEventLog')?.follow.p50 ?? NaN;
   return [
-    `run event log: real redis-server (Redis Streams) and the in-memory log, one run of ${memory.events.toLocaleString('en-US')} AG-UI events`,
+    `(h) run event log: real redis-server (Redis Streams) and the in-memory log, one run of ${memory.events.toLocaleString('en-US')} AG-UI events`,
     `    (${(memory.textDeltaShare * 100).toFixed(0)}% text deltas of 20-60 chars, the rest steps and tool calls with uuid ids), stored in appends of ${options.appendBatch}`,
     '',
     'Redis memory per retained event:',

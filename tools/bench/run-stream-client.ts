@@ -1,5 +1,5 @@
-import { request, type Agent } from 'node:http';
-import { drainSseFrames } from './sse-frames';
+import type { Agent } from 'node:http';
+import { openSseRequest } from './sse-request';
 
 /** How one client's run request ended. */
 export interface RunStreamResult {
@@ -9,6 +9,8 @@ export interface RunStreamResult {
   events: number;
   /** The terminal event (`RUN_FINISHED` or `RUN_ERROR`) and its error code, if one arrived. */
   terminal?: { type: string; code?: string };
+  /** True when the stream ended with the `handover` notice (`RESUME_MODE=auto`). */
+  handedOver?: boolean;
   /** A transport error or the refusal body, when the stream did not end normally. */
   error?: string;
 }
@@ -40,49 +42,25 @@ export function newThreadInput(threadId: string, runId: string, text: string): u
  * streams cost the measuring process little.
  */
 export function openRunStream(baseUrl: string, agent: Agent, token: string, input: unknown): RunStream {
-  const body = JSON.stringify(input);
   const result: RunStreamResult = { status: 0, events: 0 };
-  const req = request(`${baseUrl}/v1/runs`, {
-    method: 'POST',
-    agent,
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
-      accept: 'text/event-stream',
-    },
+  const request = openSseRequest(`${baseUrl}/v1/runs`, { method: 'POST', agent, token, body: input }, (data) => readEvent(data, result));
+  const done = request.done.then(({ status, error }) => {
+    result.status = status;
+    if (error && !result.error) result.error = error;
+    return result;
   });
-  const done = new Promise<RunStreamResult>((resolve) => {
-    const finish = (error?: string) => {
-      if (error && !result.error) result.error = error;
-      resolve(result);
-    };
-    req.on('error', (error) => finish(String(error)));
-    req.on('response', (res) => {
-      result.status = res.statusCode ?? 0;
-      res.setEncoding('utf8');
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        // A refusal's JSON body stays in the buffer for the error message.
-        if (result.status === 200) buffer = drainSseFrames(buffer, (data) => readEvent(data, result));
-      });
-      res.on('error', (error) => finish(String(error)));
-      res.on('close', () => finish(result.status === 200 ? undefined : `HTTP ${result.status}: ${buffer}`));
-    });
-  });
-  req.end(body);
-  return { done, abort: () => req.destroy() };
+  return { done, abort: request.abort };
 }
 
 function readEvent(data: string, result: RunStreamResult): void {
   result.events++;
-  let event: { type: string; code?: string };
+  let event: { type: string; code?: string; name?: string };
   try {
-    event = JSON.parse(data) as { type: string; code?: string };
+    event = JSON.parse(data) as { type: string; code?: string; name?: string };
   } catch {
     result.error = `malformed event: ${data.slice(0, 200)}`;
     return;
   }
   if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') result.terminal = { type: event.type, code: event.code };
+  if (event.type === 'CUSTOM' && event.name === 'handover') result.handedOver = true;
 }

@@ -1,10 +1,15 @@
 import { cpus, loadavg, platform, arch } from 'node:os';
 import { relative } from 'node:path';
 import { messageOf } from './bench-stats';
+import { selectedSections, type SectionKey } from './bench-selection';
 import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
+import { drainModesReport, measureDrainModes, type DrainModesOptions } from './drain-modes.bench';
+import { eventLogReport, measureEventLog } from './event-log.bench';
+import { handoverGapReport, measureHandoverGap, type HandoverGapOptions } from './handover-gap.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
 import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead';
 import { aiSdkSubject } from './ai-sdk-overhead.bench';
+import { joinReplayReport, measureJoinReplay, type JoinReplayOptions } from './join-replay.bench';
 import { langGraphSubject } from './langgraph-overhead.bench';
 import { openAiAgentsSubject } from './openai-agents-overhead.bench';
 import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCheckpointOptions } from './langgraph-checkpoint.bench';
@@ -20,15 +25,34 @@ const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, 
 const ADAPTER_OVERHEAD: AdapterOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
 const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
 const LANGGRAPH_CHECKPOINT: LangGraphCheckpointOptions = { sizes: [10, 100, 1_000], threadsPerSize: 30, warmupSteps: 1, timedSteps: 4 };
+const HANDOVER_GAP: HandoverGapOptions = {
+  runs: 30,
+  steps: 4,
+  reasoningMs: 250,
+  toolMs: 250,
+  toolResultsBeforeSignal: 1,
+  shutdownTimeoutMs: 25_000,
+  progressTimeoutMs: 30_000,
+  completionTimeoutMs: 60_000,
+};
+const JOIN_REPLAY: JoinReplayOptions = { events: 10_000, steps: 1_250, joins: 9, pageSize: 1_000, produceTimeoutMs: 120_000, joinTimeoutMs: 60_000 };
+const DRAIN_MODES: DrainModesOptions = { runs: 1_000, reasoningMs: 600_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000, continueDeadlineMs: 60_000 };
 
 /**
- * Prints one benchmark's report, or why it could not be measured; returns false on the latter.
+ * Prints one benchmark's report, or why it could not be measured; returns false on the latter,
+ * or when `problemsOf` finds a failure in the result (a lost run, a lost or repeated event).
  * A missed target is in the report, not a failure: the numbers are still worth reading.
  */
-async function section<T>(title: string, measure: () => Promise<T>, report: (result: T) => string): Promise<boolean> {
+async function section<T>(
+  title: string,
+  measure: () => Promise<T>,
+  report: (result: T) => string,
+  problemsOf?: (result: T) => readonly string[],
+): Promise<boolean> {
   try {
-    console.log(report(await measure()));
-    return true;
+    const result = await measure();
+    console.log(report(result));
+    return (problemsOf?.(result) ?? []).length === 0;
   } catch (error) {
     console.log(`${title}: MEASUREMENT FAILED: ${messageOf(error)}`);
     return false;
@@ -39,7 +63,9 @@ async function section<T>(title: string, measure: () => Promise<T>, report: (res
 
 function header(): string {
   const script = relative(process.cwd(), process.argv[1] ?? '');
-  const command = process.env.npm_lifecycle_event === 'bench' ? `npm run bench  (node ${script})` : `node ${script}`;
+  const args = process.argv.slice(2).join(' ');
+  const command =
+    process.env.npm_lifecycle_event === 'bench' ? `npm run bench${args ? ` -- ${args}` : ''}  (node ${script})` : `node ${script}${args ? ` ${args}` : ''}`;
   const cpu = cpus();
   const load = loadavg()
     .map((value) => value.toFixed(2))
@@ -58,37 +84,71 @@ async function measureAdapters(): Promise<AdapterOverheadResult[]> {
   return results;
 }
 
-/** Prints every benchmark's table; exits 1 if a run was lost or a measurement failed (not for a missed target). */
-async function main(): Promise<void> {
-  const started = Date.now();
-  console.log(header());
-  console.log('');
-
-  console.log(hookOverheadReport(await measureHookOverhead(HOOK_OVERHEAD)));
-  console.log('');
-
+/** (b): one shutdown per size; a size that could not be measured is a failure line of the same table. */
+async function shutdownAtScale(): Promise<boolean> {
   const results: ShutdownAtScaleResult[] = [];
   const failures: string[] = [];
   for (const runs of SHUTDOWN_SIZES) {
     try {
       results.push(await measureShutdownAtScale(runs, SHUTDOWN));
     } catch (error) {
-      failures.push(`N=${runs}: measurement failed: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(`N=${runs}: measurement failed: ${messageOf(error)}`);
     }
   }
   console.log(shutdownAtScaleReport(results, SHUTDOWN, failures));
   console.log('');
+  return failures.length === 0 && results.every((r) => r.problems.length === 0);
+}
 
-  const measured = [
-    await section('(c) cross-instance cancel latency', () => measureCrossInstanceCancel(CROSS_INSTANCE), crossInstanceCancelReport),
-    await section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
-    await section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
-    await section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
-    await section('(g) LangGraph checkpoint cost on PostgreSQL', () => measureLangGraphCheckpoint(LANGGRAPH_CHECKPOINT), langGraphCheckpointReport),
-  ];
+/** Every section by its letter; each prints its report and says whether it measured without failure. */
+const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
+  a: async () => {
+    console.log(hookOverheadReport(await measureHookOverhead(HOOK_OVERHEAD)));
+    console.log('');
+    return true;
+  },
+  b: shutdownAtScale,
+  c: () => section('(c) cross-instance cancel latency', () => measureCrossInstanceCancel(CROSS_INSTANCE), crossInstanceCancelReport),
+  d: () => section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
+  e: () => section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
+  f: () => section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
+  g: () => section('(g) LangGraph checkpoint cost on PostgreSQL', () => measureLangGraphCheckpoint(LANGGRAPH_CHECKPOINT), langGraphCheckpointReport),
+  h: () =>
+    section(
+      '(h) run event log',
+      () => measureEventLog({ events: 10_000, appendBatch: 100, pageSize: 1_000, replays: 9, followSamples: 1_000, followWarmup: 50, followTargetMs: 5 }),
+      eventLogReport,
+    ),
+  i: () =>
+    section(
+      '(i) handover gap vs client retry',
+      () => measureHandoverGap(HANDOVER_GAP),
+      handoverGapReport,
+      (r) => r.rows.flatMap((row) => row.problems),
+    ),
+  j: () => section('(j) join replay throughput', () => measureJoinReplay(JOIN_REPLAY), joinReplayReport),
+  k: () =>
+    section(
+      '(k) drain at scale, auto vs client',
+      () => measureDrainModes(DRAIN_MODES),
+      drainModesReport,
+      (r) => r.rows.flatMap((row) => row.problems),
+    ),
+};
+
+/**
+ * Prints the tables of every section, or of those after `--only` (e.g. `--only h,i,j,k`); exits 1
+ * if a run was lost, an event lost or repeated, or a measurement failed (not for a missed target).
+ */
+async function main(): Promise<void> {
+  const selected = selectedSections(process.argv.slice(2));
+  const started = Date.now();
+  console.log(header());
+  console.log('');
+  const measured: boolean[] = [];
+  for (const key of selected) measured.push(await SECTIONS[key]());
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-  if (failures.length || results.some((r) => r.problems.length > 0) || measured.includes(false)) process.exitCode = 1;
+  if (measured.includes(false)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

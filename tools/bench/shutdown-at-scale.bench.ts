@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { JwtService } from '@nestjs/jwt';
+import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
-import { newThreadInput, openRunStream, type RunStream, type RunStreamResult } from './run-stream-client';
+import { putRunsInFlight, streamEndings, terminateAndTime } from './in-flight-runs';
+import type { RunStream } from './run-stream-client';
 import { SpawnedService } from './spawned-service';
 import { readStoredOutcome, type StoredOutcome } from './stored-outcome';
-import { waitUntil, withDeadline } from './wait-until';
 
 /** The service settings and deadlines of the shutdown benchmark. */
 export interface ShutdownAtScaleOptions {
@@ -33,69 +32,36 @@ export interface ShutdownAtScaleResult {
   problems: string[];
 }
 
-const USER = 'bench-user';
-
-/** Reads `details.shutdown.inFlightRuns` from a terminus readiness body. */
-function inFlightRuns(body: unknown): number | undefined {
-  const value = (body as { details?: { shutdown?: { inFlightRuns?: unknown } } } | undefined)?.details?.shutdown?.inFlightRuns;
-  return typeof value === 'number' ? value : undefined;
-}
-
 /**
  * Starts the built service with no drain budget, puts `runs` runs on distinct threads in
  * flight, sends a real SIGTERM and measures until the process has exited; then checks in
  * the store that every run was saved as interrupted with its marker, i.e. can resume.
  */
 export async function measureShutdownAtScale(runs: number, options: ShutdownAtScaleOptions): Promise<ShutdownAtScaleResult> {
-  const secret = randomBytes(32).toString('hex');
-  const token = new JwtService({ secret }).sign({ sub: USER });
+  const { env, token } = benchIdentity();
   const service = await SpawnedService.start({
-    NODE_ENV: 'production',
-    AUTH_JWT_SECRET: secret,
+    ...env,
     SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
     SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
     DEMO_REASONING_MS: String(options.reasoningMs),
   });
-  const streams: RunStream[] = [];
+  let streams: RunStream[] = [];
   try {
-    let ended: RunStreamResult | undefined;
-    for (let i = 0; i < runs; i++) {
-      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`bench-${runs}-${i}`, `run-${i}`, 'work'));
-      void stream.done.then((result) => (ended ??= result));
-      streams.push(stream);
-    }
-    const reached = await waitUntil(
-      async () => {
-        if (ended) return { count: 0 };
-        const count = inFlightRuns((await service.readiness()).body);
-        return count !== undefined && count >= runs ? { count } : undefined;
-      },
-      `${runs} runs in flight`,
-      options.inFlightTimeoutMs,
-    ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
-    // A run that ended before the signal means the measurement is void, whatever the poll saw.
-    if (ended) throw new Error(`a run stream ended before the signal: ${JSON.stringify(ended)}`);
-    if ('error' in reached) throw new Error(`${reached.error}\n${service.logs.slice(-2_000)}`);
-    const inFlight = reached.count;
-
-    const sentAt = service.signal('SIGTERM');
-    const exitInTime = await service.waitForExit(options.shutdownTimeoutMs + 10_000);
-    const exit = exitInTime ?? (await service.kill());
-    const exitMs = exitInTime ? exitInTime.atMs - sentAt : undefined;
-
+    const started = await putRunsInFlight(service, token, runs, `bench-${runs}`, options.inFlightTimeoutMs);
+    streams = started.streams;
+    const deadlineMs = options.shutdownTimeoutMs + 10_000;
+    const { exit, exitMs } = await terminateAndTime(service, deadlineMs);
     // Once the process is gone every socket is closed, so the streams end almost at once.
-    const endings = await withDeadline(Promise.all(streams.map((s) => s.done)), 10_000, undefined);
-    if (!endings) streams.forEach((s) => s.abort());
-    const results = endings ?? (await Promise.all(streams.map((s) => s.done)));
+    const results = await streamEndings(streams);
     const runInterrupted = results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length;
 
     const stored = readStoredOutcome(service.databaseFile);
     const lost = runs - stored.durable;
     const problems: string[] = [];
-    if (!exitInTime) problems.push(`N=${runs}: the process had not exited ${options.shutdownTimeoutMs + 10_000} ms after SIGTERM and was killed`);
+    if (exitMs === undefined) problems.push(`N=${runs}: the process had not exited ${deadlineMs} ms after SIGTERM and was killed`);
     else if (exit.code !== 0) problems.push(`N=${runs}: exit code ${exit.code ?? exit.signal}, expected 0\n${service.logs.slice(-2_000)}`);
     if (lost > 0) problems.push(`N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
-    return { runs, inFlight, exitMs, exitCode: exit.code, exitSignal: exit.signal, stored, lost, runInterrupted, problems };
+    return { runs, inFlight: started.inFlight, exitMs, exitCode: exit.code, exitSignal: exit.signal, stored, lost, runInterrupted, problems };
   } finally {
     streams.forEach((s) => s.abort());
     await service.dispose();

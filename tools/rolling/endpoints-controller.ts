@@ -37,6 +37,8 @@ export class EndpointsController {
   /** Every change made to the load balancer, in order. */
   readonly changes: EndpointChange[] = [];
   private readonly endpoints = new Map<string, Endpoint>();
+  /** Names taken out of the rotation whatever their probes say (terminating pods). */
+  private readonly terminating = new Set<string>();
   /** Names by address, kept after `forget()` so late removals are still reported by name. */
   private readonly names = new Map<string, string>();
   private running = false;
@@ -79,6 +81,20 @@ export class EndpointsController {
   /** Stops probing `name` (its process is gone); it leaves the rotation at the next round if still in. */
   forget(name: string): void {
     this.endpoints.delete(name);
+    this.terminating.delete(name);
+  }
+
+  /**
+   * Takes `name` out of the rotation at once, as Kubernetes does with the endpoint of a pod
+   * being deleted, and resolves once nginx no longer routes new requests to it (what a pod's
+   * preStop sleep waits for); fails after `timeoutMs`. Its streams in flight go on.
+   */
+  async terminate(name: string, timeoutMs: number): Promise<void> {
+    const endpoint = this.endpoints.get(name);
+    if (!endpoint) return;
+    this.terminating.add(name);
+    this.wake?.();
+    await waitUntil(async () => (this.nginx.servers.includes(endpoint.address) ? undefined : true), `${name} to leave the rotation`, timeoutMs, 20);
   }
 
   /** True when nginx currently routes new requests to `name`. */
@@ -97,7 +113,7 @@ export class EndpointsController {
       const round = performance.now();
       const endpoints = [...this.endpoints.values()];
       const ready = await Promise.all(endpoints.map((endpoint) => this.isReady(endpoint.address)));
-      const next = endpoints.filter((_, i) => ready[i]).map((endpoint) => endpoint.address);
+      const next = endpoints.filter((endpoint, i) => ready[i] && !this.terminating.has(endpoint.name)).map((endpoint) => endpoint.address);
       const current = this.nginx.servers;
       if (this.running && (next.length !== current.length || next.some((address) => !current.includes(address)))) {
         await this.nginx.setUpstreams(next);

@@ -1,3 +1,5 @@
+import { logLineWith } from './service-log-line';
+
 /** One start of the demo tool, as an instance logged it. */
 export interface ToolExecution {
   instance: string;
@@ -6,12 +8,6 @@ export interface ToolExecution {
   step: number;
   /** Epoch ms of the log line. */
   startedAt: number;
-}
-
-interface LogLine {
-  timestamp?: number;
-  context?: string;
-  message?: { msg?: string; threadId?: string; toolCallId?: string; step?: number };
 }
 
 /**
@@ -25,15 +21,9 @@ export class ExecutionLedger {
   /** A line printer for one instance's stdout: keeps the demo tool's start lines, ignores the rest. */
   reader(instance: string): (line: string) => void {
     return (line) => {
-      if (!line.includes('demo tool started')) return;
-      let parsed: LogLine;
-      try {
-        parsed = JSON.parse(line) as LogLine;
-      } catch {
-        return;
-      }
-      const m = parsed.message;
-      if (parsed.context !== 'DemoTool' || m?.msg !== 'demo tool started' || !m.threadId || !m.toolCallId) return;
+      const parsed = logLineWith(line, 'demo tool started');
+      const m = parsed?.message;
+      if (parsed?.context !== 'DemoTool' || !m?.threadId || !m.toolCallId) return;
       this.executions.push({ instance, threadId: m.threadId, toolCallId: m.toolCallId, step: Number(m.step), startedAt: Number(parsed.timestamp) });
     };
   }

@@ -1,4 +1,3 @@
-import type { ClientSession } from './client-session';
 import type { ExecutionLedger } from './execution-ledger';
 
 interface HistoryMessage {
@@ -8,6 +7,16 @@ interface HistoryMessage {
   toolCalls?: { id: string; function: { name: string; arguments: string } }[];
   toolCallId?: string;
   createdAt: string;
+}
+
+/** What the audit needs of a client session: its thread, its user, and what it sent and saw. */
+export interface AuditedSession {
+  readonly threadId: string;
+  readonly token: string;
+  /** Ids of the user messages the service accepted. */
+  readonly acceptedMessageIds: readonly string[];
+  /** Ids of the messages the streams reported finished (saved). */
+  readonly finishedMessageIds: ReadonlySet<string>;
 }
 
 /** What the stored histories and the execution ledger say, over all threads. */
@@ -99,7 +108,7 @@ function auditExecutions(ledger: ExecutionLedger, savedAt: Map<string, number>, 
  * sent and saw, and against the execution ledger: nothing lost, nothing stored twice, no step
  * done twice, every turn finished, finished work never redone.
  */
-export async function auditHistories(baseUrl: string, sessions: ClientSession[], ledger: ExecutionLedger, steps: number): Promise<HistoryAudit> {
+export async function auditHistories(baseUrl: string, sessions: readonly AuditedSession[], ledger: ExecutionLedger, steps: number): Promise<HistoryAudit> {
   const audit: HistoryAudit = {
     threads: sessions.length,
     messagesChecked: 0,

@@ -1,10 +1,25 @@
+import { formatHandoverReport } from './handover-report';
+import { runHandoverProof } from './handover-proof';
 import { formatReport } from './rolling-report';
-import { runRollingProof, type RollingProofOptions } from './rolling-proof';
+import { runRollingProof } from './rolling-proof';
+
+type Mode = 'sigterm' | 'sigkill' | 'handover';
+
+/** What each `--mode` runs, in order; `both` is kept for the scripts written before `handover`. */
+const MODES: Record<string, Mode[]> = {
+  sigterm: ['sigterm'],
+  sigkill: ['sigkill'],
+  handover: ['handover'],
+  both: ['sigterm', 'sigkill'],
+  all: ['sigterm', 'sigkill', 'handover'],
+};
 
 /**
- * `npm run demo:rolling [-- --mode sigterm|sigkill|both] [--sessions N] [--logs DIR]`: runs the
- * rolling deployment proof and prints its report (and, with `--logs`, keeps every instance's
- * log); exits 1 when a promise did not hold.
+ * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|all] [--sessions N] [--logs DIR]`:
+ * runs the rolling deployment proof and prints its report (and, with `--logs`, keeps every
+ * instance's log); exits 1 when a promise did not hold. `sigterm` and `sigkill` test the
+ * client's retry (resume mode `client`), `handover` the instances' own continuation (resume
+ * mode `auto`) followed by the resumable client; `all` runs the three, `both` the first two.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -12,17 +27,24 @@ async function main(): Promise<void> {
     const at = args.indexOf(`--${name}`);
     return at >= 0 ? args[at + 1] : undefined;
   };
-  const modeArg = option('mode') ?? 'both';
-  if (!['sigterm', 'sigkill', 'both'].includes(modeArg)) throw new Error(`--mode must be sigterm, sigkill or both, got ${modeArg}`);
+  const modeArg = option('mode') ?? 'all';
+  const modes = MODES[modeArg];
+  if (!modes) throw new Error(`--mode must be one of ${Object.keys(MODES).join(', ')}, got ${modeArg}`);
   const sessions = Number(option('sessions') ?? 100);
   if (!Number.isInteger(sessions) || sessions < 1) throw new Error(`--sessions must be a positive integer, got ${option('sessions')}`);
-  const modes: RollingProofOptions['mode'][] = modeArg === 'both' ? ['sigterm', 'sigkill'] : [modeArg as RollingProofOptions['mode']];
   let passed = true;
   for (const mode of modes) {
     const logDir = option('logs') ? `${option('logs')}/${mode}` : undefined;
-    const report = await runRollingProof({ mode, sessions, logDir, log: (line) => console.log(`  · ${line}`) });
-    console.log(`\n${formatReport(report)}\n`);
-    passed &&= report.passed;
+    const log = (line: string) => console.log(`  · ${line}`);
+    if (mode === 'handover') {
+      const report = await runHandoverProof({ sessions, logDir, log });
+      console.log(`\n${formatHandoverReport(report)}\n`);
+      passed &&= report.passed;
+    } else {
+      const report = await runRollingProof({ mode, sessions, logDir, log });
+      console.log(`\n${formatReport(report)}\n`);
+      passed &&= report.passed;
+    }
   }
   process.exitCode = passed ? 0 : 1;
 }

@@ -1,66 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { PartialOutputPolicy } from '../agent/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import type { LeaseKeeper } from '../leases/lease-keeper.service';
-import type { SessionStore } from '../session/session-store.interface';
 import { StoreCheckpointer } from '../session/store-checkpointer';
-import type { SignalBus } from '../signals/signal-bus.interface';
-import { GracefulShutdownHook, type GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
+import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook';
 import type { InterruptedState } from '../shutdown/interrupted-state';
-import { summarizeOutcome, terminalEvent, type OutcomeSummary } from './run-outcome-mapping';
+import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping';
+import type { AgentRunSpec } from './agent-run-spec';
+
+export type { AgentRunSpec } from './agent-run-spec';
 import { SseEventStream } from '../http/sse-event-stream';
-import type { RunEventChannel } from '../streams/run-event-channel';
-import type { RunEventLog } from '../streams/run-event-log.interface';
 import { driveRun } from '../handle/drive-run';
 import { DurableRunHandle } from '../handle/durable-run-handle';
-import type { DurableAgent } from '../handle/run-handle.interface';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
-
-/** Everything an admitted run needs to execute. */
-export interface AgentRunSpec {
-  threadId: string;
-  runId: string;
-  runKey: string;
-  agent: DurableAgent;
-  history: readonly AgentMessage[];
-  toRun: readonly ToolCall[];
-  /** Calls a human approved: they run without pausing again. */
-  approvedToolCallIds: ReadonlySet<string>;
-  prelude: readonly AgentMessage[];
-  /** True when the run continues an interrupted one. */
-  resumed: boolean;
-  /** The agent framework's state an earlier run of the thread saved. */
-  savedState: unknown;
-  hooks: readonly AgentHook[];
-  store: SessionStore;
-  signals: SignalBus;
-  shutdown: Omit<GracefulShutdownHookDeps, 'finalizer' | 'signals' | 'lease'>;
-  leases: LeaseKeeper;
-  partialOutput: PartialOutputPolicy;
-  defaultStepDurationMs: number;
-  /** Idle time of an event stream before a heartbeat comment, in milliseconds; 0: none. */
-  sseHeartbeatMs: number;
-  /** The run's events on their way to its log and connections. */
-  channel: RunEventChannel;
-  streams: {
-    log: RunEventLog;
-    /** How long the log stays joinable after the attempt ends, in milliseconds. */
-    retentionMs: number;
-    /** `auto`: a run stopped by a shutdown is handed over instead of ending with `RUN_INTERRUPTED`. */
-    resumeMode: 'client' | 'auto';
-    /** `cancel`: a client that goes away stops its run, as a user's cancel. */
-    onDisconnect: 'continue' | 'cancel';
-  };
-  /** True when an instance continues the run on its own: the log's `RUN_STARTED` is already there. */
-  continuation: boolean;
-}
 
 /** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
@@ -148,15 +102,23 @@ export class AgentRun {
    * log, then keeps the log for the retention time and tells every instance the run ended.
    */
   private async endStream(outcome: RunOutcome): Promise<void> {
-    const { threadId, runId, channel, streams, signals } = this.spec;
+    const { threadId, runId, channel, streams } = this.spec;
     const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome);
-    if (this.handsOver(outcome)) channel.handOver();
-    else channel.emit(terminalEvent(threadId, runId, summary));
+    if (this.handsOver(outcome)) {
+      // The log is settled and the run saved: the instance that continues it may start now.
+      await this.publishEnded(summary, outcome);
+      channel.handOver();
+    } else channel.emit(terminalEvent(threadId, runId, summary));
     await channel.close(LOG_FLUSH_TIMEOUT_MS);
     await streams.log
       .retain({ threadId, runId }, streams.retentionMs)
       .catch((error: unknown) => this.logger.warn({ msg: 'event log retention not set', threadId, runId, error: String(error) }));
-    if (this.saveFailure) return;
+    if (!this.saveFailure && !this.handsOver(outcome)) await this.publishEnded(summary, outcome);
+  }
+
+  /** Tells every instance the run ended (waiters of a cancel, and in `auto` mode who continues a handed-over run). */
+  private async publishEnded(summary: OutcomeSummary, outcome: RunOutcome): Promise<void> {
+    const { threadId, runId, signals } = this.spec;
     await signals
       .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
       .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
@@ -222,16 +184,4 @@ export class AgentRun {
       ...(outcome.error ? { error: outcome.error.message } : {}),
     });
   }
-}
-
-/** The terminal answer of a run whose end could not be saved. */
-function unsavedSummary(error: Error): OutcomeSummary {
-  if (error instanceof LeaseLostError) {
-    return { status: 'failed', errorCode: error.code, message: `the run stopped: ${error.message}` };
-  }
-  return {
-    status: 'failed',
-    errorCode: 'RUN_NOT_SAVED',
-    message: `the run's end could not be saved (${error.message}); its steps so far are kept, retry the same request to continue`,
-  };
 }

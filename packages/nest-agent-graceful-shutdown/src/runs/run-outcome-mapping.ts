@@ -55,3 +55,15 @@ export function terminalEvent(threadId: string, runId: string, summary: OutcomeS
   if (!summary.errorCode) return { type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent;
   return { type: EventType.RUN_ERROR, message: summary.message, code: summary.errorCode } as BaseEvent;
 }
+
+/** The terminal answer of a run whose end could not be saved. */
+export function unsavedSummary(error: Error): OutcomeSummary {
+  if (error instanceof LeaseLostError) {
+    return { status: 'failed', errorCode: error.code, message: `the run stopped: ${error.message}` };
+  }
+  return {
+    status: 'failed',
+    errorCode: 'RUN_NOT_SAVED',
+    message: `the run's end could not be saved (${error.message}); its steps so far are kept, retry the same request to continue`,
+  };
+}

@@ -1,0 +1,49 @@
+import type { AgentHook } from '../agent/agent-hook.interface';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { PartialOutputPolicy } from '../agent/agent-runtime';
+import type { DurableAgent } from '../handle/run-handle.interface';
+import type { LeaseKeeper } from '../leases/lease-keeper.service';
+import type { SessionStore } from '../session/session-store.interface';
+import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
+import type { SignalBus } from '../signals/signal-bus.interface';
+import type { RunEventChannel } from '../streams/run-event-channel';
+import type { RunEventLog } from '../streams/run-event-log.interface';
+
+/** Everything an admitted run needs to execute. */
+export interface AgentRunSpec {
+  threadId: string;
+  runId: string;
+  runKey: string;
+  agent: DurableAgent;
+  history: readonly AgentMessage[];
+  toRun: readonly ToolCall[];
+  /** Calls a human approved: they run without pausing again. */
+  approvedToolCallIds: ReadonlySet<string>;
+  prelude: readonly AgentMessage[];
+  /** True when the run continues an interrupted one. */
+  resumed: boolean;
+  /** The agent framework's state an earlier run of the thread saved. */
+  savedState: unknown;
+  hooks: readonly AgentHook[];
+  store: SessionStore;
+  signals: SignalBus;
+  shutdown: Omit<GracefulShutdownHookDeps, 'finalizer' | 'signals' | 'lease'>;
+  leases: LeaseKeeper;
+  partialOutput: PartialOutputPolicy;
+  defaultStepDurationMs: number;
+  /** Idle time of an event stream before a heartbeat comment, in milliseconds; 0: none. */
+  sseHeartbeatMs: number;
+  /** The run's events on their way to its log and connections. */
+  channel: RunEventChannel;
+  streams: {
+    log: RunEventLog;
+    /** How long the log stays joinable after the attempt ends, in milliseconds. */
+    retentionMs: number;
+    /** `auto`: a run stopped by a shutdown is handed over instead of ending with `RUN_INTERRUPTED`. */
+    resumeMode: 'client' | 'auto';
+    /** `cancel`: a client that goes away stops its run, as a user's cancel. */
+    onDisconnect: 'continue' | 'cancel';
+  };
+  /** True when an instance continues the run on its own: the log's `RUN_STARTED` is already there. */
+  continuation: boolean;
+}

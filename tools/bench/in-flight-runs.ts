@@ -1,0 +1,75 @@
+import { newThreadInput, openRunStream, type RunStream, type RunStreamResult } from './run-stream-client';
+import type { ServiceExit, SpawnedService } from './spawned-service';
+import { messageOf } from './bench-stats';
+import { waitUntil, withDeadline } from './wait-until';
+
+/** Runs started on one instance and all seen in flight there. */
+export interface InFlightRuns {
+  /** One stream per run, in start order; abort them on every path. */
+  streams: RunStream[];
+  /** The instance's in-flight count when it reached the number of runs. */
+  inFlight: number;
+}
+
+/** How a signalled instance ended. */
+export interface SignalledExit {
+  exit: ServiceExit;
+  /** When the signal was sent (`performance.now()` in this process). */
+  sentAtMs: number;
+  /** From the signal sent to the exit seen; undefined if it had not exited by the deadline (then it was killed). */
+  exitMs?: number;
+}
+
+/** Reads `details.shutdown.inFlightRuns` from a terminus readiness body. */
+function inFlightRuns(body: unknown): number | undefined {
+  const value = (body as { details?: { shutdown?: { inFlightRuns?: unknown } } } | undefined)?.details?.shutdown?.inFlightRuns;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * POSTs `runs` runs, one per new thread (`<threadPrefix>-<i>`, run `run-<i>`), and waits until the
+ * service reports them all in flight. Fails, aborting the streams, if that takes longer than
+ * `timeoutMs` or if any stream ended first: a run that ended before the signal voids the measurement.
+ */
+export async function putRunsInFlight(service: SpawnedService, token: string, runs: number, threadPrefix: string, timeoutMs: number): Promise<InFlightRuns> {
+  const streams: RunStream[] = [];
+  let ended: RunStreamResult | undefined;
+  try {
+    for (let i = 0; i < runs; i++) {
+      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'));
+      void stream.done.then((result) => (ended ??= result));
+      streams.push(stream);
+    }
+    const reached = await waitUntil(
+      async () => {
+        if (ended) return 0;
+        const count = inFlightRuns((await service.readiness()).body);
+        return count !== undefined && count >= runs ? count : undefined;
+      },
+      `${runs} runs in flight`,
+      timeoutMs,
+    ).catch((error: unknown) => new Error(`${messageOf(error)}\n${service.logs.slice(-2_000)}`));
+    if (ended) throw new Error(`a run stream ended before the signal: ${JSON.stringify(ended)}`);
+    if (reached instanceof Error) throw reached;
+    return { streams, inFlight: reached };
+  } catch (error) {
+    streams.forEach((s) => s.abort());
+    throw error;
+  }
+}
+
+/** Sends SIGTERM and waits up to `deadlineMs` for the exit; kills the process past it. */
+export async function terminateAndTime(service: SpawnedService, deadlineMs: number): Promise<SignalledExit> {
+  const sentAt = service.signal('SIGTERM');
+  const exitInTime = await service.waitForExit(deadlineMs);
+  const exit = exitInTime ?? (await service.kill());
+  return { exit, sentAtMs: sentAt, exitMs: exitInTime ? exitInTime.atMs - sentAt : undefined };
+}
+
+/** Each stream's ending; streams still open after `timeoutMs` are aborted, so this always settles. */
+export async function streamEndings(streams: readonly RunStream[], timeoutMs = 10_000): Promise<RunStreamResult[]> {
+  const endings = await withDeadline(Promise.all(streams.map((s) => s.done)), timeoutMs, undefined);
+  if (endings) return endings;
+  streams.forEach((s) => s.abort());
+  return Promise.all(streams.map((s) => s.done));
+}

@@ -1,0 +1,67 @@
+import { request, type Agent } from 'node:http';
+import { drainSseFrames } from './sse-frames';
+
+/** One HTTP request whose answer is read as server-sent events. */
+export interface SseRequestInit {
+  method: 'GET' | 'POST';
+  agent: Agent;
+  token: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How the request ended. */
+export interface SseRequestEnd {
+  /** HTTP status; 0 if no response arrived. */
+  status: number;
+  /** A transport error or the refusal body, when the stream did not end normally. */
+  error?: string;
+}
+
+/** A request whose event stream is read in the background. */
+export interface SseRequest {
+  /** Settles (never rejects) when the stream has ended, however it ended. */
+  done: Promise<SseRequestEnd>;
+  /** Gives up on the stream: clean-up on error paths. */
+  abort(): void;
+}
+
+/**
+ * Sends a request with a bearer token and hands each SSE frame's data (and `id:`) to `onData`
+ * as it arrives. A refusal's body is kept for the error message instead.
+ */
+export function openSseRequest(url: string, init: SseRequestInit, onData: (data: string, id?: string) => void): SseRequest {
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  const req = request(url, {
+    method: init.method,
+    agent: init.agent,
+    headers: {
+      authorization: `Bearer ${init.token}`,
+      accept: 'text/event-stream',
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+      ...init.headers,
+    },
+  });
+  const end: SseRequestEnd = { status: 0 };
+  const done = new Promise<SseRequestEnd>((resolve) => {
+    const finish = (error?: string) => {
+      if (error && !end.error) end.error = error;
+      resolve(end);
+    };
+    req.on('error', (error) => finish(String(error)));
+    req.on('response', (res) => {
+      end.status = res.statusCode ?? 0;
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        if (end.status === 200) buffer = drainSseFrames(buffer, onData);
+      });
+      res.on('error', (error) => finish(String(error)));
+      res.on('close', () => finish(end.status === 200 ? undefined : `HTTP ${end.status}: ${buffer}`));
+    });
+  });
+  req.end(body);
+  return { done, abort: () => req.destroy() };
+}

@@ -1,0 +1,92 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil, withDeadline } from '../bench/wait-until';
+import { HandoverSession } from './handover-session';
+import { judgeHandover, type HandoverReport } from './handover-report';
+import { summarizeRuns } from './handover-summary';
+import { auditHistories } from './history-audit';
+import { RollingCluster, type RollingClusterOptions } from './rolling-cluster';
+import { rollOut } from './rollout';
+import { auditRunLogs } from './run-log-audit';
+
+export interface HandoverProofOptions extends RollingClusterOptions {
+  /** Concurrent client sessions, each its own thread. Default: 100. */
+  sessions?: number;
+}
+
+/** Deadline of one client turn, in ms: past it the run counts as not completed. */
+const TURN_DEADLINE_MS = 90_000;
+
+/** How long the sessions may take to have one run each under way, in ms. */
+const SESSIONS_START_TIMEOUT_MS = 60_000;
+
+/**
+ * The rolling-deployment proof of the handover path: the instances run in resume mode `auto`,
+ * the clients are the package's `ResumableHttpAgent` (see {@link HandoverSession}), and the old
+ * instances are replaced one at a time with SIGTERM, each taken out of the load balancer first
+ * as a deleted pod's endpoint is. A run its instance cannot finish within the drain is handed
+ * over: its client gets a `handover` notice, joins the run through nginx, and another instance
+ * continues it under the same run id. Afterwards every run's full log is compared with what its
+ * client received (see {@link auditRunLogs}), and every thread is audited (see {@link auditHistories}).
+ */
+export async function runHandoverProof(options: HandoverProofOptions): Promise<HandoverReport> {
+  const sessionsWanted = options.sessions ?? 100;
+  const began = performance.now();
+  const cluster = await RollingCluster.start(options, { RESUME_MODE: 'auto' });
+  try {
+    const sessions = Array.from(
+      { length: sessionsWanted },
+      (_, i) =>
+        new HandoverSession({
+          baseUrl: cluster.nginx.url,
+          token: cluster.token(`user-${i + 1}`),
+          threadId: `rolling-handover-${i + 1}`,
+          turnDeadlineMs: TURN_DEADLINE_MS,
+        }),
+    );
+    let rolloutDone = false;
+    const drivers = sessions.map(async (session) => {
+      // Spread the first requests over a second, so the sessions are at every phase of a turn.
+      await sleep(Math.random() * 1_000);
+      let turn = 1;
+      // A conversation whose turn failed stops there: its next requests would only meet the failure's consequences.
+      while (!rolloutDone) if (!(await session.turn(turn++))) return;
+      // One more turn, entirely on the new instances: the conversation goes on after the rollout.
+      await session.turn(turn);
+    });
+    cluster.log(`${sessionsWanted} client sessions started`);
+    const streaming = (session: HandoverSession) => session.runs.some((run) => run.connections.some((connection) => connection.frames.length > 0));
+    await waitUntil(async () => (sessions.every(streaming) ? true : undefined), 'every session to start a run', SESSIONS_START_TIMEOUT_MS, 50);
+
+    const shutdowns = await rollOut(cluster, { signal: 'SIGTERM', leaveRotationFirst: true });
+    rolloutDone = true;
+    cluster.log('rollout done; every session finishes one more turn');
+    await withDeadline(Promise.all(drivers), TURN_DEADLINE_MS * 2, undefined);
+
+    const runs = sessions.flatMap((session) => session.runs);
+    // What each client saw, request by request, beside the instances' logs.
+    if (options.logDir) writeFileSync(join(options.logDir, 'client-runs.jsonl'), runs.map((run) => JSON.stringify(run)).join('\n'));
+    const logs = await auditRunLogs(cluster.nginx.url, sessions, (run, log) => {
+      if (options.logDir)
+        appendFileSync(join(options.logDir, 'differing-run-logs.jsonl'), `${JSON.stringify({ threadId: run.threadId, runId: run.runId, log })}\n`);
+    });
+    const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
+    return judgeHandover({
+      sessions: sessionsWanted,
+      instances: cluster.instanceCount,
+      demo: cluster.demo,
+      timing: cluster.timing,
+      graceMs: cluster.graceMs,
+      shutdowns,
+      lbChanges: cluster.controller.changes.length,
+      runs: summarizeRuns(runs, cluster.continuations),
+      logs,
+      audit,
+      durationMs: performance.now() - began,
+    });
+  } finally {
+    await cluster.dispose();
+  }
+}

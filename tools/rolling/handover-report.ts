@@ -1,0 +1,117 @@
+import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
+import type { HandoverRunSummary, Spread } from './handover-summary';
+import type { HistoryAudit } from './history-audit';
+import type { DemoAgentSettings } from './rolling-cluster';
+import type { InstanceShutdown } from './rolling-report';
+import type { RunLogAudit } from './run-log-audit';
+
+export interface HandoverReportInput {
+  sessions: number;
+  instances: number;
+  demo: DemoAgentSettings;
+  timing: ShutdownTimingInputs & ShutdownTimings;
+  /** The grace period counted from the signal, in ms. */
+  graceMs: number;
+  shutdowns: InstanceShutdown[];
+  /** Changes the endpoints controller made to nginx's upstreams. */
+  lbChanges: number;
+  runs: HandoverRunSummary;
+  logs: RunLogAudit;
+  audit: HistoryAudit;
+  durationMs: number;
+}
+
+export interface HandoverReport extends HandoverReportInput {
+  /** Every broken promise, described; empty when the proof passed. */
+  problems: string[];
+  passed: boolean;
+}
+
+/** Judges a handover rollout against its promises and returns the report. */
+export function judgeHandover(input: HandoverReportInput): HandoverReport {
+  const { runs, logs, audit } = input;
+  const problems: string[] = [];
+  const none = (label: string, items: readonly string[] | number) => {
+    const count = typeof items === 'number' ? items : items.length;
+    if (count > 0) problems.push(`${label}: ${count}${typeof items === 'number' ? '' : ` (${items.slice(0, 5).join('; ')})`}`);
+  };
+  none('runs not completed', runs.failures);
+  // A new run nginx misrouted is refused before it starts and resent: the load balancer's doing, not a handover's (see RunTrace.misroutedPosts).
+  none('runs for which the client sent a request again, other than a new run the load balancer misrouted', runs.retried);
+  // A graceful rollout ends every stream with a terminal event or a handover notice.
+  none('streams that ended without a terminal event or a handover notice', runs.reconnects.dropped);
+  none('events lost', logs.eventsLost);
+  none('events repeated', logs.eventsRepeated);
+  none('runs with a lost, repeated or unknown event', logs.runsWithLossOrRepeat);
+  none("runs whose subscriber did not get exactly the log's events", logs.deliveryMismatches);
+  none('run logs not readable whole', logs.logsUnreadable);
+  none('messages lost', audit.messagesLost);
+  none('messages stored twice', audit.messagesDuplicated);
+  none('tool executions duplicated', audit.toolExecutionsDuplicated);
+  none('steps done twice', audit.stepsRepeated);
+  none('tool executions without a saved result', audit.toolExecutionsUnsaved);
+  none('turns left incomplete', audit.turnsIncomplete);
+  none('threads not idle at the end', audit.threadsNotIdle);
+  for (const shutdown of input.shutdowns) {
+    if (!(shutdown.durationMs < input.graceMs)) problems.push(`${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${input.graceMs} ms`);
+    if (shutdown.exitCode !== 0) problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
+  }
+  // A rollout that handed nothing over would prove nothing.
+  if (runs.gap.count === 0) problems.push('no client followed a handover: the rollout did not test anything');
+  if (runs.runsAcrossInstances === 0) problems.push('no run continued by another instance was followed to its end by its client');
+  return { ...input, problems, passed: problems.length === 0 };
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'did not exit');
+const spreadOf = (s: Spread) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)} (${s.count})`;
+
+/** The report as a human reads it: what happened, then each promise and whether it held. */
+export function formatHandoverReport(report: HandoverReport): string {
+  const { runs, logs, audit, timing } = report;
+  const kinds = Object.entries(runs.reconnects)
+    .map(([kind, count]) => `${kind} ${count}`)
+    .join(', ');
+  const exits = report.shutdowns.map((s) => `${s.name} ${ms(s.durationMs)} (code ${s.exitCode})`).join(', ');
+  const rows: [string, string][] = [
+    ['client sessions (threads)', `${report.sessions}, ResumableHttpAgent, one runAgent per turn`],
+    ['instances replaced', `${report.shutdowns.length} of ${report.instances}, with SIGTERM, resume mode auto`],
+    ['load balancer changes', String(report.lbChanges)],
+    ['runs (one per turn)', String(runs.runs)],
+    ['runs completed with zero client retries', `${runs.completedWithoutRetry} of ${runs.runs}`],
+    ['  the others: a new run nginx misrouted, resent', `${runs.retriedAfterMisroute} runs (${runs.misroutedPosts} POSTs refused before the run started)`],
+    ['client retries for any other reason', `${runs.retried.length} runs (must be 0)`],
+    ['client retries: resends / RUN_INTERRUPTED', `${runs.resends} / ${runs.interruptedRetries}`],
+    ['handover notices followed', `${runs.handovers} (in ${runs.runsHandedOver} runs)`],
+    ['joins', String(runs.joins)],
+    ['reconnects by kind', kinds],
+    ['stream gap at a handover p50 / p95 / max', `${spreadOf(runs.gap)}`],
+    ['  of it, after the notice p50 / p95 / max', spreadOf(runs.gapAfterNotice)],
+    ['runs continued by another instance', `${runs.runsContinued} (instances' "continuing interrupted run" lines)`],
+    ['streams that outlived their instance', `${runs.runsAcrossInstances} (continued elsewhere, followed to the end; must be > 0)`],
+    ["events in the runs' logs", String(logs.eventsLogged)],
+    ['events received (ids, all connections)', String(logs.eventsReceived)],
+    ['events lost / repeated', `${logs.eventsLost} / ${logs.eventsRepeated} (must be 0)`],
+    ['duplicates dropped by the client', String(runs.duplicatesDropped)],
+    ['runs whose subscriber events differ from the log', `${logs.deliveryMismatches.length} (must be 0)`],
+    ['messages checked / lost', `${audit.messagesChecked} / ${audit.messagesLost.length} (must be 0)`],
+    ['tool executions / duplicated', `${audit.toolExecutions} / ${audit.toolExecutionsDuplicated.length} (must be 0)`],
+    ['re-runs of a call cut off before its result was saved', String(audit.toolReRunsBeforeSave)],
+    ['steps done twice / turns incomplete', `${audit.stepsRepeated.length} / ${audit.turnsIncomplete.length}`],
+    ['SIGTERM to exit, per instance', `${exits}; grace ${ms(report.graceMs)}`],
+    ['turn latency, no handover p50 / p95 / max', spreadOf(runs.turnLatency.plain)],
+    ['turn latency, handed over p50 / p95 / max', spreadOf(runs.turnLatency.handedOver)],
+    ['wall time', ms(report.durationMs)],
+  ];
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines = [
+    'rolling deployment proof, HANDOVER mode',
+    `demo agent: ${report.demo.steps} steps, ${report.demo.reasoningMs} ms reasoning, ${report.demo.toolMs} ms per tool call`,
+    `timings: drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
+    'rollout: each old instance leaves the load balancer (nginx serves the new upstreams), then gets SIGTERM',
+    '',
+    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
+    '',
+    report.passed ? 'PASSED' : `FAILED:\n${report.problems.map((p) => `  - ${p}`).join('\n')}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { JwtService } from '@nestjs/jwt';
+import { SpawnedService } from '../bench/spawned-service';
+import { shutdownTimings, type ShutdownTimingInputs, type ShutdownTimings } from '../deploy/shutdown-timings';
+import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisServer } from '../local-services';
+import { EndpointsController } from './endpoints-controller';
+import { ExecutionLedger } from './execution-ledger';
+import { RunContinuations } from './run-continuations';
+
+/** The demo agent of the instances: tool rounds per turn and the time of each call, in ms. */
+export interface DemoAgentSettings {
+  steps: number;
+  reasoningMs: number;
+  toolMs: number;
+}
+
+export interface RollingClusterOptions {
+  /** Instances before and after the rollout. Default: 3. */
+  instances?: number;
+  /**
+   * Default: 3, 400, 400: a turn of about 2.8 s, longer than the drain, so a shutdown finds
+   * runs of every age.
+   */
+  demo?: DemoAgentSettings;
+  /** The shutdown numbers, derived as the Helm chart derives them. Default: no preStop, 1 s drain, 2 s to save, 1 s slack. */
+  timing?: ShutdownTimingInputs;
+  /**
+   * `LEASE_TTL_MS` of the instances: how soon a killed instance's threads resume elsewhere.
+   * Default: 5000. It must outlast the slowest lease renewal: with seven processes on two
+   * cores, renewals queued behind checkpoints have taken over 1.5 s here.
+   */
+  leaseTtlMs?: number;
+  /** Progress lines, for a human watching. */
+  log?: (line: string) => void;
+  /** When set, each instance's log is written to `<logDir>/<instance>.log`. */
+  logDir?: string;
+}
+
+/** One running instance of the service, by the name the report uses. */
+export interface ClusterInstance {
+  name: string;
+  service: SpawnedService;
+}
+
+/** How long an instance may take to boot and become ready, in ms. */
+const READY_TIMEOUT_MS = 60_000;
+
+/**
+ * What a rollout runs on: one PostgreSQL, one Redis, nginx in front kept up to date by an
+ * {@link EndpointsController}, and instances of the built service sharing `env`. Every
+ * instance's log feeds the execution ledger and the continuation ledger. `dispose()` stops it
+ * all, on every path.
+ */
+export class RollingCluster {
+  readonly instanceCount: number;
+  readonly demo: DemoAgentSettings;
+  readonly timing: ShutdownTimingInputs & ShutdownTimings;
+  /** The grace period counted from the signal (the preStop sleep excluded), in ms. */
+  readonly graceMs: number;
+  readonly ledger = new ExecutionLedger();
+  readonly continuations = new RunContinuations();
+  readonly log: (line: string) => void;
+  /** Every instance started, old and new, in order. */
+  readonly instances: ClusterInstance[] = [];
+  private readonly cleanups: (() => Promise<unknown>)[] = [];
+  /** Signs the clients' tokens; the instances check them with it (`AUTH_JWT_SECRET`). */
+  private readonly secret = randomBytes(32).toString('hex');
+  private readonly jwt = new JwtService({ secret: this.secret });
+  private nginxServer?: NginxServer;
+  private endpoints?: EndpointsController;
+  private env: Record<string, string> = {};
+
+  private constructor(private readonly options: RollingClusterOptions) {
+    this.instanceCount = options.instances ?? 3;
+    this.demo = options.demo ?? { steps: 3, reasoningMs: 400, toolMs: 400 };
+    const inputs = options.timing ?? { preStopSeconds: 0, drainSeconds: 1, saveMarginSeconds: 2, exitMarginSeconds: 1 };
+    const derived = shutdownTimings(inputs);
+    this.timing = { ...inputs, ...derived };
+    this.graceMs = (derived.terminationGracePeriodSeconds - inputs.preStopSeconds) * 1000;
+    this.log = options.log ?? (() => undefined);
+  }
+
+  /**
+   * Starts the backends, nginx and the controller, then `instances` instances named `old-1…`,
+   * each routed before the next starts. `env` is added to every instance's environment.
+   */
+  static async start(options: RollingClusterOptions, env: Record<string, string>): Promise<RollingCluster> {
+    const cluster = new RollingCluster(options);
+    try {
+      await cluster.boot(env);
+      return cluster;
+    } catch (error) {
+      await cluster.dispose();
+      throw error;
+    }
+  }
+
+  get nginx(): NginxServer {
+    if (!this.nginxServer) throw new Error('the cluster is not started');
+    return this.nginxServer;
+  }
+
+  get controller(): EndpointsController {
+    if (!this.endpoints) throw new Error('the cluster is not started');
+    return this.endpoints;
+  }
+
+  /** The instances started by {@link start}, the ones a rollout replaces. */
+  get old(): ClusterInstance[] {
+    return this.instances.filter((instance) => instance.name.startsWith('old-'));
+  }
+
+  /** A bearer token (HS256, one hour) of the user `sub`. */
+  token(sub: string): string {
+    return this.jwt.sign({ sub }, { algorithm: 'HS256', expiresIn: '1h' });
+  }
+
+  /** Starts an instance named `name`, and resolves once nginx routes to it. */
+  async launch(name: string): Promise<ClusterInstance> {
+    const readers = [this.ledger.reader(name), this.continuations.reader(name)];
+    const logFile = this.options.logDir ? join(this.options.logDir, `${name}.log`) : undefined;
+    const onLine = (line: string) => {
+      for (const read of readers) read(line);
+      if (logFile) appendFileSync(logFile, `${line}\n`);
+    };
+    const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine);
+    const instance = { name, service };
+    this.instances.push(instance);
+    this.controller.watch({ name, address: `127.0.0.1:${service.port}` });
+    await this.controller.waitUntilRouted(name, READY_TIMEOUT_MS);
+    this.log(`${name} is ready and routed`);
+    return instance;
+  }
+
+  /** Stops everything it started, in reverse order; a failed step is logged and the rest go on. */
+  async dispose(): Promise<void> {
+    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => this.log(`clean-up failed: ${String(error)}`));
+  }
+
+  private async boot(env: Record<string, string>): Promise<void> {
+    await ensureLocalServicePackages();
+    if (this.options.logDir) mkdirSync(this.options.logDir, { recursive: true });
+    const postgres = await PostgresServer.start();
+    this.cleanups.push(() => postgres.destroy());
+    const redis = await RedisServer.start();
+    this.cleanups.push(() => redis.destroy());
+    const nginx = await NginxServer.start();
+    this.nginxServer = nginx;
+    this.cleanups.push(() => nginx.destroy());
+    const controller = new EndpointsController(nginx);
+    this.endpoints = controller;
+    controller.start();
+    this.cleanups.push(() => controller.stop());
+    this.cleanups.push(() => Promise.all(this.instances.map((instance) => instance.service.dispose())));
+    this.env = {
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: this.secret,
+      DATABASE_URL: await postgres.createDatabase('rolling'),
+      REDIS_URL: redis.url,
+      SHUTDOWN_DRAIN_TIMEOUT_MS: String(this.timing.drainTimeoutMs),
+      SHUTDOWN_TIMEOUT_MS: String(this.timing.shutdownTimeoutMs),
+      LEASE_TTL_MS: String(this.options.leaseTtlMs ?? 5_000),
+      DEMO_STEPS: String(this.demo.steps),
+      DEMO_REASONING_MS: String(this.demo.reasoningMs),
+      DEMO_TOOL_MS: String(this.demo.toolMs),
+      ...env,
+    };
+    for (let i = 1; i <= this.instanceCount; i++) await this.launch(`old-${i}`);
+  }
+}

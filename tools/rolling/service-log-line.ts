@@ -1,0 +1,17 @@
+/** A JSON line of the service's log, as far as the proofs read it. */
+export interface ServiceLogLine {
+  timestamp?: number;
+  context?: string;
+  message?: { msg?: string; threadId?: string; runId?: string; toolCallId?: string; step?: number };
+}
+
+/** The log line when it is JSON and its message is `msg`; undefined for any other line. */
+export function logLineWith(line: string, msg: string): ServiceLogLine | undefined {
+  if (!line.includes(msg)) return undefined;
+  try {
+    const parsed = JSON.parse(line) as ServiceLogLine;
+    return parsed.message?.msg === msg ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
