@@ -155,6 +155,25 @@ describe('resume mode auto on two instances', () => {
   });
 });
 
+describe('joining on another instance', () => {
+  it('replays on B, after a cut at event k on A, the events k+1 to the terminal event exactly once, live and after the run ended', async () => {
+    const [a, b] = await autoInstances(2, { DEMO_STEPS: '4', DEMO_REASONING_MS: '150', DEMO_TOOL_MS: '150' });
+    const post = await startRun(a.baseUrl, user, runInput('join-elsewhere', 'run-1', [{ id: 'je-u1', content: 'do the steps' }]));
+    await waitFor(() => post.frames.length >= 6, 'six events on A');
+    post.cut();
+    const k = post.frames[5].id!;
+
+    const live = await joinRun(b.baseUrl, user, 'join-elsewhere', { lastEventId: k });
+
+    expect((await live.terminal())?.type).toBe('RUN_FINISHED');
+    expect(live.frames.map((frame) => frame.id)).toEqual(live.frames.map((_, index) => k + 1 + index));
+    const after = await joinRun(b.baseUrl, user, 'join-elsewhere', { runId: 'run-1', lastEventId: 0 });
+    await after.done;
+    expect(after.frames.slice(k)).toEqual(live.frames);
+    expect(after.frames.slice(0, k)).toEqual(post.frames.slice(0, k));
+  });
+});
+
 describe('a Redis restart in the middle of a run', () => {
   it('keeps the run going; a join after it answers the continuing log or a clear 410, never a silent gap', async () => {
     const [a] = await autoInstances(1, { DEMO_STEPS: '4' });

@@ -93,6 +93,9 @@ export class JoinedStream {
       // A log that now ends before this stream's cursor lost events (its store was emptied): the client's next join gets the clear answer.
       const last = await this.log.last(this.key);
       if ((last?.id ?? 0) < this.cursor) return this.end();
+      // Events the follow did not bring (a log whose live delivery stays on the writer's instance) come now.
+      if ((last?.id ?? 0) > this.cursor) this.deliver((await this.log.read(this.key, this.cursor, REPLAY_PAGE)) ?? []);
+      if (this.finished) return;
       const notice = await this.liveness.check();
       if (notice === undefined || this.finished) return;
       // The run stopped: what its log got meanwhile comes first.
