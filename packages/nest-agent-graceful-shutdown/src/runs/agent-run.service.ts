@@ -62,7 +62,7 @@ export class AgentRunService {
    */
   @AnswersStoreOutages()
   async start(userId: string, input: ValidRunInput, agent: AgentRef): Promise<AgentRun> {
-    return this.admit(userId, input, agent, false);
+    return this.admit(userId, input, agent);
   }
 
   /**
@@ -77,18 +77,19 @@ export class AgentRunService {
     const agentName = thread?.lastRun?.agentName;
     if (!thread || !runId || !agentName || !this.agents.get(agentName)) return null;
     try {
-      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, true);
+      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread);
     } catch (error) {
       if (error instanceof RunInProgressError) return null;
       throw error;
     }
   }
 
-  private async admit(userId: string, input: ValidRunInput, ref: AgentRef, continuation: boolean): Promise<AgentRun> {
+  /** @param continued the interrupted thread an instance continues on its own, as just read; unset for a client's request. */
+  private async admit(userId: string, input: ValidRunInput, ref: AgentRef, continued?: ThreadRecord): Promise<AgentRun> {
     const { threadId, runId } = input;
     const { agent, name: agentName } = this.agents.resolve(ref);
     this.coordinator.assertAcceptingRuns();
-    const thread = await this.store.findThread(threadId);
+    const thread = continued ?? (await this.store.findThread(threadId));
     if (thread) await this.threads.assertAccess(userId, thread);
     if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
     const history = thread ? await this.store.loadMessages(threadId) : [];
@@ -140,7 +141,7 @@ export class AgentRunService {
       sseHeartbeatMs: this.options.sseHeartbeatMs,
       channel,
       streams: { log: this.log, retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
-      continuation: continuation && channel.continuing,
+      continuation: continued !== undefined && channel.continuing,
     });
   }
 

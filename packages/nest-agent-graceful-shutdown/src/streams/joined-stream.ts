@@ -55,7 +55,6 @@ export class JoinedStream {
     if (this.finished) return;
     this.unfollow = this.log.follow(this.key, this.cursor, { onEvents: (events) => this.deliver(events), onError: () => this.end() });
     this.timer = setInterval(() => void this.checkLiveness(), this.liveness.intervalMs).unref();
-    await this.checkLiveness();
   }
 
   /** Ends the connection with the handover notice: the client joins again, after `lastEventId`, anywhere. */
