@@ -14,8 +14,6 @@ type ChatMessage = { role: string; content?: unknown; tool_calls?: Array<{ id: s
 const messagesOf = async (service: ServiceProcess, threadId: string) =>
   (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user })).body.messages as Stored[];
 
-const ledger = toolLedger;
-
 /** How a framework's agent differs in what the end-to-end suite sees. */
 export interface FrameworkAgentSuiteOptions {
   /** The `content` of an assistant text message in the framework's chat-completions request (a string, or content parts). */
@@ -61,7 +59,7 @@ export function describeFrameworkAgent(framework: string, name: string, options:
       );
       first = await services.start({ env });
       streams.tool = await startRun(first.baseUrl, user, toolInput);
-      await waitFor(() => ledger([first], 'demo tool started').includes('call_a1'), 'the demo tool to start');
+      await waitFor(() => toolLedger([first], 'demo tool started').includes('call_a1'), 'the demo tool to start');
       streams.answer = await startRun(first.baseUrl, user, answerInput);
       await streams.answer.waitForEvent((e) => e.type === 'TEXT_MESSAGE_CONTENT' && e.delta === 'is ', 'the second delta');
 
@@ -99,7 +97,7 @@ export function describeFrameworkAgent(framework: string, name: string, options:
     });
 
     it('executes the interrupted tool call exactly once across both processes', () => {
-      expect(ledger([first, second], 'demo tool finished').filter((id) => id === 'call_a1')).toHaveLength(1);
+      expect(toolLedger([first, second], 'demo tool finished').filter((id) => id === 'call_a1')).toHaveLength(1);
     });
 
     it('stores exactly one resume message in each thread', async () => {
@@ -168,7 +166,7 @@ export function describeFrameworkAgent(framework: string, name: string, options:
       const resumed = await startRun(second.baseUrl, user, { ...runInput(`${framework}-approval`, 'run-2', [{ id: 'u1', content: 'one step' }]), resume });
 
       expect(await resumed.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
-      expect(ledger([first, second], 'demo tool finished')).toEqual([interrupt.toolCallId]);
+      expect(toolLedger([first, second], 'demo tool finished')).toEqual([interrupt.toolCallId]);
       expect((await messagesOf(second, `${framework}-approval`)).filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done']);
       expect((await api(second.baseUrl, `/v1/threads/${framework}-approval`, { token: user })).body).toMatchObject({ status: 'idle', interrupt: null });
     });

@@ -6,6 +6,7 @@ export interface Summary {
   count: number;
   mean: number;
   p50: number;
+  p90: number;
   p95: number;
   p99: number;
   max: number;
@@ -28,6 +29,7 @@ export function summarize(samples: readonly number[]): Summary {
     count: sorted.length,
     mean,
     p50: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
     p95: quantile(sorted, 0.95),
     p99: quantile(sorted, 0.99),
     max: sorted[sorted.length - 1],

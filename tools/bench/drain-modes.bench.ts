@@ -2,12 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { withPostgresAndRedis } from './bench-services';
 import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
-import { putRunsInFlight, streamEndings, terminateAndTime } from './in-flight-runs';
+import { putRunsInFlight } from './in-flight-runs';
 import { InstancePair } from './instance-pair';
 import { readPgStoredOutcome } from './pg-stored-outcome';
 import type { RunStream } from './run-stream-client';
+import { exitProblem, exitTimeCell, terminateAndTime } from './signalled-exit';
 import type { StoredOutcome } from './stored-outcome';
-import { waitUntil } from './wait-until';
+import { endingsWithin, waitUntil } from './wait-until';
 import type { PostgresServer, RedisServer } from '../local-services';
 
 /** The size, service settings and deadlines of the drain-modes benchmark. */
@@ -97,8 +98,9 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
     const started = await putRunsInFlight(pair.holder, token, options.runs, prefix, options.inFlightTimeoutMs);
     streams = started.streams;
     const deadlineMs = options.shutdownTimeoutMs + 10_000;
-    const { exit, exitMs, sentAtMs } = await terminateAndTime(pair.holder, deadlineMs);
-    const results = await streamEndings(streams);
+    const signalled = await terminateAndTime(pair.holder, deadlineMs);
+    const { exit, exitMs, sentAtMs } = signalled;
+    const { endings: results } = await endingsWithin(streams, 10_000);
     const problems: string[] = [];
     let continued: number | undefined;
     let lastContinuedMs: number | undefined;
@@ -113,8 +115,8 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
     }
     const stored = await readPgStoredOutcome(pair.databaseUrl);
     const lost = options.runs - (continued ?? stored.durable);
-    if (exitMs === undefined) problems.push(`${label}: the holder had not exited ${deadlineMs} ms after SIGTERM and was killed`);
-    else if (exit.code !== 0) problems.push(`${label}: the holder exited with ${exit.code ?? exit.signal}, expected 0\n${pair.holder.logs.slice(-2_000)}`);
+    const exitWrong = exitProblem('the holder', signalled, deadlineMs, pair.holder);
+    if (exitWrong) problems.push(`${label}: ${exitWrong}`);
     if (lost > 0) problems.push(`${label}: ${lost} runs lost (${stored.runningRuns} recorded as running)`);
     return {
       variant,
@@ -173,7 +175,7 @@ export function drainModesReport(result: DrainModesResult): string {
       r.variant.survivor ? 'yes' : 'no',
       String(r.runs),
       String(r.inFlight),
-      r.exitMs === undefined ? 'timed out' : `${Math.round(r.exitMs)} ms`,
+      exitTimeCell(r.exitMs),
       String(r.exitCode ?? r.exitSignal),
       String(r.stored.interruptedRuns),
       String(r.handovers),

@@ -8,7 +8,7 @@ import { InMemoryRunEventLog } from '../../packages/nest-agent-graceful-shutdown
 import type { LoggedEvent, RunEventLog, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/streams/run-event-log.interface';
 import { agUiRun } from './ag-ui-run-events';
 import { withRedisClient, withRedisServer } from './bench-services';
-import { formatMs, quantile, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
+import { formatMs, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
 import { replayLog } from './log-replay';
 import { renderTable } from './bench-table';
 import { withDeadline } from './wait-until';
@@ -101,10 +101,7 @@ async function measureStore(name: string, log: RunEventLog, events: readonly Log
   await replayLog(log, run, events.length, options.pageSize); // warm-up
   const replays: number[] = [];
   for (let i = 0; i < options.replays; i++) replays.push(await replayLog(log, run, events.length, options.pageSize));
-  const replayMs = quantile(
-    [...replays].sort((a, b) => a - b),
-    0.5,
-  );
+  const replayMs = summarize(replays).p50;
   const timedEvents = events.slice(0, options.followWarmup + options.followSamples);
   const follow = summarize(await followLatencies(log, timedEvents, options.followWarmup));
   return { store: name, replayEventsPerSecond: events.length / (replayMs / 1000), replayMs, follow };

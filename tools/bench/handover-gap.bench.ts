@@ -3,12 +3,12 @@ import { benchIdentity } from './bench-identity';
 import { formatMs, summarize, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';
 import { followAcrossInterruption, type ContinuedRun, type ContinuedRunClient } from './continued-run-client';
-import { terminateAndTime } from './in-flight-runs';
 import { InstancePair } from './instance-pair';
 import { newThreadInput } from './run-stream-client';
 import { idSequenceProblem } from './run-id-audit';
+import { exitProblem, exitTimeCell, terminateAndTime } from './signalled-exit';
 import { firstEventLatencies } from './start-latency';
-import { waitUntil, withDeadline } from './wait-until';
+import { endingsWithin, waitUntil } from './wait-until';
 import type { PostgresServer, RedisServer } from '../local-services';
 
 /** The runs, demo agent and deadlines of the handover-gap benchmark. */
@@ -76,7 +76,7 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
   const clients: ContinuedRunClient[] = [];
   try {
     for (let i = 0; i < options.runs; i++) {
-      const input = newThreadInput(`gap-${mode}-${i}`, `run-${i}`, 'work') as { threadId: string; runId: string };
+      const input = newThreadInput(`gap-${mode}-${i}`, `run-${i}`, 'work');
       clients.push(followAcrossInterruption(pair.holder, pair.survivor, token, input));
     }
     await waitUntil(
@@ -85,19 +85,18 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
       options.progressTimeoutMs,
       5,
     );
-    const { exit, exitMs } = await terminateAndTime(pair.holder, options.shutdownTimeoutMs + 10_000);
-    const ended = await withDeadline(Promise.all(clients.map((c) => c.done)), options.completionTimeoutMs, undefined);
-    if (!ended) clients.forEach((c) => c.abort());
-    const runs = ended ?? (await Promise.all(clients.map((c) => c.done)));
+    const deadlineMs = options.shutdownTimeoutMs + 10_000;
+    const signalled = await terminateAndTime(pair.holder, deadlineMs);
+    const { endings: runs, inTime } = await endingsWithin(clients, options.completionTimeoutMs);
 
     const expected = mode === 'auto' ? 'handover' : 'interrupted';
     const problems = runs.map((run) => runProblem(run, expected)).filter((p): p is string => p !== undefined);
-    if (!ended) problems.unshift(`not every run ended within ${options.completionTimeoutMs} ms of the signal`);
-    if (exitMs === undefined) problems.push(`the holder had not exited ${options.shutdownTimeoutMs + 10_000} ms after SIGTERM and was killed`);
-    else if (exit.code !== 0) problems.push(`the holder exited with ${exit.code ?? exit.signal}, expected 0\n${pair.holder.logs.slice(-2_000)}`);
+    if (!inTime) problems.unshift(`not every run ended within ${options.completionTimeoutMs} ms of the signal`);
+    const exitWrong = exitProblem('the holder', signalled, deadlineMs, pair.holder);
+    if (exitWrong) problems.push(exitWrong);
     const good = runs.filter((run) => !runProblem(run, expected));
     const baseline =
-      mode === 'client' && ended
+      mode === 'client' && inTime
         ? summarize(await firstEventLatencies(pair.survivor, token, options.runs, 'gap-baseline', options.completionTimeoutMs))
         : undefined;
     return {
@@ -106,8 +105,8 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
       interrupted: runs.filter((run) => run.firstEnding === expected).length,
       completed: good.length,
       gap: good.length ? summarize(good.map((run) => run.gapMs ?? NaN)) : undefined,
-      exitMs,
-      exitCode: exit.code,
+      exitMs: signalled.exitMs,
+      exitCode: signalled.exit.code,
       baseline,
       problems: problems.map((p) => `${mode}: ${p}`),
     };
@@ -164,7 +163,7 @@ export function handoverGapReport(result: HandoverGapResult): string {
           runs: String(r.runs),
           interrupted: String(r.interrupted),
           completed: String(r.completed),
-          exit: r.exitMs === undefined ? 'timed out' : `${Math.round(r.exitMs)} ms`,
+          exit: exitTimeCell(r.exitMs),
           code: String(r.exitCode),
         }),
       ),

@@ -10,17 +10,15 @@ import { AgentRuntime } from '../../packages/nest-agent-graceful-shutdown/src/ag
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';
 import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/graceful-shutdown.constants';
 import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/in-flight-run.registry';
+import { summarize } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';
+import { interleavedSamples, type InterleavedRuns } from './interleaved-samples';
 import { NOOP_HISTORY, hookEventsPerRun, noopAgent, noopCheckpointer, noopEmit } from './noop-agent';
 
-/** How much work the hook-overhead benchmark does. */
-export interface HookOverheadOptions {
-  /** Measured runs per variant. */
-  runs: number;
+/** How much work the hook-overhead benchmark does: runs and warm-up runs per variant, and tool rounds per run. */
+export interface HookOverheadOptions extends InterleavedRuns {
   /** Tool rounds per run. */
   iterations: number;
-  /** Unmeasured runs per variant first, so both variants are measured with optimised code. */
-  warmupRuns: number;
 }
 
 /** Timings of one variant, in microseconds. */
@@ -60,16 +58,14 @@ function moduleHooks(): { make: HookFactory; registry: InFlightRunRegistry } {
 export async function measureHookOverhead(options: HookOverheadOptions): Promise<HookOverheadResult> {
   const runtime = new AgentRuntime(noopAgent(options.iterations));
   const installed = moduleHooks();
-  const variants: HookFactory[] = [() => [], installed.make];
-  const samples: number[][] = [[], []];
   let sequence = 0;
 
-  const timeOne = async (variant: number): Promise<number> => {
+  const timeOne = async (hooks: HookFactory): Promise<number> => {
     const runId = `run-${sequence++}`;
     const started = performance.now();
     const outcome = await runtime.execute(
       { threadId: 'bench-thread', runId, history: NOOP_HISTORY },
-      { hooks: variants[variant](), control: new RunControl(), checkpointer: noopCheckpointer, emit: noopEmit },
+      { hooks: hooks(), control: new RunControl(), checkpointer: noopCheckpointer, emit: noopEmit },
     );
     const elapsedMs = performance.now() - started;
     if (outcome.stopReason !== StopReason.Completed) {
@@ -78,30 +74,15 @@ export async function measureHookOverhead(options: HookOverheadOptions): Promise
     return elapsedMs * 1000;
   };
 
-  for (let i = 0; i < options.warmupRuns + options.runs; i++) {
-    const order = i % 2 === 0 ? [0, 1] : [1, 0];
-    for (const variant of order) {
-      const micros = await timeOne(variant);
-      if (i >= options.warmupRuns) samples[variant].push(micros);
-    }
-  }
+  const samples = await interleavedSamples([() => timeOne(() => []), () => timeOne(installed.make)], options);
   if (installed.registry.size !== 0) throw new Error(`${installed.registry.size} benchmark runs were left registered in flight`);
 
   const eventsPerRun = hookEventsPerRun(options.iterations);
   const timings = (values: number[]): VariantTimings => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const medianRunMicros = quantile(sorted, 0.5);
-    return { medianRunMicros, p90RunMicros: quantile(sorted, 0.9), medianEventMicros: medianRunMicros / eventsPerRun };
+    const { p50, p90 } = summarize(values);
+    return { medianRunMicros: p50, p90RunMicros: p90, medianEventMicros: p50 / eventsPerRun };
   };
   return { options, eventsPerRun, withoutHooks: timings(samples[0]), withModuleHooks: timings(samples[1]) };
-}
-
-/** The value below which a fraction `q` of the sorted samples lie (linear interpolation). */
-function quantile(sorted: readonly number[], q: number): number {
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.ceil(position);
-  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
 }
 
 /** The result as a table plus the two derived figures: ratio and absolute overhead per event. */

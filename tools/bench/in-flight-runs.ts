@@ -1,7 +1,7 @@
 import { newThreadInput, openRunStream, type RunStream, type RunStreamResult } from './run-stream-client';
-import type { ServiceExit, SpawnedService } from './spawned-service';
+import type { SpawnedService } from './spawned-service';
 import { messageOf } from './bench-stats';
-import { waitUntil, withDeadline } from './wait-until';
+import { waitUntil } from './wait-until';
 
 /** Runs started on one instance and all seen in flight there. */
 export interface InFlightRuns {
@@ -9,15 +9,6 @@ export interface InFlightRuns {
   streams: RunStream[];
   /** The instance's in-flight count when it reached the number of runs. */
   inFlight: number;
-}
-
-/** How a signalled instance ended. */
-export interface SignalledExit {
-  exit: ServiceExit;
-  /** When the signal was sent (`performance.now()` in this process). */
-  sentAtMs: number;
-  /** From the signal sent to the exit seen; undefined if it had not exited by the deadline (then it was killed). */
-  exitMs?: number;
 }
 
 /** Reads `details.shutdown.inFlightRuns` from a terminus readiness body. */
@@ -56,20 +47,4 @@ export async function putRunsInFlight(service: SpawnedService, token: string, ru
     streams.forEach((s) => s.abort());
     throw error;
   }
-}
-
-/** Sends SIGTERM and waits up to `deadlineMs` for the exit; kills the process past it. */
-export async function terminateAndTime(service: SpawnedService, deadlineMs: number): Promise<SignalledExit> {
-  const sentAt = service.signal('SIGTERM');
-  const exitInTime = await service.waitForExit(deadlineMs);
-  const exit = exitInTime ?? (await service.kill());
-  return { exit, sentAtMs: sentAt, exitMs: exitInTime ? exitInTime.atMs - sentAt : undefined };
-}
-
-/** Each stream's ending; streams still open after `timeoutMs` are aborted, so this always settles. */
-export async function streamEndings(streams: readonly RunStream[], timeoutMs = 10_000): Promise<RunStreamResult[]> {
-  const endings = await withDeadline(Promise.all(streams.map((s) => s.done)), timeoutMs, undefined);
-  if (endings) return endings;
-  streams.forEach((s) => s.abort());
-  return Promise.all(streams.map((s) => s.done));
 }

@@ -14,7 +14,7 @@ import { HandleCheckpointer } from '../../packages/nest-agent-graceful-shutdown/
 import { toLangChain } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/lc-messages';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
 import { withPostgresServer } from './bench-services';
-import { formatMs, quantile, summarize, timed, type Summary } from './bench-stats';
+import { formatMs, summarize, timed, type Summary } from './bench-stats';
 import { renderTable, type Column } from './bench-table';
 
 /** The history sizes and amount of work of the LangGraph checkpoint benchmark. */
@@ -29,11 +29,8 @@ export interface LangGraphCheckpointOptions {
   timedSteps: number;
 }
 
-/** One checkpointer's times, in ms. */
-export type Timings = Summary & { p90: number };
-
-/** One checkpointer's times per step: the task's writes, then the checkpoint. */
-export type SaverTimings = Record<'put' | 'putWrites', Timings>;
+/** One checkpointer's times per step, in ms: the task's writes, then the checkpoint. */
+export type SaverTimings = Record<'put' | 'putWrites', Summary>;
 
 /** Both checkpointers at one history size. */
 export interface LangGraphCheckpointSize {
@@ -136,11 +133,6 @@ async function step(thread: Thread, order: readonly number[], timedStep: boolean
   }
 }
 
-function timingsOf(samples: readonly number[]): Timings {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { ...summarize(sorted), p90: quantile(sorted, 0.9) };
-}
-
 /**
  * Builds `threadsPerSize` threads of each size in one PostgreSQL cluster, the adapter's session
  * tables in one database and PostgresSaver's tables in another, then runs the steps with the
@@ -149,12 +141,12 @@ function timingsOf(samples: readonly number[]): Timings {
 export async function measureLangGraphCheckpoint(options: LangGraphCheckpointOptions): Promise<LangGraphCheckpointResult> {
   return withPostgresServer(async (server) => {
     const url = await server.createDatabase('bench_langgraph_session');
-    const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
-    await dataSource.initialize();
-    // What `PostgresSaver.fromConnString` builds, with the pool at hand for VACUUM.
+    // What `PostgresSaver.fromConnString` builds, with the pool at hand for VACUUM; it connects on first use.
     const pool = new Pool({ connectionString: await server.createDatabase('bench_langgraph_saver') });
     const postgresSaver = new PostgresSaver(pool);
+    const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
     try {
+      await dataSource.initialize();
       await postgresSaver.setup();
       const store = new TypeOrmSessionStore(dataSource);
       const threads = options.sizes.map((): Thread[] => []);
@@ -174,7 +166,7 @@ export async function measureLangGraphCheckpoint(options: LangGraphCheckpointOpt
       }
       const sizes: LangGraphCheckpointSize[] = [];
       for (const [s, size] of options.sizes.entries()) {
-        const of = (i: number, kind: keyof SaverTimings) => timingsOf(threads[s].flatMap((thread) => thread.lanes[i][kind]));
+        const of = (i: number, kind: keyof SaverTimings) => summarize(threads[s].flatMap((thread) => thread.lanes[i][kind]));
         const lanes = (i: number): SaverTimings => ({ put: of(i, 'put'), putWrites: of(i, 'putWrites') });
         const first = size + 2 * options.warmupSteps;
         const [, bytes] = await postgresSaver.serde.dumpsTyped(threads[s][0].messages);
@@ -183,7 +175,7 @@ export async function measureLangGraphCheckpoint(options: LangGraphCheckpointOpt
       return { options, sizes };
     } finally {
       await postgresSaver.end();
-      await dataSource.destroy();
+      if (dataSource.isInitialized) await dataSource.destroy();
     }
   });
 }
@@ -205,8 +197,8 @@ export function langGraphCheckpointReport(result: LangGraphCheckpointResult): st
   );
   const small = sizes[0];
   const large = sizes[sizes.length - 1];
-  const growth = (pick: (r: LangGraphCheckpointSize) => Timings) => `${(pick(large).p50 / pick(small).p50).toFixed(2)}x`;
-  const writes = (pick: (r: LangGraphCheckpointSize) => Timings) => sizes.map((r) => formatMs(pick(r).p50, 3)).join(' / ');
+  const growth = (pick: (r: LangGraphCheckpointSize) => Summary) => `${(pick(large).p50 / pick(small).p50).toFixed(2)}x`;
+  const writes = (pick: (r: LangGraphCheckpointSize) => Summary) => sizes.map((r) => formatMs(pick(r).p50, 3)).join(' / ');
   return [
     `(g) LangGraph checkpoint cost on PostgreSQL: put() of one ReAct step's checkpoint (the messages channel with the`,
     `    history plus an assistant message with a tool call and its ~1 kB tool result), the LangGraph adapter's`,

@@ -24,7 +24,7 @@ export interface RunStream {
 }
 
 /** The AG-UI `RunAgentInput` of a new thread with one user message. */
-export function newThreadInput(threadId: string, runId: string, text: string): unknown {
+export function newThreadInput(threadId: string, runId: string, text: string): { threadId: string; runId: string } & Record<string, unknown> {
   return {
     threadId,
     runId,

@@ -4,14 +4,14 @@ import { messageOf } from './bench-stats';
 import { selectedSections, type SectionKey } from './bench-selection';
 import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
 import { drainModesReport, measureDrainModes, type DrainModesOptions } from './drain-modes.bench';
-import { eventLogReport, measureEventLog } from './event-log.bench';
+import { eventLogReport, measureEventLog, type EventLogOptions } from './event-log.bench';
 import { handoverGapReport, measureHandoverGap, type HandoverGapOptions } from './handover-gap.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
-import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead';
-import { aiSdkSubject } from './ai-sdk-overhead.bench';
+import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead.bench';
+import { aiSdkSubject } from './ai-sdk-subject';
 import { joinReplayReport, measureJoinReplay, type JoinReplayOptions } from './join-replay.bench';
-import { langGraphSubject } from './langgraph-overhead.bench';
-import { openAiAgentsSubject } from './openai-agents-overhead.bench';
+import { langGraphSubject } from './langgraph-subject';
+import { openAiAgentsSubject } from './openai-agents-subject';
 import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCheckpointOptions } from './langgraph-checkpoint.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
@@ -25,6 +25,7 @@ const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, 
 const ADAPTER_OVERHEAD: AdapterOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
 const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
 const LANGGRAPH_CHECKPOINT: LangGraphCheckpointOptions = { sizes: [10, 100, 1_000], threadsPerSize: 30, warmupSteps: 1, timedSteps: 4 };
+const EVENT_LOG: EventLogOptions = { events: 10_000, appendBatch: 100, pageSize: 1_000, replays: 9, followSamples: 1_000, followWarmup: 50, followTargetMs: 5 };
 const HANDOVER_GAP: HandoverGapOptions = {
   runs: 30,
   steps: 4,
@@ -113,12 +114,7 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
   e: () => section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
   f: () => section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
   g: () => section('(g) LangGraph checkpoint cost on PostgreSQL', () => measureLangGraphCheckpoint(LANGGRAPH_CHECKPOINT), langGraphCheckpointReport),
-  h: () =>
-    section(
-      '(h) run event log',
-      () => measureEventLog({ events: 10_000, appendBatch: 100, pageSize: 1_000, replays: 9, followSamples: 1_000, followWarmup: 50, followTargetMs: 5 }),
-      eventLogReport,
-    ),
+  h: () => section('(h) run event log', () => measureEventLog(EVENT_LOG), eventLogReport),
   i: () =>
     section(
       '(i) handover gap vs client retry',

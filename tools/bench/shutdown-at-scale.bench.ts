@@ -1,9 +1,11 @@
 import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
-import { putRunsInFlight, streamEndings, terminateAndTime } from './in-flight-runs';
+import { putRunsInFlight } from './in-flight-runs';
 import type { RunStream } from './run-stream-client';
+import { exitProblem, exitTimeCell, terminateAndTime } from './signalled-exit';
 import { SpawnedService } from './spawned-service';
 import { readStoredOutcome, type StoredOutcome } from './stored-outcome';
+import { endingsWithin } from './wait-until';
 
 /** The service settings and deadlines of the shutdown benchmark. */
 export interface ShutdownAtScaleOptions {
@@ -50,16 +52,17 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
     const started = await putRunsInFlight(service, token, runs, `bench-${runs}`, options.inFlightTimeoutMs);
     streams = started.streams;
     const deadlineMs = options.shutdownTimeoutMs + 10_000;
-    const { exit, exitMs } = await terminateAndTime(service, deadlineMs);
+    const signalled = await terminateAndTime(service, deadlineMs);
+    const { exit, exitMs } = signalled;
     // Once the process is gone every socket is closed, so the streams end almost at once.
-    const results = await streamEndings(streams);
+    const { endings: results } = await endingsWithin(streams, 10_000);
     const runInterrupted = results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length;
 
     const stored = readStoredOutcome(service.databaseFile);
     const lost = runs - stored.durable;
     const problems: string[] = [];
-    if (exitMs === undefined) problems.push(`N=${runs}: the process had not exited ${deadlineMs} ms after SIGTERM and was killed`);
-    else if (exit.code !== 0) problems.push(`N=${runs}: exit code ${exit.code ?? exit.signal}, expected 0\n${service.logs.slice(-2_000)}`);
+    const exitWrong = exitProblem('the process', signalled, deadlineMs, service);
+    if (exitWrong) problems.push(`N=${runs}: ${exitWrong}`);
     if (lost > 0) problems.push(`N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
     return { runs, inFlight: started.inFlight, exitMs, exitCode: exit.code, exitSignal: exit.signal, stored, lost, runInterrupted, problems };
   } finally {
@@ -85,7 +88,7 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
     results.map((r) => [
       String(r.runs),
       String(r.inFlight),
-      r.exitMs === undefined ? 'timed out' : `${Math.round(r.exitMs)} ms`,
+      exitTimeCell(r.exitMs),
       String(r.exitCode ?? r.exitSignal),
       String(r.stored.interruptedThreads),
       String(r.stored.interruptedRuns),

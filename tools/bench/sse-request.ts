@@ -1,4 +1,5 @@
 import { request, type Agent } from 'node:http';
+import { messageOf } from './bench-stats';
 import { drainSseFrames } from './sse-frames';
 
 /** One HTTP request whose answer is read as server-sent events. */
@@ -29,7 +30,8 @@ export interface SseRequest {
 
 /**
  * Sends a request with a bearer token and hands each SSE frame's data (and `id:`) to `onData`
- * as it arrives. A refusal's body is kept for the error message instead.
+ * as it arrives. A refusal's body is kept for the error message instead. If `onData` throws, the
+ * request is given up with that error: thrown in a socket callback it would end the process.
  */
 export function openSseRequest(url: string, init: SseRequestInit, onData: (data: string, id?: string) => void): SseRequest {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
@@ -56,7 +58,13 @@ export function openSseRequest(url: string, init: SseRequestInit, onData: (data:
       let buffer = '';
       res.on('data', (chunk: string) => {
         buffer += chunk;
-        if (end.status === 200) buffer = drainSseFrames(buffer, onData);
+        if (end.status !== 200) return;
+        try {
+          buffer = drainSseFrames(buffer, onData);
+        } catch (error) {
+          finish(`reading the stream: ${messageOf(error)}`);
+          req.destroy();
+        }
       });
       res.on('error', (error) => finish(String(error)));
       res.on('close', () => finish(end.status === 200 ? undefined : `HTTP ${end.status}: ${buffer}`));

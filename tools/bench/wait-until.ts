@@ -35,3 +35,23 @@ export async function withDeadline<T, F>(promise: Promise<T>, timeoutMs: number,
     clearTimeout(timer);
   }
 }
+
+/** Something that settles on its own, never rejecting, and settles soon once `abort()`ed. */
+export interface Abortable<T> {
+  done: Promise<T>;
+  abort(): void;
+}
+
+/**
+ * Each one's ending, in order; those still open after `timeoutMs` are aborted, so this always
+ * settles. `inTime` says whether every one ended on its own before the deadline.
+ *
+ * @example
+ * const { endings, inTime } = await endingsWithin(streams, 10_000);
+ */
+export async function endingsWithin<T>(pending: readonly Abortable<T>[], timeoutMs: number): Promise<{ endings: T[]; inTime: boolean }> {
+  const endings = await withDeadline(Promise.all(pending.map((p) => p.done)), timeoutMs, undefined);
+  if (endings) return { endings, inTime: true };
+  pending.forEach((p) => p.abort());
+  return { endings: await Promise.all(pending.map((p) => p.done)), inTime: false };
+}

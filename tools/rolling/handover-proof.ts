@@ -1,26 +1,18 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { waitUntil, withDeadline } from '../bench/wait-until';
 import { HandoverSession } from './handover-session';
 import { judgeHandover, type HandoverReport } from './handover-report';
 import { summarizeRuns } from './handover-summary';
 import { auditHistories } from './history-audit';
 import { RollingCluster, type RollingClusterOptions } from './rolling-cluster';
-import { rollOut } from './rollout';
+import { rollOutUnderLoad, sessionOptions } from './rollout-under-load';
 import { auditRunLogs } from './run-log-audit';
 
 export interface HandoverProofOptions extends RollingClusterOptions {
   /** Concurrent client sessions, each its own thread. Default: 100. */
   sessions?: number;
 }
-
-/** Deadline of one client turn, in ms: past it the run counts as not completed. */
-const TURN_DEADLINE_MS = 90_000;
-
-/** How long the sessions may take to have one run each under way, in ms. */
-const SESSIONS_START_TIMEOUT_MS = 60_000;
 
 /**
  * The rolling-deployment proof of the handover path: the instances run in resume mode `auto`,
@@ -36,34 +28,13 @@ export async function runHandoverProof(options: HandoverProofOptions): Promise<H
   const began = performance.now();
   const cluster = await RollingCluster.start(options, { RESUME_MODE: 'auto' });
   try {
-    const sessions = Array.from(
-      { length: sessionsWanted },
-      (_, i) =>
-        new HandoverSession({
-          baseUrl: cluster.nginx.url,
-          token: cluster.token(`user-${i + 1}`),
-          threadId: `rolling-handover-${i + 1}`,
-          turnDeadlineMs: TURN_DEADLINE_MS,
-        }),
-    );
-    let rolloutDone = false;
-    const drivers = sessions.map(async (session) => {
-      // Spread the first requests over a second, so the sessions are at every phase of a turn.
-      await sleep(Math.random() * 1_000);
-      let turn = 1;
-      // A conversation whose turn failed stops there: its next requests would only meet the failure's consequences.
-      while (!rolloutDone) if (!(await session.turn(turn++))) return;
-      // One more turn, entirely on the new instances: the conversation goes on after the rollout.
-      await session.turn(turn);
-    });
-    cluster.log(`${sessionsWanted} client sessions started`);
+    const sessions = sessionOptions(cluster, sessionsWanted, 'rolling-handover').map((session) => new HandoverSession(session));
     const streaming = (session: HandoverSession) => session.runs.some((run) => run.connections.some((connection) => connection.frames.length > 0));
-    await waitUntil(async () => (sessions.every(streaming) ? true : undefined), 'every session to start a run', SESSIONS_START_TIMEOUT_MS, 50);
-
-    const shutdowns = await rollOut(cluster, { signal: 'SIGTERM', leaveRotationFirst: true });
-    rolloutDone = true;
-    cluster.log('rollout done; every session finishes one more turn');
-    await withDeadline(Promise.all(drivers), TURN_DEADLINE_MS * 2, undefined);
+    const shutdowns = await rollOutUnderLoad(cluster, sessions, {
+      rollout: { signal: 'SIGTERM', leaveRotationFirst: true },
+      underWay: () => sessions.every(streaming),
+      stopAtFailure: true,
+    });
 
     const runs = sessions.flatMap((session) => session.runs);
     // What each client saw, request by request, beside the instances' logs.

@@ -1,9 +1,11 @@
 import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
-import type { HandoverRunSummary, Spread } from './handover-summary';
+import type { HandoverRunSummary } from './handover-summary';
 import type { HistoryAudit } from './history-audit';
+import { BrokenPromises, formatProofReport, ms, type ReportRow } from './proof-report';
 import type { DemoAgentSettings } from './rolling-cluster';
-import type { InstanceShutdown } from './rolling-report';
+import type { InstanceShutdown } from './rollout';
 import type { RunLogAudit } from './run-log-audit';
+import type { Spread } from './spread';
 
 export interface HandoverReportInput {
   sessions: number;
@@ -30,39 +32,26 @@ export interface HandoverReport extends HandoverReportInput {
 /** Judges a handover rollout against its promises and returns the report. */
 export function judgeHandover(input: HandoverReportInput): HandoverReport {
   const { runs, logs, audit } = input;
-  const problems: string[] = [];
-  const none = (label: string, items: readonly string[] | number) => {
-    const count = typeof items === 'number' ? items : items.length;
-    if (count > 0) problems.push(`${label}: ${count}${typeof items === 'number' ? '' : ` (${items.slice(0, 5).join('; ')})`}`);
-  };
-  none('runs not completed', runs.failures);
+  const broken = new BrokenPromises();
+  broken.none('runs not completed', runs.failures);
   // A new run nginx misrouted is refused before it starts and resent: the load balancer's doing, not a handover's (see RunTrace.misroutedPosts).
-  none('runs for which the client sent a request again, other than a new run the load balancer misrouted', runs.retried);
+  broken.none('runs for which the client sent a request again, other than a new run the load balancer misrouted', runs.retried);
   // A graceful rollout ends every stream with a terminal event or a handover notice.
-  none('streams that ended without a terminal event or a handover notice', runs.reconnects.dropped);
-  none('events lost', logs.eventsLost);
-  none('events repeated', logs.eventsRepeated);
-  none('runs with a lost, repeated or unknown event', logs.runsWithLossOrRepeat);
-  none("runs whose subscriber did not get exactly the log's events", logs.deliveryMismatches);
-  none('run logs not readable whole', logs.logsUnreadable);
-  none('messages lost', audit.messagesLost);
-  none('messages stored twice', audit.messagesDuplicated);
-  none('tool executions duplicated', audit.toolExecutionsDuplicated);
-  none('steps done twice', audit.stepsRepeated);
-  none('tool executions without a saved result', audit.toolExecutionsUnsaved);
-  none('turns left incomplete', audit.turnsIncomplete);
-  none('threads not idle at the end', audit.threadsNotIdle);
-  for (const shutdown of input.shutdowns) {
-    if (!(shutdown.durationMs < input.graceMs)) problems.push(`${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${input.graceMs} ms`);
-    if (shutdown.exitCode !== 0) problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
-  }
+  broken.none('streams that ended without a terminal event or a handover notice', runs.reconnects.dropped);
+  broken.none('events lost', logs.eventsLost);
+  broken.none('events repeated', logs.eventsRepeated);
+  broken.none('runs with a lost, repeated or unknown event', logs.runsWithLossOrRepeat);
+  broken.none("runs whose subscriber did not get exactly the log's events", logs.deliveryMismatches);
+  broken.none('run logs not readable whole', logs.logsUnreadable);
+  broken.historyKept(audit);
+  broken.cleanExits(input.shutdowns, input.graceMs);
+  const { problems } = broken;
   // A rollout that handed nothing over would prove nothing.
   if (runs.gap.count === 0) problems.push('no client followed a handover: the rollout did not test anything');
   if (runs.runsAcrossInstances === 0) problems.push('no run continued by another instance was followed to its end by its client');
   return { ...input, problems, passed: problems.length === 0 };
 }
 
-const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'did not exit');
 const spreadOf = (s: Spread) => `${ms(s.p50)} / ${ms(s.p95)} / ${ms(s.max)} (${s.count})`;
 
 /** The report as a human reads it: what happened, then each promise and whether it held. */
@@ -72,7 +61,7 @@ export function formatHandoverReport(report: HandoverReport): string {
     .map(([kind, count]) => `${kind} ${count}`)
     .join(', ');
   const exits = report.shutdowns.map((s) => `${s.name} ${ms(s.durationMs)} (code ${s.exitCode})`).join(', ');
-  const rows: [string, string][] = [
+  const rows: ReportRow[] = [
     ['client sessions (threads)', `${report.sessions}, ResumableHttpAgent, one runAgent per turn`],
     ['instances replaced', `${report.shutdowns.length} of ${report.instances}, with SIGTERM, resume mode auto`],
     ['load balancer changes', String(report.lbChanges)],
@@ -102,16 +91,11 @@ export function formatHandoverReport(report: HandoverReport): string {
     ['turn latency, handed over p50 / p95 / max', spreadOf(runs.turnLatency.handedOver)],
     ['wall time', ms(report.durationMs)],
   ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  const lines = [
+  const heading = [
     'rolling deployment proof, HANDOVER mode',
     `demo agent: ${report.demo.steps} steps, ${report.demo.reasoningMs} ms reasoning, ${report.demo.toolMs} ms per tool call`,
     `timings: drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
     'rollout: each old instance leaves the load balancer (nginx serves the new upstreams), then gets SIGTERM',
-    '',
-    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
-    '',
-    report.passed ? 'PASSED' : `FAILED:\n${report.problems.map((p) => `  - ${p}`).join('\n')}`,
   ];
-  return lines.join('\n');
+  return formatProofReport(heading, rows, report);
 }

@@ -3,24 +3,16 @@ import { performance } from 'node:perf_hooks';
 import type { BaseEvent } from '@ag-ui/client';
 import { ResumableHttpAgent, type ResumableRunStats } from 'nest-agent-graceful-shutdown/client';
 import { withDeadline } from '../bench/wait-until';
+import type { ClientSessionOptions } from './client-session';
 import { RunTrace } from './run-trace';
 import { StreamReader, type StreamEvent } from './stream-reader';
 import { eventFingerprint, tappingFetch } from './stream-tap';
 
-export interface HandoverSessionOptions {
-  /** The load balancer's URL. */
-  baseUrl: string;
-  token: string;
-  threadId: string;
-  /** Give up on a turn after this long, in ms: its run counts as not completed. */
-  turnDeadlineMs: number;
-}
-
-const STAT_KEYS = ['handovers', 'joins', 'resends', 'interruptedRetries', 'duplicatesDropped'] as const;
-
-/** What `after` counted beyond `before`. */
+/** What `after` counted beyond `before`, counter by counter. */
 function statsSince(before: ResumableRunStats, after: ResumableRunStats): ResumableRunStats {
-  return Object.fromEntries(STAT_KEYS.map((key) => [key, after[key] - before[key]])) as unknown as ResumableRunStats;
+  const since = { ...after };
+  for (const key of Object.keys(since) as (keyof ResumableRunStats)[]) since[key] -= before[key];
+  return since;
 }
 
 /**
@@ -46,7 +38,7 @@ export class HandoverSession {
   private readonly agent: ResumableHttpAgent;
   private current: RunTrace | undefined;
 
-  constructor(private readonly options: HandoverSessionOptions) {
+  constructor(private readonly options: ClientSessionOptions) {
     this.agent = new ResumableHttpAgent({
       url: `${options.baseUrl}/v1/runs`,
       headers: { Authorization: `Bearer ${options.token}`, Connection: 'close' },

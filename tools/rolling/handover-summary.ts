@@ -1,15 +1,7 @@
 import type { ReconnectKind } from 'nest-agent-graceful-shutdown/client';
-import { quantile } from '../bench/bench-stats';
 import type { RunContinuations } from './run-continuations';
 import type { RunTrace } from './run-trace';
-
-/** p50, p95 and maximum of some durations, in ms, and how many there were. */
-export interface Spread {
-  count: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
+import { spread, type Spread } from './spread';
 
 /** What the clients of a handover rollout saw, over all their runs. */
 export interface HandoverRunSummary {
@@ -48,12 +40,6 @@ export interface HandoverRunSummary {
   gapAfterNotice: Spread;
   /** How long turns took: with no handover, and with at least one. */
   turnLatency: { plain: Spread; handedOver: Spread };
-}
-
-function spread(values: number[]): Spread {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return { count: 0, p50: 0, p95: 0, max: 0 };
-  return { count: sorted.length, p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] };
 }
 
 /** Condenses the clients' run traces, with the instances' continuation lines, into the report's numbers. */

@@ -47,8 +47,11 @@ export interface HistoryAudit {
   toolExecutionsUnsaved: string[];
 }
 
+/** How long reading one thread (its body included) may take, in ms. */
+const READ_TIMEOUT_MS = 30_000;
+
 async function getJson<T>(url: string, token: string): Promise<T> {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
   if (response.status !== 200) throw new Error(`GET ${url}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import { JwtService } from '@nestjs/jwt';
 import { SpawnedService } from '../bench/spawned-service';
@@ -71,6 +72,8 @@ export class RollingCluster {
   private nginxServer?: NginxServer;
   private endpoints?: EndpointsController;
   private env: Record<string, string> = {};
+  /** The instances' log files (with `logDir`), written as the lines come and closed by `dispose()`. */
+  private readonly logFiles: WriteStream[] = [];
 
   private constructor(private readonly options: RollingClusterOptions) {
     this.instanceCount = options.instances ?? 3;
@@ -120,10 +123,15 @@ export class RollingCluster {
   /** Starts an instance named `name`, and resolves once nginx routes to it. */
   async launch(name: string): Promise<ClusterInstance> {
     const readers = [this.ledger.reader(name), this.continuations.reader(name)];
-    const logFile = this.options.logDir ? join(this.options.logDir, `${name}.log`) : undefined;
+    // Written without blocking: this process also times the clients' streams.
+    const logFile = this.options.logDir ? createWriteStream(join(this.options.logDir, `${name}.log`), { flags: 'a' }) : undefined;
+    if (logFile) {
+      logFile.on('error', (error) => this.log(`${name}'s log file failed: ${String(error)}`));
+      this.logFiles.push(logFile);
+    }
     const onLine = (line: string) => {
       for (const read of readers) read(line);
-      if (logFile) appendFileSync(logFile, `${line}\n`);
+      if (logFile?.writable) logFile.write(`${line}\n`);
     };
     const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine);
     const instance = { name, service };
@@ -146,6 +154,8 @@ export class RollingCluster {
     this.cleanups.push(() => postgres.destroy());
     const redis = await RedisServer.start();
     this.cleanups.push(() => redis.destroy());
+    // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
+    this.cleanups.push(() => this.closeLogFiles());
     const nginx = await NginxServer.start();
     this.nginxServer = nginx;
     this.cleanups.push(() => nginx.destroy());
@@ -168,5 +178,11 @@ export class RollingCluster {
       ...env,
     };
     for (let i = 1; i <= this.instanceCount; i++) await this.launch(`old-${i}`);
+  }
+
+  private async closeLogFiles(): Promise<void> {
+    const files = this.logFiles.splice(0);
+    for (const file of files) file.end();
+    await Promise.all(files.map((file) => finished(file)));
   }
 }

@@ -1,17 +1,9 @@
 import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
-import { quantile } from '../bench/bench-stats';
 import type { ClientTally } from './client-session';
 import type { HistoryAudit } from './history-audit';
-
-/** How one replaced instance ended. */
-export interface InstanceShutdown {
-  name: string;
-  signal: 'SIGTERM' | 'SIGKILL';
-  /** From the signal to the process's exit, in ms (Infinity: still running at the grace period's end). */
-  durationMs: number;
-  exitCode: number | null;
-  exitSignal: NodeJS.Signals | null;
-}
+import { BrokenPromises, formatProofReport, ms, type ReportRow } from './proof-report';
+import type { InstanceShutdown } from './rollout';
+import { spread } from './spread';
 
 /** Turn latencies, in ms: undisturbed turns against turns that needed a retry. */
 export interface LatencySummary {
@@ -47,51 +39,29 @@ export interface RollingReport extends RollingReportInput {
 }
 
 function summarize(tally: ClientTally): LatencySummary {
-  const plain = tally.turns.filter((t) => t.completed && !t.disrupted).map((t) => t.durationMs);
-  const disrupted = tally.turns.filter((t) => t.completed && t.disrupted).map((t) => t.durationMs);
-  const p = (values: number[], q: number) =>
-    values.length
-      ? quantile(
-          [...values].sort((a, b) => a - b),
-          q / 100,
-        )
-      : 0;
+  const plain = spread(tally.turns.filter((t) => t.completed && !t.disrupted).map((t) => t.durationMs));
+  const disrupted = spread(tally.turns.filter((t) => t.completed && t.disrupted).map((t) => t.durationMs));
   return {
-    undisturbed: { count: plain.length, p50: p(plain, 50), p95: p(plain, 95) },
-    disrupted: { count: disrupted.length, p50: p(disrupted, 50), p95: p(disrupted, 95), max: disrupted.length ? Math.max(...disrupted) : 0 },
-    extraP50: Math.max(0, p(disrupted, 50) - p(plain, 50)),
-    extraP95: Math.max(0, p(disrupted, 95) - p(plain, 50)),
+    undisturbed: { count: plain.count, p50: plain.p50, p95: plain.p95 },
+    disrupted,
+    extraP50: Math.max(0, disrupted.p50 - plain.p50),
+    extraP95: Math.max(0, disrupted.p95 - plain.p50),
   };
 }
 
 /** Judges a rollout against its promises and returns the report. */
 export function judge(input: RollingReportInput): RollingReport {
   const { tally, audit } = input;
-  const problems: string[] = [];
-  const none = (label: string, items: readonly string[] | number) => {
-    const count = typeof items === 'number' ? items : items.length;
-    if (count > 0) problems.push(`${label}: ${count}${typeof items === 'number' ? '' : ` (${items.slice(0, 5).join('; ')})`}`);
-  };
-  none('messages lost', audit.messagesLost);
-  none('messages stored twice', audit.messagesDuplicated);
-  none('tool executions duplicated', audit.toolExecutionsDuplicated);
-  none('steps done twice', audit.stepsRepeated);
-  none('tool executions without a saved result', audit.toolExecutionsUnsaved);
-  none('turns left incomplete', audit.turnsIncomplete);
-  none('threads not idle at the end', audit.threadsNotIdle);
-  none('requests failed without a retry path', tally.failures);
-  for (const shutdown of input.shutdowns) {
-    if (input.mode === 'sigterm' && !(shutdown.durationMs < input.graceMs)) {
-      problems.push(`${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${input.graceMs} ms`);
-    }
-    if (input.mode === 'sigterm' && shutdown.exitCode !== 0)
-      problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
-  }
+  const broken = new BrokenPromises();
+  broken.historyKept(audit);
+  broken.none('requests failed without a retry path', tally.failures);
   if (input.mode === 'sigterm') {
+    broken.cleanExits(input.shutdowns, input.graceMs);
     // A graceful rollout ends every stream with a terminal event and never drops a request.
-    none('streams cut off during a graceful rollout', tally.runsCutOff);
-    none('502/504 from the load balancer during a graceful rollout', tally.retriedBadGateway);
+    broken.none('streams cut off during a graceful rollout', tally.runsCutOff);
+    broken.none('502/504 from the load balancer during a graceful rollout', tally.retriedBadGateway);
   }
+  const { problems } = broken;
   // A rollout that disturbed nothing would prove nothing.
   const disturbed = input.mode === 'sigterm' ? tally.runsInterrupted : tally.runsCutOff;
   if (disturbed === 0) problems.push(`no run was ${input.mode === 'sigterm' ? 'interrupted' : 'cut off'}: the rollout did not test anything`);
@@ -99,13 +69,11 @@ export function judge(input: RollingReportInput): RollingReport {
   return { ...input, latency: summarize(tally), problems, passed: problems.length === 0 };
 }
 
-const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : 'did not exit');
-
 /** The report as a human reads it: what happened, then each promise and whether it held. */
 export function formatReport(report: RollingReport): string {
   const { tally, audit, latency, timing } = report;
   const longest = Math.max(...report.shutdowns.map((s) => s.durationMs));
-  const rows: [string, string][] = [
+  const rows: ReportRow[] = [
     ['client sessions (threads)', String(report.sessions)],
     ['instances replaced', `${report.shutdowns.length} of ${report.instances}, with ${report.mode.toUpperCase()}`],
     ['load balancer changes', String(report.lbChanges)],
@@ -137,15 +105,10 @@ export function formatReport(report: RollingReport): string {
     ['extra latency clients saw, p50 / p95', `${ms(latency.extraP50)} / ${ms(latency.extraP95)}`],
     ['wall time', ms(report.durationMs)],
   ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  const lines = [
+  const heading = [
     `rolling deployment proof, ${report.mode.toUpperCase()} mode`,
     `demo agent: ${report.demo.steps} steps, ${report.demo.reasoningMs} ms reasoning, ${report.demo.toolMs} ms per tool call`,
     `timings: preStop ${timing.preStopSeconds} s, drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
-    '',
-    ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
-    '',
-    report.passed ? 'PASSED' : `FAILED:\n${report.problems.map((p) => `  - ${p}`).join('\n')}`,
   ];
-  return lines.join('\n');
+  return formatProofReport(heading, rows, report);
 }

@@ -1,6 +1,15 @@
 import { withDeadline } from '../bench/wait-until';
 import type { ClusterInstance, RollingCluster } from './rolling-cluster';
-import type { InstanceShutdown } from './rolling-report';
+
+/** How one replaced instance ended. */
+export interface InstanceShutdown {
+  name: string;
+  signal: 'SIGTERM' | 'SIGKILL';
+  /** From the signal to the process's exit, in ms (Infinity: still running at the grace period's end). */
+  durationMs: number;
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+}
 
 export interface RolloutOptions {
   /** What an old instance gets: `SIGTERM` (a rollout) or `SIGKILL` (a crash). */

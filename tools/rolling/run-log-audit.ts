@@ -1,3 +1,4 @@
+import { defaultJoinUrl } from 'nest-agent-graceful-shutdown/client';
 import type { HandoverSession } from './handover-session';
 import type { RunTrace } from './run-trace';
 import { tappingFetch, type TappedConnection, type TappedFrame } from './stream-tap';
@@ -33,7 +34,8 @@ const TERMINAL = new Set(['RUN_FINISHED', 'RUN_ERROR']);
 async function readLog(baseUrl: string, token: string, run: RunTrace): Promise<TappedFrame[]> {
   let connection: TappedConnection | undefined;
   const get = tappingFetch((c) => (connection = c));
-  const url = `${baseUrl}/v1/runs/${encodeURIComponent(run.threadId)}/stream?runId=${encodeURIComponent(run.runId)}`;
+  // The URL the clients join, so the audit reads the log they followed.
+  const url = defaultJoinUrl(`${baseUrl}/v1/runs`)(run.threadId, run.runId);
   const response = await get(url, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'last-event-id': '0', connection: 'close' },
     signal: AbortSignal.timeout(LOG_READ_TIMEOUT_MS),

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { drainSseFrames } from '../bench/sse-frames';
 
 /** One SSE frame with data, as it arrived on a connection. */
 export interface TappedFrame {
@@ -65,23 +66,12 @@ function parseEvent(data: string): EventKeys {
   }
 }
 
-/** Parses the complete frames at the start of `buffer` into `frames` and returns the rest. */
-function drainFrames(buffer: string, atMs: number, frames: TappedFrame[]): string {
-  let rest = buffer;
-  let split: number;
-  while ((split = rest.indexOf('\n\n')) >= 0) {
-    const lines = rest.slice(0, split).split('\n');
-    rest = rest.slice(split + 2);
-    const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart());
-    if (data.length === 0) continue;
-    const idLine = lines.find((line) => line.startsWith('id:'));
-    const event = parseEvent(data.join('\n'));
-    const id = idLine === undefined ? undefined : Number(idLine.slice(3).trim());
-    const frame: TappedFrame = { id, type: event.type, name: event.name, fingerprint: eventFingerprint(event), atMs };
-    if (event.name === 'handover' && typeof event.value?.lastEventId === 'number') frame.noticeLastEventId = event.value.lastEventId;
-    frames.push(frame);
-  }
-  return rest;
+/** The record of one frame's data and `id:`, arriving at `atMs`. */
+function tappedFrame(data: string, id: string | undefined, atMs: number): TappedFrame {
+  const event = parseEvent(data);
+  const frame: TappedFrame = { id: id === undefined ? undefined : Number(id), type: event.type, name: event.name, fingerprint: eventFingerprint(event), atMs };
+  if (event.name === 'handover' && typeof event.value?.lastEventId === 'number') frame.noticeLastEventId = event.value.lastEventId;
+  return frame;
 }
 
 /**
@@ -111,7 +101,8 @@ export function tappingFetch(onConnection: (connection: TappedConnection) => voi
     let buffer = '';
     const tap = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        buffer = drainFrames(buffer + decoder.decode(chunk, { stream: true }), performance.now(), connection.frames);
+        const atMs = performance.now();
+        buffer = drainSseFrames(buffer + decoder.decode(chunk, { stream: true }), (data, id) => connection.frames.push(tappedFrame(data, id, atMs)));
         controller.enqueue(chunk);
       },
     });

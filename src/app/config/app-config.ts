@@ -74,8 +74,8 @@ export interface AppConfig {
   streamRetentionMs: number;
   /** What a client disconnect does to its run. */
   runOnDisconnect: 'continue' | 'cancel';
-  /** Who continues an interrupted run: `auto` by default with PostgreSQL and Redis, else `client`. */
-  resumeMode: 'client' | 'auto';
+  /** Who continues an interrupted run; unset: the module decides (`auto` with PostgreSQL and Redis, else `client`). */
+  resumeMode?: 'client' | 'auto';
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -136,7 +136,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     agentFramework: e.AGENT_FRAMEWORK,
     streamRetentionMs: e.STREAM_RETENTION_MS,
     runOnDisconnect: e.RUN_ON_DISCONNECT,
-    resumeMode: e.RESUME_MODE ?? (e.DATABASE_URL && e.REDIS_URL ? 'auto' : 'client'),
+    resumeMode: e.RESUME_MODE,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AgentSubscriber, BaseEvent, Message } from '@ag-ui/client';
+import { waitFor } from '../../../../test/support/wait-for';
 import { EventGapError } from './event-gap.error';
 import { ReconnectTimeoutError } from './reconnect-timeout.error';
 import { ResumableHttpAgent } from './resumable-http-agent';
@@ -47,14 +48,6 @@ function summary(messages: Message[]): unknown[] {
 /** `runAgent` logs the error of a failed run with `console.error` before rejecting; kept out of the test output. */
 function quietFailures(): void {
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
-}
-
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('ResumableHttpAgent', () => {
@@ -134,6 +127,10 @@ describe('ResumableHttpAgent', () => {
 
     expect(summary(newMessages)).toEqual(HELLO_WORLD);
     expect(server.requests[1].headers['last-event-id']).toBe('3');
+    // Cut after the configured silence, not the default 45 s.
+    const silentForMs = server.requests[1].at - server.requests[0].at;
+    expect(silentForMs).toBeGreaterThanOrEqual(240);
+    expect(silentForMs).toBeLessThan(2_000);
   });
 
   it('joins the run instead of resending when the POST is answered 409 RUN_IN_PROGRESS', async () => {
@@ -265,7 +262,7 @@ describe('ResumableHttpAgent', () => {
     const agent = agentFor({ reconnect: { timeoutMs: 60_000 }, onReconnect: (info) => void reconnects.push(info) });
 
     const running = agent.runAgent({ runId: RUN });
-    await waitFor(() => reconnects.length === 2, 'the reconnect that waits for Retry-After');
+    await waitFor(() => reconnects.length === 2, 'the reconnect that waits for Retry-After', 5_000, 5);
     const timersWhileWaiting = activeTimers();
     const abortedAt = Date.now();
     agent.abortRun();

@@ -12,6 +12,7 @@ import { SESSION_STORE, type SessionStore } from '../session/session-store.inter
 export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('GracefulShutdown');
   private timer?: NodeJS.Timeout;
+  private readonly afterSweep = new Set<() => Promise<unknown>>();
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -20,12 +21,27 @@ export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationBootstrap(): Promise<void> {
     const exclusive = this.options.recoverOrphanedRunsOnBoot ?? this.store.isExclusive?.() ?? false;
-    await this.sweep(exclusive ? this.options.instanceId : undefined);
-    this.timer = setInterval(() => void this.sweep(), this.options.leaseTtlMs).unref();
+    await this.round(exclusive ? this.options.instanceId : undefined);
+    this.timer = setInterval(() => void this.round(), this.options.leaseTtlMs).unref();
+  }
+
+  /**
+   * Runs `work` after each sweep, at boot and then once per lease period (how resume mode
+   * `auto` continues the runs a sweep found). Register before the application bootstraps.
+   * @returns a function that unregisters it.
+   */
+  onSwept(work: () => Promise<unknown>): () => void {
+    this.afterSweep.add(work);
+    return () => this.afterSweep.delete(work);
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.timer);
+  }
+
+  private async round(exclusiveInstanceId?: string): Promise<void> {
+    await this.sweep(exclusiveInstanceId);
+    for (const work of this.afterSweep) await work();
   }
 
   /** @param exclusiveInstanceId set at boot on a store no other instance shares: every other instance's run is orphaned. */

@@ -2,19 +2,26 @@ import { EventEmitter } from 'node:events';
 import type { LoggerService } from '@nestjs/common';
 
 /**
- * Whether the bus can reach Redis, and since when. Each change is logged once, however
- * many reconnect attempts lie between, and can be waited for.
+ * Whether a Redis client (the signal bus, the run event log) can reach Redis, and since when.
+ * Each change is logged once, however many reconnect attempts lie between, and can be waited for.
  */
 export class RedisLinkState {
   private readonly changes = new EventEmitter();
   private everConnected = false;
   private lastError?: string;
-  /** Both connections are up and the channels are subscribed. */
+  /** The client's connections are up (and, for the bus, its channels subscribed). */
   connected = false;
   /** ISO time of the last change of `connected`. */
   since = new Date().toISOString();
 
-  constructor(private readonly logger: LoggerService) {}
+  /**
+   * @param outage what the client does while Redis is away, as the outage logs say it, e.g.
+   * `signals stay on this instance`.
+   */
+  constructor(
+    private readonly logger: LoggerService,
+    private readonly outage = 'signals stay on this instance',
+  ) {}
 
   /** Keeps the latest connection error, to explain the next 'lost' log. */
   noteError(error: unknown): void {
@@ -28,7 +35,7 @@ export class RedisLinkState {
     this.since = new Date().toISOString();
     this.changes.emit('change');
     if (quiet) return;
-    if (!connected) this.logger.warn({ msg: 'redis connection lost, signals stay on this instance', error: this.lastError });
+    if (!connected) this.logger.warn({ msg: `redis connection lost, ${this.outage}`, error: this.lastError });
     else this.logger.log({ msg: this.everConnected ? 'redis connection restored' : 'redis connected' });
     this.everConnected ||= connected;
   }
@@ -51,8 +58,8 @@ export class RedisLinkState {
     this.changes.emit('change');
   }
 
-  /** Logs, once, that the bus boots without Redis. */
+  /** Logs, once, that the client boots without Redis. */
   warnUnavailable(): void {
-    this.logger.warn({ msg: 'redis unavailable, signals stay on this instance until it is back', error: this.lastError });
+    this.logger.warn({ msg: `redis unavailable, ${this.outage} until it is back`, error: this.lastError });
   }
 }

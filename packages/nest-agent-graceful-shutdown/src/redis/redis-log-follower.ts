@@ -3,7 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { Unsubscribe } from '../signals/signal-bus.interface';
 import type { RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
-import { LoopNudge } from './loop-nudge';
+import { LoopNudge } from '../streams/loop-nudge';
 import { createSignalRedis } from './redis-connection';
 import type { RedisLogWire, StreamEntry } from './redis-log-wire';
 import { RunLogFollowers } from './run-log-followers';

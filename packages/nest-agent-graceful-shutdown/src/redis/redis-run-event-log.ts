@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { Unsubscribe } from '../signals/signal-bus.interface';
 import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
 import { createSignalRedis, quitSignalRedis } from './redis-connection';
+import { RedisLinkState } from './redis-link-state';
 import { RedisLogFollower } from './redis-log-follower';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
 import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire';
@@ -46,9 +47,7 @@ export class RedisRunEventLog implements RunEventLog {
   private readonly logger: LoggerService;
   private readonly commands: LogCommands;
   private readonly follower: RedisLogFollower;
-  private connected = false;
-  private everConnected = false;
-  private lastError?: string;
+  private readonly link: RedisLinkState;
   private closed = false;
   private closing?: Promise<void>;
 
@@ -59,9 +58,10 @@ export class RedisRunEventLog implements RunEventLog {
     commands.defineCommand('appendRunEvents', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     commands.defineCommand('claimRunLog', { numberOfKeys: 2, lua: CLAIM_SCRIPT });
     this.commands = commands as LogCommands;
-    commands.on('error', (error: unknown) => (this.lastError = error instanceof Error ? error.message : String(error)));
-    commands.on('ready', () => this.setConnected(true));
-    commands.on('close', () => this.setConnected(false));
+    this.link = new RedisLinkState(this.logger, 'run events wait for it');
+    commands.on('error', (error: unknown) => this.link.noteError(error));
+    commands.on('ready', () => this.link.set(true, this.closed));
+    commands.on('close', () => this.link.set(false, this.closed));
     this.follower = new RedisLogFollower({ url: options.url, commands, wire: this.wire, logger: this.logger });
   }
 
@@ -70,8 +70,8 @@ export class RedisRunEventLog implements RunEventLog {
     if (this.closed) return;
     // A failed first attempt is retried by the retry strategy, like any later outage.
     if (this.commands.status === 'wait') this.commands.connect().catch(() => undefined);
-    if (!this.connected) await this.readyWithin(CONNECT_WAIT_MS);
-    if (!this.connected && !this.closed) this.logger.warn({ msg: 'redis unavailable, run event log waits for it', error: this.lastError });
+    if (!this.link.connected) await this.link.waitForChange(CONNECT_WAIT_MS);
+    if (!this.link.connected && !this.closed) this.link.warnUnavailable();
   }
 
   /** Ends every follow and closes both connections. Safe to call more than once. */
@@ -117,34 +117,9 @@ export class RedisRunEventLog implements RunEventLog {
     await this.commands.multi().pexpire(this.wire.logKey(run), ms).pexpire(this.wire.writerKey(run), ms).exec();
   }
 
-  /** Logs each change of the command connection once, however many reconnect attempts lie between. */
-  private setConnected(connected: boolean): void {
-    if (connected === this.connected) return;
-    this.connected = connected;
-    if (this.closed) return;
-    if (!connected) this.logger.warn({ msg: 'redis connection lost, run event log waits for it', error: this.lastError });
-    else this.logger.log({ msg: this.everConnected ? 'redis connection restored' : 'redis connected' });
-    this.everConnected ||= connected;
-  }
-
-  /** Resolves once the command connection is ready, or after `timeoutMs` milliseconds. */
-  private readyWithin(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.commands.off('ready', done);
-        this.commands.off('end', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      timer.unref();
-      this.commands.once('ready', done);
-      this.commands.once('end', done);
-    });
-  }
-
   private async shutdown(): Promise<void> {
     this.closed = true;
+    this.link.release();
     await this.follower.close();
     await quitSignalRedis(this.commands);
   }

@@ -1,5 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CrashedRunSweeper } from '../leases/crashed-run-sweeper.service';
 import { AgentRunService } from '../runs/agent-run.service';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
@@ -13,20 +12,18 @@ const CLAIMS_AT_ONCE = 8;
 /**
  * Resume mode `auto`: this instance continues interrupted runs without their clients. It
  * hears at once of a run another instance handed over at its shutdown (the run-ended signal),
- * and sweeps at boot and once per lease period for the rest: runs of a crashed instance whose
- * lease expired, and runs no instance was left to take. Claiming is the store's `startRun`
+ * and after each crash sweep (at boot and once per lease period) takes the rest: runs of a
+ * crashed instance whose lease expired, and runs no instance was left to take. Claiming is the store's `startRun`
  * on the run's last attempt, so of all the instances that try, exactly one continues a run.
  */
 @Injectable()
-export class AutoResumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class AutoResumer implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('GracefulShutdown');
   private readonly claiming = new Set<string>();
-  private timer?: NodeJS.Timeout;
-  private unsubscribe?: Unsubscribe;
+  private readonly unsubscribe: Unsubscribe[] = [];
   private sweeping?: Promise<number>;
 
   constructor(
-    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
     private readonly runs: AgentRunService,
@@ -34,21 +31,21 @@ export class AutoResumer implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly coordinator: ShutdownCoordinator,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** In resume mode `auto`: listens for handed-over runs, and continues what each crash sweep (boot, then every lease period) leaves interrupted. */
+  onModuleInit(): void {
     if (this.runs.resumeMode !== 'auto') return;
-    this.unsubscribe = this.signals.onAnyRunEnded?.((signal) => {
+    const onEnded = this.signals.onAnyRunEnded?.((signal) => {
       if (signal.status === 'interrupted') void this.claim(signal.threadId);
     });
-    await this.sweep();
-    this.timer = setInterval(() => void this.sweep(), this.options.leaseTtlMs).unref();
+    if (onEnded) this.unsubscribe.push(onEnded);
+    this.unsubscribe.push(this.crashes.onSwept(() => this.sweep()));
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.timer);
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
   }
 
-  /** Records expired leases as crashes, then continues every interrupted run it can; returns how many it started. */
+  /** Continues every interrupted run it can (the crash sweep has just recorded the crashed ones); returns how many it started. */
   sweep(): Promise<number> {
     this.sweeping ??= this.sweepOnce().finally(() => (this.sweeping = undefined));
     return this.sweeping;
@@ -56,7 +53,6 @@ export class AutoResumer implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async sweepOnce(): Promise<number> {
     if (this.coordinator.isShuttingDown || !this.store.findInterruptedThreads) return 0;
-    await this.crashes.sweep();
     let started = 0;
     try {
       const threadIds = await this.store.findInterruptedThreads(SWEEP_BATCH);

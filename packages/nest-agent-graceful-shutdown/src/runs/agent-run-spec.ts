@@ -7,7 +7,6 @@ import type { SessionStore } from '../session/session-store.interface';
 import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
 import type { SignalBus } from '../signals/signal-bus.interface';
 import type { RunEventChannel } from '../streams/run-event-channel';
-import type { RunEventLog } from '../streams/run-event-log.interface';
 
 /** Everything an admitted run needs to execute. */
 export interface AgentRunSpec {
@@ -36,7 +35,6 @@ export interface AgentRunSpec {
   /** The run's events on their way to its log and connections. */
   channel: RunEventChannel;
   streams: {
-    log: RunEventLog;
     /** How long the log stays joinable after the attempt ends, in milliseconds. */
     retentionMs: number;
     /** `auto`: a run stopped by a shutdown is handed over instead of ending with `RUN_INTERRUPTED`. */

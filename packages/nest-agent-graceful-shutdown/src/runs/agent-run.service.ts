@@ -46,9 +46,12 @@ export class AgentRunService {
     @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
   ) {}
 
-  /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`). */
+  private mode?: ResumeMode;
+
+  /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`); decided once, from the store and the bus. */
   get resumeMode(): ResumeMode {
-    return resolveResumeMode(this.options, this.store, this.signals);
+    this.mode ??= resolveResumeMode(this.options, this.store, this.signals);
+    return this.mode;
   }
 
   /**
@@ -140,21 +143,21 @@ export class AgentRunService {
       defaultStepDurationMs: this.options.defaultStepDurationMs,
       sseHeartbeatMs: this.options.sseHeartbeatMs,
       channel,
-      streams: { log: this.log, retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
+      streams: { retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
       continuation: continued !== undefined && channel.continuing,
     });
   }
 
   /** The run's event log, continued after its last event; a log out of reach refuses the run before anything is written. */
   private async openChannel(thread: ThreadRecord | null, threadId: string, runId: string): Promise<RunEventChannel> {
-    const firstAttempt = !thread || (thread.lastRun?.runId !== runId && !(await this.store.findRun(threadId, runId)));
+    const firstAttempt = async () => !thread || (thread.lastRun?.runId !== runId && !(await this.store.findRun(threadId, runId)));
     try {
       return await RunEventChannel.open(
         this.log,
         { threadId, runId },
         {
           firstAttempt,
-          onError: (error) => this.logger.warn({ msg: 'run events not logged yet', threadId, runId, error: String(error) }),
+          onError: (error) => this.logger.warn({ msg: 'run event log write failed', threadId, runId, error: String(error) }),
         },
       );
     } catch (error) {

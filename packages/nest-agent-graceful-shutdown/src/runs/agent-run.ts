@@ -104,16 +104,14 @@ export class AgentRun {
   private async endStream(outcome: RunOutcome): Promise<void> {
     const { threadId, runId, channel, streams } = this.spec;
     const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome);
-    if (this.handsOver(outcome)) {
+    const handOver = this.handsOver(outcome);
+    if (handOver) {
       // The log is settled and the run saved: the instance that continues it may start now.
       await this.publishEnded(summary, outcome);
       channel.handOver();
     } else channel.emit(terminalEvent(threadId, runId, summary));
-    await channel.close(LOG_FLUSH_TIMEOUT_MS);
-    await streams.log
-      .retain({ threadId, runId }, streams.retentionMs)
-      .catch((error: unknown) => this.logger.warn({ msg: 'event log retention not set', threadId, runId, error: String(error) }));
-    if (!this.saveFailure && !this.handsOver(outcome)) await this.publishEnded(summary, outcome);
+    await channel.close(LOG_FLUSH_TIMEOUT_MS, streams.retentionMs);
+    if (!handOver && !this.saveFailure) await this.publishEnded(summary, outcome);
   }
 
   /** Tells every instance the run ended (waiters of a cancel, and in `auto` mode who continues a handed-over run). */

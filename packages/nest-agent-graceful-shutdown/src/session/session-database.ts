@@ -44,10 +44,7 @@ export class SessionDatabase {
 
   /** The thread's row, locked for the rest of the transaction where the database has row locks. */
   lockThread(manager: EntityManager, threadId: string): Promise<ThreadEntity | null> {
-    return manager.getRepository(ThreadEntity).findOne({
-      where: { threadId },
-      ...(this.connection().postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    return manager.getRepository(ThreadEntity).findOne({ where: { threadId }, ...this.rowLock() });
   }
 
   private connection(): { dataSource: DataSource; queue?: WriteQueue; postgres: boolean } {

@@ -40,7 +40,7 @@ export class TypeOrmRunEventLog implements RunEventLog {
       const logs = manager.getRepository(RunEventLogEntity);
       const log = await logs.findOne({ where: { threadId: run.threadId, runId: run.runId }, ...this.db.rowLock() });
       if (writer !== undefined && log?.writer && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
-      // A retry of a batch already stored, or a writer fenced out by a newer attempt: skipped.
+      // A retry of a batch already stored: skipped.
       const toAdd = events.filter((entry) => entry.id > (log?.lastId ?? 0));
       if (toAdd.length === 0) return toAdd;
       await manager.getRepository(RunEventEntity).insert(toAdd.map(({ id, event }) => ({ ...run, eventId: id, event: JSON.stringify(event) })));

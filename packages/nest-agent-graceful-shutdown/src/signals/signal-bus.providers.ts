@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { InProcessSignalBus } from './in-process-signal-bus';
+import { importRedisEntry } from './redis-entry';
 import { SIGNAL_BUS, type SignalBus } from './signal-bus.interface';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
@@ -9,15 +10,9 @@ export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?():
 /** Injection token of the bus the module owns. */
 export const OWNED_SIGNAL_BUS = Symbol('OWNED_SIGNAL_BUS');
 
-/** Loads the Redis bus only when `signals.redisUrl` is set: `ioredis` is an optional peer. */
+/** The Redis bus, loaded only when `signals.redisUrl` is set. */
 async function redisBus(url: string, cancelTtlMs: number): Promise<SignalBus> {
-  let module: typeof import('../redis');
-  try {
-    module = await import('../redis');
-  } catch (error) {
-    throw new Error(`signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`);
-  }
-  return new module.RedisSignalBus({ url, cancelTtlMs });
+  return new (await importRedisEntry()).RedisSignalBus({ url, cancelTtlMs });
 }
 
 /** The signal bus: the host's (`signals.bus`), else Redis (`signals.redisUrl`), else in-process. */

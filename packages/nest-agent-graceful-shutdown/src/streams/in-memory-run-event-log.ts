@@ -32,7 +32,7 @@ export class InMemoryRunEventLog implements RunEventLog {
     const log = this.live(key) ?? { events: [] };
     if (writer !== undefined && log.writer !== undefined && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
     const top = log.events.at(-1)?.id ?? 0;
-    // A retry of a batch already stored, or a writer fenced out by a newer attempt: skipped.
+    // A retry of a batch already stored: skipped.
     const fresh = events.filter((entry) => entry.id > top);
     if (fresh.length === 0) return;
     log.events.push(...fresh);

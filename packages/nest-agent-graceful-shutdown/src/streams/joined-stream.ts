@@ -24,6 +24,8 @@ export class JoinedStream {
   private unfollow?: Unsubscribe;
   private timer?: NodeJS.Timeout;
   private finished = false;
+  /** A liveness check is under way: a slow store must not stack them up. */
+  private checking = false;
   private resolveDone!: () => void;
   /** Resolves when the stream has ended, however it did. */
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
@@ -36,11 +38,6 @@ export class JoinedStream {
     private readonly liveness: RunLiveness,
   ) {
     this.cursor = afterId;
-  }
-
-  /** The last id this stream wrote. */
-  get lastEventId(): number {
-    return this.cursor;
   }
 
   /** Writes `first` (already read), replays the rest of the log, then follows it live. */
@@ -87,7 +84,8 @@ export class JoinedStream {
   }
 
   private async checkLiveness(): Promise<void> {
-    if (this.finished) return;
+    if (this.finished || this.checking) return;
+    this.checking = true;
     try {
       // A log that now ends before this stream's cursor lost events (its store was emptied): the client's next join gets the clear answer.
       const last = await this.log.last(this.key);
@@ -104,6 +102,8 @@ export class JoinedStream {
       this.end();
     } catch {
       // A failed check (store or log unreachable) is asked again at the next interval.
+    } finally {
+      this.checking = false;
     }
   }
 }

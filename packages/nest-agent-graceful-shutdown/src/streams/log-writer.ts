@@ -1,8 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
 import type { Unsubscribe } from '../signals/signal-bus.interface';
+import { LoopNudge } from './loop-nudge';
 import type { LoggedEvent, RunEventLog, RunLogKey } from './run-event-log.interface';
 
 /** An event as a connection receives it: with its log id, or without one for a notice of that connection. */
@@ -33,7 +33,8 @@ export class LogWriter {
   writer?: string;
   private readonly listeners = new Set<(event: ChannelEvent) => void>();
   private readonly queue: Pending[] = [];
-  private readonly progress = new EventEmitter().setMaxListeners(0);
+  /** Nudged whenever events were sent or stored: what `close` and `settle` wait on. */
+  private readonly progress = new LoopNudge();
   private flushing?: Promise<void>;
   private giveUpAt = Infinity;
   private logDown = false;
@@ -83,15 +84,7 @@ export class LogWriter {
     const deadline = Date.now() + timeoutMs;
     while (!done() && Date.now() < deadline) {
       void this.kick();
-      await new Promise<void>((resolve) => {
-        const finish = () => {
-          clearTimeout(timer);
-          this.progress.off('progress', finish);
-          resolve();
-        };
-        const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
-        this.progress.once('progress', finish);
-      });
+      await this.progress.wait(deadline - Date.now());
     }
   }
 
@@ -143,6 +136,6 @@ export class LogWriter {
       entry.sent = true;
       for (const listener of this.listeners) listener({ id: entry.id, event: entry.event });
     }
-    this.progress.emit('progress');
+    this.progress.nudge();
   }
 }

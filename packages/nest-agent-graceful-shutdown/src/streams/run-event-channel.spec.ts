@@ -4,6 +4,7 @@ import { RunEventChannel, type ChannelEvent } from './run-event-channel';
 import type { LoggedEvent, RunLogKey } from './run-event-log.interface';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
+const RETENTION_MS = 60_000;
 const text = (delta: string) => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta }) as BaseEvent;
 const step = (kind: 'start' | 'finish', stepName: string) =>
   ({ type: kind === 'start' ? EventType.STEP_STARTED : EventType.STEP_FINISHED, stepName }) as BaseEvent;
@@ -18,7 +19,7 @@ class FlakyLog extends InMemoryRunEventLog {
 }
 
 async function openChannel(log: InMemoryRunEventLog, writer = 'attempt-1'): Promise<{ channel: RunEventChannel; seen: ChannelEvent[] }> {
-  const channel = await RunEventChannel.open(log, run, { firstAttempt: false });
+  const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => false });
   const seen: ChannelEvent[] = [];
   channel.subscribe((event) => seen.push(event));
   await channel.activate(writer);
@@ -34,7 +35,7 @@ describe('RunEventChannel', () => {
 
     channel.emit(text('a'));
     channel.emit(text('b'));
-    await channel.close(1_000);
+    await channel.close(1_000, RETENTION_MS);
 
     expect(seen.map((entry) => entry.id)).toEqual([3, 4]);
     expect((await log.read(run, 2, 10))?.map((entry) => entry.id)).toEqual([3, 4]);
@@ -49,7 +50,7 @@ describe('RunEventChannel', () => {
     const { channel, seen } = await openChannel(log);
 
     channel.emit({ type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent);
-    await channel.close(1_000);
+    await channel.close(1_000, RETENTION_MS);
 
     expect((await log.read(run, 0, 10))?.map((entry) => entry.event.type)).toEqual([EventType.RUN_STARTED, EventType.STEP_STARTED, EventType.STEP_FINISHED]);
     expect(seen.at(-1)).toEqual({ event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } });
@@ -62,11 +63,25 @@ describe('RunEventChannel', () => {
 
     channel.emit(text('a'));
     channel.emit(text('b'));
-    await channel.close(50);
+    await channel.close(50, RETENTION_MS);
     expect(seen.map((entry) => entry.id)).toEqual([1, 2]);
     log.down = false;
 
     await expect(waitForLog(log, 2)).resolves.toEqual([1, 2]);
+  });
+
+  it('keeps the log for the retention time from the close of the attempt, and then evicts it', async () => {
+    let now = 0;
+    const log = new InMemoryRunEventLog(() => now);
+    const { channel } = await openChannel(log);
+    channel.emit(text('a'));
+
+    await channel.close(1_000, RETENTION_MS);
+    now += RETENTION_MS - 1;
+    expect((await log.read(run, 0, 10))?.length).toBe(1);
+    now += 1;
+
+    expect(await log.read(run, 0, 10)).toBeNull();
   });
 
   it('sends the events of an attempt a newer one replaced without ids, and stores none of them', async () => {
@@ -77,9 +92,9 @@ describe('RunEventChannel', () => {
     const newer = await openChannel(log, 'attempt-2');
 
     older.channel.emit(text('stale'));
-    await older.channel.close(1_000);
+    await older.channel.close(1_000, RETENTION_MS);
     newer.channel.emit(text('b'));
-    await newer.channel.close(1_000);
+    await newer.channel.close(1_000, RETENTION_MS);
 
     expect(older.seen).toEqual([{ id: 1, event: text('a') }, { event: text('stale') }]);
     expect((await log.read(run, 0, 10))?.map((entry) => (entry.event as { delta?: string }).delta)).toEqual(['a', 'b']);

@@ -35,15 +35,20 @@ export class RunEventChannel {
    * Opens the run's log for a new attempt, before the attempt is recorded: ids continue after
    * its last event. The first attempt of a run starts at id 1 even while the log is unreachable
    * (it catches up later); a later attempt cannot know where to continue then, and the open
-   * fails. Nothing is written until `activate`.
+   * fails. Nothing is written until `activate`. `firstAttempt` is asked only when the log is out of reach.
    */
-  static async open(log: RunEventLog, key: RunLogKey, options: { firstAttempt: boolean; onError?: (error: unknown) => void }): Promise<RunEventChannel> {
+  static async open(
+    log: RunEventLog,
+    key: RunLogKey,
+    options: { firstAttempt: () => Promise<boolean>; onError?: (error: unknown) => void },
+  ): Promise<RunEventChannel> {
     const onError = options.onError ?? (() => undefined);
     let last: LoggedEvent | null;
     try {
       last = await log.last(key);
     } catch (error) {
-      if (!options.firstAttempt) throw error;
+      // Asked only now: whether the run had an attempt before costs a read the usual start does not need.
+      if (!(await options.firstAttempt())) throw error;
       onError(error);
       last = null;
     }
@@ -68,11 +73,6 @@ export class RunEventChannel {
       this.onError(error);
     }
     for (const event of this.shape.closingEvents()) this.emit(event);
-  }
-
-  /** The id of the last event this attempt queued (or its log held when it opened). */
-  get lastEventId(): number {
-    return this.lastId;
   }
 
   /** True while the run's log has a segment open: a continuation must not start another. */
@@ -117,10 +117,15 @@ export class RunEventChannel {
     this.notice({ type: EventType.CUSTOM, name: 'handover', value: { threadId, runId, lastEventId: this.lastId } } as BaseEvent);
   }
 
-  /** Stops taking events; waits, up to `timeoutMs`, until every one has reached the connections (see `LogWriter.close`). */
-  async close(timeoutMs: number): Promise<void> {
+  /**
+   * Stops taking events; waits, up to `timeoutMs`, until every one has reached the connections
+   * (see `LogWriter.close`), then keeps the log `retentionMs` from now (a later attempt's
+   * append keeps it longer).
+   */
+  async close(timeoutMs: number, retentionMs: number): Promise<void> {
     this.closed = true;
     await this.out.close(timeoutMs);
+    await this.log.retain(this.key, retentionMs).catch((error: unknown) => this.onError(error));
   }
 
   /** Waits, up to `timeoutMs`, until every queued event is in the log: the next writer then continues after them. */

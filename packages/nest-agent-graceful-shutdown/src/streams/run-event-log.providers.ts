@@ -2,6 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';
+import { importRedisEntry } from '../signals/redis-entry';
 import { InMemoryRunEventLog } from './in-memory-run-event-log';
 import { RUN_EVENT_LOG, type RunEventLog } from './run-event-log.interface';
 
@@ -11,15 +12,9 @@ export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close
 /** Injection token of the log the module owns. */
 export const OWNED_RUN_EVENT_LOG = Symbol('OWNED_RUN_EVENT_LOG');
 
-/** Loads the Redis log only when `signals.redisUrl` is set: `ioredis` is an optional peer. */
+/** The Redis log, loaded only when `signals.redisUrl` is set. */
 async function redisLog(url: string): Promise<RunEventLog> {
-  let module: typeof import('../redis');
-  try {
-    module = await import('../redis');
-  } catch (error) {
-    throw new Error(`signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`);
-  }
-  return new module.RedisRunEventLog({ url });
+  return new (await importRedisEntry()).RedisRunEventLog({ url });
 }
 
 /**

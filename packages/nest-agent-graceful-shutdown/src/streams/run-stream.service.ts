@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { EventType, type BaseEvent } from '@ag-ui/core';
+import type { BaseEvent } from '@ag-ui/core';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
 import { RunNotFoundError } from '../errors/run-not-found.error';
 import { StreamGoneError } from '../errors/stream-gone.error';
@@ -7,6 +7,7 @@ import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../grac
 import { SseEventStream } from '../http/sse-event-stream';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
 import { AgentRunService } from '../runs/agent-run.service';
+import { terminalEvent } from '../runs/run-outcome-mapping';
 import type { ThreadRecord } from '../session/session-records';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
@@ -51,11 +52,6 @@ export class RunStreamService implements OnModuleInit {
     this.coordinator.onClosing(() => {
       for (const stream of this.joined) stream.handOver();
     });
-  }
-
-  /** Joined streams open on this instance. */
-  get size(): number {
-    return this.joined.size;
   }
 
   /**
@@ -128,10 +124,10 @@ export class RunStreamService implements OnModuleInit {
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
     if (interrupted && this.runs.resumeMode === 'auto') return undefined;
     if (!interrupted) return null;
-    return {
-      type: EventType.RUN_ERROR,
-      code: 'RUN_INTERRUPTED',
+    return terminalEvent(key.threadId, key.runId, {
+      status: 'interrupted',
+      errorCode: 'RUN_INTERRUPTED',
       message: 'the run was interrupted and saved; retry the same request to continue it',
-    } as BaseEvent;
+    });
   }
 }

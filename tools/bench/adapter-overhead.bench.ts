@@ -7,17 +7,14 @@ import { DurableRunHandle } from '../../packages/nest-agent-graceful-shutdown/sr
 import type { DurableAgent } from '../../packages/nest-agent-graceful-shutdown/src/handle/run-handle.interface';
 import { openSqliteStore } from '../../packages/nest-agent-graceful-shutdown/src/session/sqlite-store.fixtures';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
-import { quantile, timed } from './bench-stats';
+import { summarize, timed } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';
+import { interleavedSamples, type InterleavedRuns } from './interleaved-samples';
 
-/** How much work one framework's overhead measurement does. */
-export interface AdapterOverheadOptions {
-  /** Measured runs per variant. */
-  runs: number;
+/** How much work one framework's overhead measurement does: runs and warm-up runs per variant, and tool rounds per run. */
+export interface AdapterOverheadOptions extends InterleavedRuns {
   /** Tool rounds per run (each round is one model call and one tool call; one more model call answers). */
   iterations: number;
-  /** Unmeasured runs per variant first. */
-  warmupRuns: number;
 }
 
 /** One framework's agent on an instant model with a no-op tool: run plainly, and as the module runs it. */
@@ -50,7 +47,6 @@ export interface AdapterOverheadResult {
  */
 export async function measureAdapterOverhead(subject: AdapterSubject, options: AdapterOverheadOptions): Promise<AdapterOverheadResult> {
   const sqlite = await openSqliteStore();
-  const samples: number[][] = [[], []];
   const micros = async (work: () => Promise<void>) => (await timed(work)).ms * 1000;
   const underModule = async (): Promise<number> => {
     const run = { threadId: randomUUID(), runId: 'run-1', runKey: randomUUID() };
@@ -70,19 +66,10 @@ export async function measureAdapterOverhead(subject: AdapterSubject, options: A
       if (outcome.stopReason !== StopReason.Completed) throw new Error(`benchmark run ended with ${outcome.stopReason}: ${outcome.error?.message ?? ''}`);
     });
   };
-  try {
-    for (let i = 0; i < options.warmupRuns + options.runs; i++) {
-      for (const variant of i % 2 === 0 ? [0, 1] : [1, 0]) {
-        const sample = variant === 0 ? await micros(() => subject.plain()) : await underModule();
-        if (i >= options.warmupRuns) samples[variant].push(sample);
-      }
-    }
-  } finally {
-    await sqlite.close();
-  }
+  const samples = await interleavedSamples([() => micros(() => subject.plain()), underModule], options).finally(() => sqlite.close());
   const timings = (values: number[]): OverheadTimings => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return { medianRunMicros: quantile(sorted, 0.5), p90RunMicros: quantile(sorted, 0.9) };
+    const { p50, p90 } = summarize(values);
+    return { medianRunMicros: p50, p90RunMicros: p90 };
   };
   return { framework: subject.framework, options, stepsPerRun: 2 * options.iterations + 1, plain: timings(samples[0]), withModule: timings(samples[1]) };
 }

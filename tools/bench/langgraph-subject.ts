@@ -6,7 +6,7 @@ import { tool } from '@langchain/core/tools';
 import { langGraphAgent } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/langgraph-agent';
 // The ReAct graph of the adapter's specs, compiled without a checkpointer.
 import { reactGraph } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/scripted-chat-model.fixtures';
-import type { AdapterSubject } from './adapter-overhead';
+import type { AdapterSubject } from './adapter-overhead.bench';
 
 /** A chat model that answers at once: a call of `noop` per round (counted from the tool messages it is sent), then a text answer. */
 class InstantChatModel extends BaseChatModel {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
 import { aiSdkAgent } from '../../packages/nest-agent-graceful-shutdown/src/ai-sdk/ai-sdk-agent';
-import type { AdapterSubject } from './adapter-overhead';
+import type { AdapterSubject } from './adapter-overhead.bench';
 
 type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
 type CallOptions = Parameters<LanguageModelV3['doStream']>[0];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, Runner, Usage, tool, type AgentInputItem, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
 import { openAiAgent } from '../../packages/nest-agent-graceful-shutdown/src/openai-agents/open-ai-agent';
-import type { AdapterSubject } from './adapter-overhead';
+import type { AdapterSubject } from './adapter-overhead.bench';
 
 /** A model that answers at once: a call of `noop` per round, then a text answer. */
 class InstantModel implements Model {
