@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClientGap, RunMoment } from './rollout-timeline';
 import { attemptRun, type AttemptResult } from './run-attempt';
 
 /** One user turn: from the first request to the run that finished it. */
@@ -37,6 +38,10 @@ export class ClientTally {
   /** Requests that failed without a retry path, described. */
   readonly failures: string[] = [];
   readonly turns: TurnRecord[] = [];
+  /** When runs were interrupted, cut off and resumed, for the rollout's timeline. */
+  readonly moments: RunMoment[] = [];
+  /** Each stretch a client went without events: from its run's stream ending early to the first event of the attempt that resumed it. */
+  readonly gaps: ClientGap[] = [];
 }
 
 export interface ClientSessionOptions {
@@ -87,6 +92,8 @@ export class ClientSession {
     const deadline = began + this.options.turnDeadlineMs;
     let attempts = 0;
     let interrupted = false;
+    /** When this turn's stream was lost, until an attempt gets events again. */
+    let lostAtMs: number | undefined;
     for (;;) {
       if (performance.now() > deadline) return this.end(began, attempts, false, `turn ${message.id} gave up after ${attempts} attempts`);
       attempts++;
@@ -97,12 +104,29 @@ export class ClientSession {
         this.tally.runsStarted++;
         if (interrupted) this.tally.runsResumed++;
       }
+      if (lostAtMs !== undefined && attempt.firstEventAtMs !== undefined) {
+        this.tally.moments.push({ kind: 'resumed', atMs: attempt.firstEventAtMs });
+        this.tally.gaps.push({ fromMs: lostAtMs, toMs: attempt.firstEventAtMs });
+        lostAtMs = undefined;
+      }
+      const lost = this.lostStream(attempt);
+      if (lost) {
+        this.tally.moments.push({ kind: lost, atMs: attempt.endedAtMs });
+        lostAtMs ??= attempt.endedAtMs;
+      }
       const next = this.classify(attempt, interrupted);
       if (next === 'done') return this.end(began, attempts, true);
       if (typeof next === 'string') return this.end(began, attempts, false, `${message.id}: ${next}`);
       interrupted ||= next.interrupted;
       await backoff(next.retryInMs);
     }
+  }
+
+  /** How the attempt lost its run's stream, if it did: `RUN_INTERRUPTED`, or a stream that ended without a terminal event. */
+  private lostStream(attempt: AttemptResult): 'interrupted' | 'cut off' | undefined {
+    const { outcome } = attempt;
+    if (outcome.kind === 'run-error' && outcome.code === 'RUN_INTERRUPTED') return 'interrupted';
+    return outcome.kind === 'cut-off' ? 'cut off' : undefined;
   }
 
   /** What to do after an attempt: done, retry after a delay, or a failure described. */

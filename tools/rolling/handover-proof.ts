@@ -1,6 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { handoverMoments } from './client-moments';
 import { HandoverSession } from './handover-session';
 import { judgeHandover, type HandoverReport } from './handover-report';
 import { summarizeRuns } from './handover-summary';
@@ -44,6 +45,7 @@ export async function runHandoverProof(options: HandoverProofOptions): Promise<H
         appendFileSync(join(options.logDir, 'differing-run-logs.jsonl'), `${JSON.stringify({ threadId: run.threadId, runId: run.runId, log })}\n`);
     });
     const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
+    const { moments, gaps } = handoverMoments(runs);
     return judgeHandover({
       sessions: sessionsWanted,
       instances: cluster.instanceCount,
@@ -56,6 +58,7 @@ export async function runHandoverProof(options: HandoverProofOptions): Promise<H
       logs,
       audit,
       durationMs: performance.now() - began,
+      record: cluster.timeline.record(moments, gaps, cluster.metrics.series()),
     });
   } finally {
     await cluster.dispose();

@@ -3,7 +3,9 @@ import type { HandoverRunSummary } from './handover-summary';
 import type { HistoryAudit } from './history-audit';
 import { BrokenPromises, formatProofReport, ms, type ReportRow } from './proof-report';
 import type { DemoAgentSettings } from './rolling-cluster';
+import { formatMetricsScrape } from './metrics-scrape-report';
 import type { InstanceShutdown } from './rollout';
+import type { RolloutRecord } from './rollout-timeline';
 import type { RunLogAudit } from './run-log-audit';
 import type { Spread } from './spread';
 
@@ -21,6 +23,8 @@ export interface HandoverReportInput {
   logs: RunLogAudit;
   audit: HistoryAudit;
   durationMs: number;
+  /** What happened when, for the timeline picture; its metrics are the report's "metrics scrape". */
+  record: RolloutRecord;
 }
 
 export interface HandoverReport extends HandoverReportInput {
@@ -97,5 +101,5 @@ export function formatHandoverReport(report: HandoverReport): string {
     `timings: drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
     'rollout: each old instance leaves the load balancer (nginx serves the new upstreams), then gets SIGTERM',
   ];
-  return formatProofReport(heading, rows, report);
+  return formatProofReport(heading, rows, report, [formatMetricsScrape(report.record.metrics)]);
 }

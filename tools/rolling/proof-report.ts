@@ -47,16 +47,22 @@ export function ms(value: number): string {
 }
 
 /**
- * A proof's report as a human reads it: its heading lines, the table of what happened, then
- * `PASSED` or each broken promise.
+ * A proof's report as a human reads it: its heading lines, the table of what happened, any
+ * further `sections` (e.g. the metrics scrape), then `PASSED` or each broken promise.
  */
-export function formatProofReport(heading: readonly string[], rows: readonly ReportRow[], verdict: { passed: boolean; problems: readonly string[] }): string {
+export function formatProofReport(
+  heading: readonly string[],
+  rows: readonly ReportRow[],
+  verdict: { passed: boolean; problems: readonly string[] },
+  sections: readonly string[] = [],
+): string {
   const width = Math.max(...rows.map(([label]) => label.length));
   return [
     ...heading,
     '',
     ...rows.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`),
     '',
+    ...sections.flatMap((section) => [section, '']),
     verdict.passed ? 'PASSED' : `FAILED:\n${verdict.problems.map((p) => `  - ${p}`).join('\n')}`,
   ].join('\n');
 }

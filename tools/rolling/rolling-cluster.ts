@@ -8,6 +8,8 @@ import { shutdownTimings, type ShutdownTimingInputs, type ShutdownTimings } from
 import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisServer } from '../local-services';
 import { EndpointsController } from './endpoints-controller';
 import { ExecutionLedger } from './execution-ledger';
+import { MetricsScraper } from './metrics-scraper';
+import { RolloutTimeline } from './rollout-timeline';
 import { RunContinuations } from './run-continuations';
 
 /** The demo agent of the instances: tool rounds per turn and the time of each call, in ms. */
@@ -62,6 +64,12 @@ export class RollingCluster {
   readonly graceMs: number;
   readonly ledger = new ExecutionLedger();
   readonly continuations = new RunContinuations();
+  /** When each instance started, was routed, signalled and exited: the lanes of the rollout's picture. */
+  readonly timeline = new RolloutTimeline();
+  /** `GET /metrics` of every live instance, started by the rollout (see `rollOutUnderLoad`). */
+  readonly metrics = new MetricsScraper(() =>
+    this.instances.filter((instance) => instance.service.alive).map((instance) => ({ name: instance.name, baseUrl: instance.service.baseUrl })),
+  );
   readonly log: (line: string) => void;
   /** Every instance started, old and new, in order. */
   readonly instances: ClusterInstance[] = [];
@@ -133,11 +141,13 @@ export class RollingCluster {
       for (const read of readers) read(line);
       if (logFile?.writable) logFile.write(`${line}\n`);
     };
+    this.timeline.launched(name);
     const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine);
     const instance = { name, service };
     this.instances.push(instance);
     this.controller.watch({ name, address: `127.0.0.1:${service.port}` });
     await this.controller.waitUntilRouted(name, READY_TIMEOUT_MS);
+    this.timeline.routed(name);
     this.log(`${name} is ready and routed`);
     return instance;
   }
@@ -164,6 +174,7 @@ export class RollingCluster {
     controller.start();
     this.cleanups.push(() => controller.stop());
     this.cleanups.push(() => Promise.all(this.instances.map((instance) => instance.service.dispose())));
+    this.cleanups.push(() => this.metrics.stop());
     this.env = {
       NODE_ENV: 'production',
       AUTH_JWT_SECRET: this.secret,

@@ -46,6 +46,7 @@ export async function runRollingProof(options: RollingProofOptions): Promise<Rol
       tally,
       audit,
       durationMs: performance.now() - began,
+      record: cluster.timeline.record(tally.moments, tally.gaps, cluster.metrics.series()),
     });
   } finally {
     await cluster.dispose();

@@ -2,7 +2,9 @@ import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-t
 import type { ClientTally } from './client-session';
 import type { HistoryAudit } from './history-audit';
 import { BrokenPromises, formatProofReport, ms, type ReportRow } from './proof-report';
+import { formatMetricsScrape } from './metrics-scrape-report';
 import type { InstanceShutdown } from './rollout';
+import type { RolloutRecord } from './rollout-timeline';
 import { spread } from './spread';
 
 /** Turn latencies, in ms: undisturbed turns against turns that needed a retry. */
@@ -29,6 +31,8 @@ export interface RollingReportInput {
   tally: ClientTally;
   audit: HistoryAudit;
   durationMs: number;
+  /** What happened when, for the timeline picture; its metrics are the report's "metrics scrape". */
+  record: RolloutRecord;
 }
 
 export interface RollingReport extends RollingReportInput {
@@ -110,5 +114,5 @@ export function formatReport(report: RollingReport): string {
     `demo agent: ${report.demo.steps} steps, ${report.demo.reasoningMs} ms reasoning, ${report.demo.toolMs} ms per tool call`,
     `timings: preStop ${timing.preStopSeconds} s, drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
   ];
-  return formatProofReport(heading, rows, report);
+  return formatProofReport(heading, rows, report, [formatMetricsScrape(report.record.metrics)]);
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil, withDeadline } from '../bench/wait-until';
 import type { ClientSessionOptions } from './client-session';
@@ -40,7 +41,8 @@ export function sessionOptions(cluster: RollingCluster, count: number, threadPre
 /**
  * Keeps every conversation going, turn after turn, and once each has a run under way replaces
  * the cluster's old instances (see {@link rollOut}); then every conversation finishes one more
- * turn, entirely on the new instances. Resolves with how the old instances ended once the
+ * turn, entirely on the new instances. The cluster's `/metrics` scraper runs meanwhile, and its
+ * timeline gets the clients' start and end. Resolves with how the old instances ended once the
  * conversations are done, or after two turn deadlines. On failure the conversations stop after
  * the turn they are in.
  */
@@ -50,6 +52,8 @@ export async function rollOutUnderLoad(
   options: RolloutUnderLoadOptions,
 ): Promise<InstanceShutdown[]> {
   let phase: 'rollout' | 'last turn' | 'stopped' = 'rollout';
+  cluster.timeline.clientsStartedAtMs = performance.now();
+  cluster.metrics.start();
   const drivers = sessions.map(async (session) => {
     // Spread the first requests over a second, so the sessions are at every phase of a turn.
     await sleep(Math.random() * 1_000);
@@ -67,5 +71,7 @@ export async function rollOutUnderLoad(
     return shutdowns;
   } finally {
     if (phase === 'rollout') phase = 'stopped';
+    cluster.timeline.clientsEndedAtMs = performance.now();
+    await cluster.metrics.stop();
   }
 }

@@ -40,24 +40,30 @@ export async function rollOut(cluster: RollingCluster, options: RolloutOptions):
     const { name, service } = old[i];
     if (options.leaveRotationFirst) {
       await cluster.controller.terminate(name, LEAVE_ROTATION_TIMEOUT_MS);
+      cluster.timeline.leftRotation(name);
       cluster.log(`${name} left the load balancer`);
     }
     const sentAt = service.signal(signal);
+    cluster.timeline.signalled(name, signal, sentAt);
     cluster.log(`${signal} sent to ${name}`);
     shutdowns.push(
       service.exited.then((exit) => {
         cluster.controller.forget(name);
+        cluster.timeline.exited(name, exit.atMs);
         cluster.log(`${name} exited after ${Math.round(exit.atMs - sentAt)} ms (code ${exit.code}, signal ${exit.signal})`);
         return { name, signal, durationMs: exit.atMs - sentAt, exitCode: exit.code, exitSignal: exit.signal };
       }),
     );
   }
   // The kubelet's SIGKILL at the end of the grace period; a pass never needs it.
-  return Promise.all(shutdowns.map((shutdown, i) => withDeadline(shutdown, cluster.graceMs + 5_000, undefined).then((s) => s ?? overdue(old[i], signal))));
+  return Promise.all(
+    shutdowns.map((shutdown, i) => withDeadline(shutdown, cluster.graceMs + 5_000, undefined).then((s) => s ?? overdue(cluster, old[i], signal))),
+  );
 }
 
 /** An instance still running past its grace period: killed and reported. */
-async function overdue(instance: ClusterInstance, signal: InstanceShutdown['signal']): Promise<InstanceShutdown> {
-  await instance.service.kill();
+async function overdue(cluster: RollingCluster, instance: ClusterInstance, signal: InstanceShutdown['signal']): Promise<InstanceShutdown> {
+  const exit = await instance.service.kill();
+  cluster.timeline.exited(instance.name, exit.atMs);
   return { name: instance.name, signal, durationMs: Number.POSITIVE_INFINITY, exitCode: null, exitSignal: 'SIGKILL' };
 }

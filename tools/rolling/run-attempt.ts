@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { drainSseFrames } from '../bench/sse-frames';
 import { StreamReader, type StreamEvent } from './stream-reader';
 
@@ -25,6 +26,10 @@ export interface AttemptResult {
    * must be in the thread's history, whatever happens to the instance afterwards.
    */
   finishedMessageIds: string[];
+  /** `performance.now()` when the first event of the stream arrived; undefined without one. */
+  firstEventAtMs?: number;
+  /** `performance.now()` when the request ended: its stream closed, or its answer or error came. */
+  endedAtMs: number;
 }
 
 /**
@@ -40,7 +45,14 @@ export async function attemptRun(
   timeoutMs: number,
 ): Promise<AttemptResult> {
   const reader = new StreamReader();
-  const result = (outcome: AttemptOutcome): AttemptResult => ({ outcome, started: reader.started, finishedMessageIds: reader.finished });
+  let firstEventAtMs: number | undefined;
+  const result = (outcome: AttemptOutcome): AttemptResult => ({
+    outcome,
+    started: reader.started,
+    finishedMessageIds: reader.finished,
+    firstEventAtMs,
+    endedAtMs: performance.now(),
+  });
   const input = { threadId, runId: randomUUID(), messages: [{ ...message, role: 'user' }], tools: [], context: [], state: {}, forwardedProps: {} };
   let response: Response;
   try {
@@ -62,7 +74,10 @@ export async function attemptRun(
   let buffer = '';
   try {
     for await (const chunk of response.body) {
-      buffer = drainSseFrames(buffer + decoder.decode(chunk as Uint8Array, { stream: true }), (data) => reader.read(JSON.parse(data) as StreamEvent));
+      buffer = drainSseFrames(buffer + decoder.decode(chunk as Uint8Array, { stream: true }), (data) => {
+        firstEventAtMs ??= performance.now();
+        reader.read(JSON.parse(data) as StreamEvent);
+      });
     }
   } catch {
     // The connection broke mid-stream: what arrived before counts, the rest is a cut-off.

@@ -19,14 +19,14 @@ describe('RunTrace', () => {
   it('measures a handover gap from the last event before the notice to the first event after it', () => {
     const run = trace(connection('POST', [event(1, 0), event(2, 100), notice(150)]), connection('GET', [event(3, 400), event(4, 450)]));
 
-    expect(run.handoverGaps()).toEqual([{ gapMs: 300, afterNoticeMs: 250, notices: 1 }]);
+    expect(run.handoverGaps()).toEqual([{ gapMs: 300, afterNoticeMs: 250, notices: 1, fromMs: 100, firstNoticeAtMs: 150, toMs: 400 }]);
     expect(run.receivedIds()).toEqual([1, 2, 3, 4]);
   });
 
   it('counts notices back to back, with no event between them, as one gap', () => {
     const run = trace(connection('POST', [event(1, 0), notice(50)]), connection('GET', [notice(300)]), connection('GET', [event(2, 500)]));
 
-    expect(run.handoverGaps()).toEqual([{ gapMs: 500, afterNoticeMs: 200, notices: 2 }]);
+    expect(run.handoverGaps()).toEqual([{ gapMs: 500, afterNoticeMs: 200, notices: 2, fromMs: 0, firstNoticeAtMs: 50, toMs: 500 }]);
   });
 
   it('keeps a repeated id twice, for the audit to find', () => {

@@ -12,6 +12,10 @@ export interface HandoverGap {
   afterNoticeMs: number;
   /** Notices in the stall (more than 1: the instance it joined was shut down before any new event came). */
   notices: number;
+  /** `performance.now()` of the stall's start (the last event before it), its first notice, and its end (the first event after it). */
+  fromMs: number;
+  firstNoticeAtMs: number;
+  toMs: number;
 }
 
 const isNotice = (frame: TappedFrame) => frame.id === undefined && frame.type === 'CUSTOM' && frame.name === 'handover';
@@ -88,7 +92,14 @@ export class RunTrace {
       if (frame.id === undefined) continue;
       if (pending) {
         const from = lastEvent?.atMs ?? pending.firstNoticeAtMs;
-        gaps.push({ gapMs: frame.atMs - from, afterNoticeMs: frame.atMs - pending.lastNoticeAtMs, notices: pending.notices });
+        gaps.push({
+          gapMs: frame.atMs - from,
+          afterNoticeMs: frame.atMs - pending.lastNoticeAtMs,
+          notices: pending.notices,
+          fromMs: from,
+          firstNoticeAtMs: pending.firstNoticeAtMs,
+          toMs: frame.atMs,
+        });
         pending = undefined;
       }
       lastEvent = frame;

@@ -1,7 +1,9 @@
+import { ChartFiles } from '../charts/chart-files';
 import { formatHandoverReport } from './handover-report';
 import { runHandoverProof } from './handover-proof';
 import { formatReport } from './rolling-report';
 import { runRollingProof } from './rolling-proof';
+import { writeTimelineImage, type ProofReport } from './timeline-image';
 
 type Mode = 'sigterm' | 'sigkill' | 'handover';
 
@@ -15,9 +17,11 @@ const MODES: Record<string, Mode[]> = {
 };
 
 /**
- * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|all] [--sessions N] [--logs DIR]`:
- * runs the rolling deployment proof and prints its report (and, with `--logs`, keeps every
- * instance's log); exits 1 when a promise did not hold. `sigterm` and `sigkill` test the
+ * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|all] [--sessions N] [--logs DIR] [--out DIR] [--publish]`:
+ * runs the rolling deployment proof, prints its report and writes its timeline,
+ * `rolling-<mode>.svg|png`, into `demo-output/rolling/` (or `--out`), and with `--publish` into
+ * `docs/images/` too, where the README shows it; with `--logs`, keeps every instance's log.
+ * Exits 1 when a promise did not hold. `sigterm` and `sigkill` test the
  * client's retry (resume mode `client`), `handover` the instances' own continuation (resume
  * mode `auto`) followed by the resumable client; `all` runs the three, `both` the first two.
  */
@@ -32,19 +36,21 @@ async function main(): Promise<void> {
   if (!modes) throw new Error(`--mode must be one of ${Object.keys(MODES).join(', ')}, got ${modeArg}`);
   const sessions = Number(option('sessions') ?? 100);
   if (!Number.isInteger(sessions) || sessions < 1) throw new Error(`--sessions must be a positive integer, got ${option('sessions')}`);
+  const files = ChartFiles.forTool('rolling', args.includes('--publish'), option('out'));
   let passed = true;
   for (const mode of modes) {
     const logDir = option('logs') ? `${option('logs')}/${mode}` : undefined;
     const log = (line: string) => console.log(`  · ${line}`);
+    let proof: ProofReport;
     if (mode === 'handover') {
-      const report = await runHandoverProof({ sessions, logDir, log });
-      console.log(`\n${formatHandoverReport(report)}\n`);
-      passed &&= report.passed;
+      proof = { mode, report: await runHandoverProof({ sessions, logDir, log }) };
+      console.log(`\n${formatHandoverReport(proof.report)}\n`);
     } else {
-      const report = await runRollingProof({ mode, sessions, logDir, log });
-      console.log(`\n${formatReport(report)}\n`);
-      passed &&= report.passed;
+      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log }) };
+      console.log(`\n${formatReport(proof.report)}\n`);
     }
+    passed &&= proof.report.passed;
+    console.log(`timeline: ${(await writeTimelineImage(files, proof)).join(', ')}\n`);
   }
   process.exitCode = passed ? 0 : 1;
 }

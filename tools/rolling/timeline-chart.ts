@@ -44,7 +44,8 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
     ...rows.marks.map((row) => ({ layer: 'mark', ...row })),
     ...rows.inFlight.map((row) => ({ layer: 'inFlight', ...row })),
   ];
-  const kinds = new Set(rows.runBins.map((bin) => bin.kind));
+  const kinds = new Set<string>(rows.runBins.map((bin) => bin.kind));
+  const marks = new Set<string>(rows.marks.map((row) => row.mark));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: { text: heading.title, subtitle: heading.facts },
@@ -93,7 +94,7 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
               mark: { type: 'rule', strokeWidth: 2 },
               encoding: {
                 x: x('atS', false),
-                stroke: { field: 'mark', type: 'nominal', scale: scaleOf(MARK_COLORS), legend: { title: null } },
+                stroke: { field: 'mark', type: 'nominal', scale: scaleOf(MARK_COLORS, (k) => marks.has(k)), legend: { title: null } },
               },
             },
           ],
@@ -109,7 +110,7 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
           x: { ...x('fromS', false), bin: 'binned' },
           x2: { field: 'toS' },
           y: { field: 'count', type: 'quantitative', stack: 'zero', title: ['runs per', `${rows.binS} s`], axis: { tickMinStep: 1 } },
-          color: { field: 'kind', type: 'nominal', scale: scaleOf(RUN_COLORS, (k) => kinds.has(k as never)), legend: { title: 'runs' } },
+          color: { field: 'kind', type: 'nominal', scale: scaleOf(RUN_COLORS, (k) => kinds.has(k)), legend: { title: 'runs' } },
         },
       },
       {
