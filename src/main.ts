@@ -1,28 +1,34 @@
 import 'reflect-metadata';
-import { ConsoleLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import pino from 'pino';
 import { AppModule } from './app/app.module';
 import { loadAppConfig, type AppConfig } from './app/config/app-config';
 import { jsonBodyParser } from './app/http/json-body.parser';
 
+/** Lines written before the application's own logger exists, in the same JSON shape. */
+const bootLogger = pino({ formatters: { level: (label) => ({ level: label }) }, base: { pid: process.pid, context: 'Bootstrap' } });
+
 async function bootstrap(): Promise<void> {
-  const logger = new ConsoleLogger({ json: true, colors: false });
   let config: AppConfig;
   try {
     config = loadAppConfig(process.env);
   } catch (error) {
-    logger.error({ msg: 'cannot start', error: (error as Error).message }, undefined, 'Bootstrap');
+    bootLogger.error({ msg: 'cannot start', error: (error as Error).message });
     process.exitCode = 1;
     return;
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { logger, bodyParser: false, abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, bodyParser: false, abortOnError: false });
+  app.useLogger(app.get(Logger));
   app.use(jsonBodyParser(config.bodyLimit));
   await app.listen(config.port);
-  logger.log(
-    { msg: 'listening', port: config.port, store: config.databaseUrl ? 'postgres' : 'sqlite', signals: config.redisUrl ? 'redis' : 'in-process' },
-    'Bootstrap',
-  );
+  bootLogger.info({
+    msg: 'listening',
+    port: config.port,
+    store: config.databaseUrl ? 'postgres' : 'sqlite',
+    signals: config.redisUrl ? 'redis' : 'in-process',
+  });
 }
 
 void bootstrap();

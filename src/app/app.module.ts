@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GracefulShutdownModule } from 'nest-agent-graceful-shutdown';
@@ -12,6 +12,10 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { RunsController } from './runs/runs.controller';
 import { ServiceAgentRegistrar } from './agent/service-agent.registrar';
 import { ThreadsController } from './threads/threads.controller';
+import { LoggingModule } from './logging/logging.module';
+import { RequestLogContext } from './logging/request-log-context.interceptor';
+import { MetricsModule } from './metrics/metrics.module';
+import { OtlpTracing } from './telemetry/otlp-tracing';
 
 const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
 
@@ -19,6 +23,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
 @Module({
   imports: [
     ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ [APP_CONFIG_KEY]: loadAppConfig(process.env) })] }),
+    LoggingModule,
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
       useFactory: (config: ConfigService) => databaseOptions(appConfig(config)),
@@ -39,8 +44,14 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
     }),
     AuthModule,
     HealthModule,
+    MetricsModule,
   ],
   controllers: [RunsController, ThreadsController],
-  providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }, ServiceAgentRegistrar],
+  providers: [
+    { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    { provide: APP_INTERCEPTOR, useClass: RequestLogContext },
+    ServiceAgentRegistrar,
+    OtlpTracing,
+  ],
 })
 export class AppModule {}

@@ -8,8 +8,8 @@ export function toolLedger(services: readonly ServiceProcess[], msg: 'demo tool 
   const ids: string[] = [];
   for (const line of services.flatMap((service) => service.logs.split('\n'))) {
     if (!line.includes(msg)) continue;
-    const entry = JSON.parse(line) as { message: { msg: string; toolCallId: string; threadId: string } };
-    if (entry.message.msg === msg && (threadId === undefined || entry.message.threadId === threadId)) ids.push(entry.message.toolCallId);
+    const entry = JSON.parse(line) as { msg: string; toolCallId: string; threadId: string };
+    if (entry.msg === msg && (threadId === undefined || entry.threadId === threadId)) ids.push(entry.toolCallId);
   }
   return ids;
 }

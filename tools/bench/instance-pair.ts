@@ -8,12 +8,11 @@ export interface TimedLogLine {
   fields: Record<string, unknown>;
 }
 
-/** The structured fields of a log line: the logger nests them under `message`. */
+/** The structured fields of a log line: one flat JSON object. */
 function fieldsOf(text: string): Record<string, unknown> | undefined {
   if (!text.startsWith('{')) return undefined;
   try {
-    const line = JSON.parse(text) as { message?: unknown };
-    return typeof line.message === 'object' && line.message !== null ? (line.message as Record<string, unknown>) : line;
+    return JSON.parse(text) as Record<string, unknown>;
   } catch {
     return undefined;
   }

@@ -21,10 +21,9 @@ export class ExecutionLedger {
   /** A line printer for one instance's stdout: keeps the demo tool's start lines, ignores the rest. */
   reader(instance: string): (line: string) => void {
     return (line) => {
-      const parsed = logLineWith(line, 'demo tool started');
-      const m = parsed?.message;
-      if (parsed?.context !== 'DemoTool' || !m?.threadId || !m.toolCallId) return;
-      this.executions.push({ instance, threadId: m.threadId, toolCallId: m.toolCallId, step: Number(m.step), startedAt: Number(parsed.timestamp) });
+      const m = logLineWith(line, 'demo tool started');
+      if (m?.context !== 'DemoTool' || !m.threadId || !m.toolCallId) return;
+      this.executions.push({ instance, threadId: m.threadId, toolCallId: m.toolCallId, step: Number(m.step), startedAt: Number(m.time) });
     };
   }
 }

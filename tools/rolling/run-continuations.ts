@@ -18,7 +18,7 @@ export class RunContinuations {
   /** A line printer for one instance's stdout: keeps the continuation lines, ignores the rest. */
   reader(instance: string): (line: string) => void {
     return (line) => {
-      const m = logLineWith(line, 'continuing interrupted run')?.message;
+      const m = logLineWith(line, 'continuing interrupted run');
       if (!m?.threadId || !m.runId) return;
       this.continuations.push({ instance, threadId: m.threadId, runId: m.runId });
     };

@@ -1,8 +1,13 @@
-/** A JSON line of the service's log, as far as the proofs read it. */
+/** A JSON line of the service's log (pino: one flat object per line), as far as the proofs read it. */
 export interface ServiceLogLine {
-  timestamp?: number;
+  /** Epoch milliseconds. */
+  time?: number;
   context?: string;
-  message?: { msg?: string; threadId?: string; runId?: string; toolCallId?: string; step?: number };
+  msg?: string;
+  threadId?: string;
+  runId?: string;
+  toolCallId?: string;
+  step?: number;
 }
 
 /** The log line when it is JSON and its message is `msg`; undefined for any other line. */
@@ -10,7 +15,7 @@ export function logLineWith(line: string, msg: string): ServiceLogLine | undefin
   if (!line.includes(msg)) return undefined;
   try {
     const parsed = JSON.parse(line) as ServiceLogLine;
-    return parsed.message?.msg === msg ? parsed : undefined;
+    return parsed.msg === msg ? parsed : undefined;
   } catch {
     return undefined;
   }

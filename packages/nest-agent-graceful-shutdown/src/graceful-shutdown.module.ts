@@ -26,6 +26,7 @@ import { AutoResumer } from './resume/auto-resumer.service';
 import { RUN_EVENT_LOG } from './streams/run-event-log.interface';
 import { OWNED_RUN_EVENT_LOG, runEventLogProviders, type OwnedRunEventLog } from './streams/run-event-log.providers';
 import { RunStreamService } from './streams/run-stream.service';
+import { AgentTelemetry } from './telemetry/agent-telemetry';
 import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access.policy';
 
 /**
@@ -66,8 +67,10 @@ import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access
     AgentRegistry,
     AutoResumer,
     RunStreamService,
+    AgentTelemetry,
   ],
   exports: [
+    AgentTelemetry,
     AgentRunService,
     RunCancelService,
     RunStreamService,

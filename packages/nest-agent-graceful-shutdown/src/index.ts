@@ -72,4 +72,15 @@ export { TypeOrmRunEventLog } from './session/typeorm-run-event-log';
 export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './signals/signal-bus.interface';
 export { InProcessSignalBus } from './signals/in-process-signal-bus';
 
+export {
+  AgentTelemetry,
+  TRACER_NAME,
+  TraceAttr,
+  type AgentObserver,
+  type ObservedRun,
+  type RunOutcomeLabel,
+  type SavedTraceContext,
+  type ShutdownPhaseLabel,
+} from './telemetry';
+
 export * from './errors';

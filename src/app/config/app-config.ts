@@ -37,6 +37,10 @@ const EnvSchema = z.object({
   STREAM_RETENTION_MS: int(3_600_000, 1),
   RUN_ON_DISCONNECT: z.enum(['continue', 'cancel']).default('continue'),
   RESUME_MODE: z.enum(['client', 'auto']).optional(),
+  METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('agent-service'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -76,6 +80,14 @@ export interface AppConfig {
   runOnDisconnect: 'continue' | 'cancel';
   /** Who continues an interrupted run; unset: the module decides (`auto` with PostgreSQL and Redis, else `client`). */
   resumeMode?: 'client' | 'auto';
+  /** Serve `GET /metrics` (Prometheus). */
+  metricsEnabled: boolean;
+  /** Where spans are exported (OTLP over HTTP); unset: no export. */
+  otlpEndpoint?: string;
+  /** `service.name` of the exported spans. */
+  serviceName: string;
+  /** The lowest log level written; `debug` and `trace` may include message contents. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -137,6 +149,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     streamRetentionMs: e.STREAM_RETENTION_MS,
     runOnDisconnect: e.RUN_ON_DISCONNECT,
     resumeMode: e.RESUME_MODE,
+    metricsEnabled: e.METRICS_ENABLED === 'true',
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    serviceName: e.OTEL_SERVICE_NAME,
+    logLevel: e.LOG_LEVEL,
   };
 }
 

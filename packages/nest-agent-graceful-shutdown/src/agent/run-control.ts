@@ -6,6 +6,8 @@ export interface StopRequest {
   detail?: string;
   /** The failure behind a `failed` stop, reported as the run's error. */
   error?: Error;
+  /** When the stop was asked for, in epoch milliseconds (for a cancel: when it was accepted). */
+  requestedAt: number;
 }
 
 /**
@@ -26,10 +28,13 @@ export class RunControl {
     return this.request;
   }
 
-  /** Asks the run to stop at its next safe point and aborts the call in progress. */
-  requestStop(reason: StopReason, detail?: string, error?: Error): void {
+  /**
+   * Asks the run to stop at its next safe point and aborts the call in progress.
+   * @param requestedAt when the stop was asked for, in epoch milliseconds; default now.
+   */
+  requestStop(reason: StopReason, detail?: string, error?: Error, requestedAt = Date.now()): void {
     if (this.request) return;
-    this.request = { reason, detail, error };
+    this.request = { reason, detail, error, requestedAt };
     this.abortController.abort(this.request);
   }
 }

@@ -18,6 +18,7 @@ import { PendingCalls } from './pending-calls';
 import { SerialWrites } from './serial-writes';
 import type { RunHandleSpec } from './run-handle-spec';
 import { runThroughRecords, type ToolRunHost } from './run-through-records';
+import { NO_INSTRUMENTS, type RunInstruments } from '../telemetry/run-instruments';
 
 const GO: SafePoint = { stop: false };
 
@@ -51,6 +52,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private decided?: DecidedStop;
   private usage?: ModelUsage;
   private outcome?: Promise<RunOutcome>;
+  private readonly instruments: RunInstruments;
 
   constructor(private readonly spec: RunHandleSpec) {
     this.threadId = spec.threadId;
@@ -60,6 +62,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     this.resumed = spec.resumed ?? false;
     this.state = spec.savedState ?? null;
     this.hooks = new HookChain(spec.hooks);
+    this.instruments = spec.instruments ?? NO_INSTRUMENTS;
     this.conversation = [];
     this.remember(spec.history);
   }
@@ -112,6 +115,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
       (await this.hooks.decide('preReasoning', { ...this.base(), messages: this.conversation, expectedDurationMs: info.expectedDurationMs }));
     if (decision) return this.decide(decision, 'reasoning');
     this.currentIteration++;
+    this.instruments.stepStarted('reasoning', this.currentIteration);
     this.spec.emit(stepEvent('start', 'reasoning'));
     return GO;
   }
@@ -121,6 +125,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     this.pending.add(call);
     if (!this.actingOpen) {
       this.actingOpen = true;
+      this.instruments.stepStarted('acting', this.currentIteration);
       this.spec.emit(stepEvent('start', 'acting'));
     }
     if (this.awaitsApproval(call)) {
@@ -150,10 +155,12 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async completeAnswer(message: AgentMessage, answer: RunAnswerStream): Promise<void> {
+    const calls = message.toolCalls ?? [];
+    this.instruments.modelAnswered(calls.length);
     await this.checkpoint([message]);
     answer.finishEvents(message);
     this.spec.emit(stepEvent('finish', 'reasoning'));
-    const calls = message.toolCalls ?? [];
+    this.instruments.stepEnded('reasoning');
     for (const call of calls) {
       this.bornHere.add(call.id);
       this.pending.add(call);
@@ -172,13 +179,13 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   async checkpoint(messages: readonly AgentMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const progress = this.progress();
-    await this.writes.run(() => this.spec.checkpointer.append(messages, progress));
+    await this.writes.run(() => this.timed(() => this.spec.checkpointer.append(messages, progress)));
     this.remember(messages);
   }
 
   async toolStarted(call: ToolCall): Promise<void> {
     const progress = this.progress();
-    await this.writes.run(async () => this.spec.checkpointer.toolCallStarted?.(call, progress));
+    await this.writes.run(() => this.timed(async () => this.spec.checkpointer.toolCallStarted?.(call, progress)));
     this.pending.start(call);
   }
 
@@ -197,7 +204,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   runTool(call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult> {
-    const running = runThroughRecords(this, call, execute);
+    const running = runThroughRecords(this, call, (signal) => this.instruments.tool(call, () => execute(signal)));
     this.running.add(running);
     void running.catch(() => undefined).finally(() => this.running.delete(running));
     return running;
@@ -210,6 +217,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   reportUsage(usage: ModelUsage): void {
+    this.instruments.modelUsage(usage);
     this.usage = {
       promptTokens: (this.usage?.promptTokens ?? 0) + usage.promptTokens,
       completionTokens: (this.usage?.completionTokens ?? 0) + usage.completionTokens,
@@ -242,6 +250,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
       pending: this.pending.list(),
     });
     if (this.usage) outcome.usage = this.usage;
+    this.instruments.stopped(outcome.stopReason);
     await this.hooks.onRunEnd({ ...this.base(), outcome });
     return outcome;
   }
@@ -267,6 +276,14 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     return this.spec.toolTraits?.(name)?.idempotent === true;
   }
 
+  /** Runs one checkpoint write, reporting how long it took. */
+  private async timed<T>(write: () => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    const result = await write();
+    this.instruments.checkpointWritten((performance.now() - startedAt) / 1_000);
+    return result;
+  }
+
   /** Adds durable messages to the conversation. */
   private remember(messages: readonly AgentMessage[]): void {
     for (const message of messages) {
@@ -288,6 +305,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     if (!this.actingOpen || this.pending.size > 0) return;
     this.actingOpen = false;
     this.spec.emit(stepEvent('finish', 'acting'));
+    this.instruments.stepEnded('acting');
   }
 
   private decide(decision: StopDecision, phase: RunPhase, approvals?: ToolCall[]): SafePoint {

@@ -1,4 +1,5 @@
 import type { AgentRunEnvironment, AgentRunInput } from '../agent/agent-runtime';
+import type { RunInstruments } from '../telemetry/run-instruments';
 import type { ToolTraits } from './run-handle.interface';
 
 /** Everything one run's handle is made from: the run's input and collaborators, and what the module knows besides. */
@@ -9,4 +10,6 @@ export interface RunHandleSpec extends AgentRunInput, AgentRunEnvironment {
   savedState?: unknown;
   /** What the module knows of a tool by name. */
   toolTraits?: (name: string) => ToolTraits | undefined;
+  /** Where steps, model answers, tool calls and checkpoints are reported (traces, metrics). @default nothing */
+  instruments?: RunInstruments;
 }

@@ -101,7 +101,7 @@ export class RedisSignalBus implements SignalBus {
     }
   }
 
-  onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe {
+  onCancel(threadId: string, runId: string, handler: (signal?: CancelSignal) => void): Unsubscribe {
     const release = this.subscriptions.add(threadId, runId);
     const unsubscribe = this.local.onCancel(threadId, runId, handler);
     return () => {

@@ -26,7 +26,8 @@ export class RedisSignalWire {
 
   /** JSON, so any id is carried as it is. */
   encodeCancel(signal: CancelSignal): string {
-    return JSON.stringify({ threadId: signal.threadId, runId: signal.runId });
+    const { threadId, runId, requestedAt } = signal;
+    return JSON.stringify(requestedAt === undefined ? { threadId, runId } : { threadId, runId, requestedAt });
   }
 
   /** JSON, so any id is carried as it is. */
@@ -38,7 +39,9 @@ export class RedisSignalWire {
   /** The signal, or `undefined` for a payload this version cannot read. */
   decodeCancel(payload: string): CancelSignal | undefined {
     const message = parse(payload);
-    return message && isRun(message) ? { threadId: message.threadId, runId: message.runId } : undefined;
+    if (!message || !isRun(message)) return undefined;
+    const { threadId, runId, requestedAt } = message;
+    return typeof requestedAt === 'number' ? { threadId, runId, requestedAt } : { threadId, runId };
   }
 
   /** The signal, or `undefined` for a payload this version cannot read. */

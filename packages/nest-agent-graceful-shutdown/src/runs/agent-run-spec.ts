@@ -7,6 +7,7 @@ import type { SessionStore } from '../session/session-store.interface';
 import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
 import type { SignalBus } from '../signals/signal-bus.interface';
 import type { RunEventChannel } from '../streams/run-event-channel';
+import type { RunTelemetry } from '../telemetry/run-telemetry';
 
 /** Everything an admitted run needs to execute. */
 export interface AgentRunSpec {
@@ -44,4 +45,6 @@ export interface AgentRunSpec {
   };
   /** True when an instance continues the run on its own: the log's `RUN_STARTED` is already there. */
   continuation: boolean;
+  /** The attempt's traces and metrics. */
+  telemetry: RunTelemetry;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AgentRegistry, type AgentRef } from '../agents/agent-registry';
+import { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from '../agents/agent-registry';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
 import type { DurableAgent } from '../handle/run-handle.interface';
 import type { AgentMessage } from '../agent/agent-message';
@@ -25,6 +25,8 @@ import { resolveResumeMode, type ResumeMode } from '../resume/resume-mode';
 import { RunEventChannel } from '../streams/run-event-channel';
 import { RUN_EVENT_LOG, type RunEventLog } from '../streams/run-event-log.interface';
 import type { ValidRunInput } from './run-input';
+import { AgentTelemetry } from '../telemetry/agent-telemetry';
+import { RunTelemetry } from '../telemetry/run-telemetry';
 
 /**
  * Starts and continues agent runs on durable threads. Every run it starts carries the
@@ -44,6 +46,7 @@ export class AgentRunService {
     private readonly threads: ThreadQueryService,
     private readonly agents: AgentRegistry,
     @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
+    private readonly telemetry: AgentTelemetry,
   ) {}
 
   private mode?: ResumeMode;
@@ -145,6 +148,14 @@ export class AgentRunService {
       channel,
       streams: { retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
       continuation: continued !== undefined && channel.continuing,
+      telemetry: new RunTelemetry(this.telemetry, {
+        threadId,
+        runId,
+        agentName: agentName ?? DEFAULT_AGENT_NAME,
+        instanceId: this.options.instanceId,
+        ...(plan.resumeMessage ? { resumedBy: continued ? 'auto' : 'client' } : {}),
+        resumes: thread?.interrupt?.traceContext,
+      }),
     });
   }
 

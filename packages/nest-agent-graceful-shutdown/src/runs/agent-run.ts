@@ -5,10 +5,12 @@ import type { RunEventSink } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
 import { StoreCheckpointer } from '../session/store-checkpointer';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping';
 import type { AgentRunSpec } from './agent-run-spec';
+import { outcomeLabel } from './run-outcome-mapping';
 
 export type { AgentRunSpec } from './agent-run-spec';
 import { SseEventStream } from '../http/sse-event-stream';
@@ -29,6 +31,7 @@ export class AgentRun {
   private saveFailure?: Error;
   /** Set once the run's end is decided: a disconnect then cancels nothing. */
   private ending?: Promise<void>;
+  private readonly control = new RunControl();
 
   constructor(private readonly spec: AgentRunSpec) {}
 
@@ -71,6 +74,7 @@ export class AgentRun {
       lease: { keeper: this.spec.leases, runKey },
       defaultStepDurationMs: this.spec.defaultStepDurationMs,
     });
+    this.spec.telemetry.start();
     if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length, ...(this.spec.continuation ? { continuation: true } : {}) });
     const handle = new DurableRunHandle({
@@ -83,13 +87,14 @@ export class AgentRun {
       resumed: this.spec.resumed,
       savedState: this.spec.savedState,
       hooks: [...this.spec.hooks, shutdownHook],
-      control: new RunControl(),
+      control: this.control,
       checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }),
       emit,
       partialOutput: this.spec.partialOutput,
       toolTraits: (name) => this.spec.agent.toolTraits(name),
+      instruments: this.spec.telemetry,
     });
-    const outcome = await driveRun(this.spec.agent, handle);
+    const outcome = await this.spec.telemetry.within(() => driveRun(this.spec.agent, handle));
     // The shutdown hook ended the stream with the run's record; this covers a hook chain that did not.
     this.ending ??= this.endStream(outcome);
     await this.ending;
@@ -105,6 +110,7 @@ export class AgentRun {
     const { threadId, runId, channel, streams } = this.spec;
     const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome);
     const handOver = this.handsOver(outcome);
+    this.measureEnd(outcome, handOver);
     if (handOver) {
       // The log is settled and the run saved: the instance that continues it may start now.
       await this.publishEnded(summary, outcome);
@@ -120,6 +126,14 @@ export class AgentRun {
     await signals
       .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
       .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
+  }
+
+  /** Counts the attempt's end and closes its trace; a cancel's delivery is measured from its acceptance. */
+  private measureEnd(outcome: RunOutcome, handOver: boolean): void {
+    const { telemetry } = this.spec;
+    telemetry.ended(outcome, outcomeLabel(outcome, { handOver, saveFailed: this.saveFailure !== undefined }), this.saveFailure);
+    const request = this.control.stopRequest;
+    if (outcome.stopReason === StopReason.Canceled && request?.reason === StopReason.Canceled) telemetry.cancelDelivered(request.requestedAt);
   }
 
   private cancelOnDisconnect(): void {
@@ -138,7 +152,8 @@ export class AgentRun {
       this.spec.channel.closeOpen();
       await this.spec.channel.settle(LOG_FLUSH_TIMEOUT_MS);
     }
-    await this.save(outcome, interrupt);
+    const traceContext = interrupt && this.spec.telemetry.traceContext();
+    await this.save(outcome, interrupt && traceContext ? { ...interrupt, traceContext } : interrupt);
     this.ending ??= this.endStream(outcome);
     await this.ending;
   }
@@ -168,6 +183,8 @@ export class AgentRun {
       // Lease lost: the thread is a newer run's now. Store unreachable: the lease runs out
       // and the thread reads interrupted (crash), resumable from its last checkpoint.
       this.saveFailure = error instanceof Error ? error : new Error(String(error));
+      // Found out here, at the fenced write, unless the lease keeper found it first and stopped the run.
+      if (error instanceof LeaseLostError && !(this.control.stopRequest?.error instanceof LeaseLostError)) this.spec.telemetry.leaseLost();
       this.logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
       return;
     }

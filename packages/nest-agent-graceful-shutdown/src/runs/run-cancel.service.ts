@@ -52,7 +52,7 @@ export class RunCancelService {
       });
     }
     try {
-      if (active) await this.signals.publishCancel({ threadId, runId: target });
+      if (active) await this.signals.publishCancel({ threadId, runId: target, requestedAt: Date.now() });
       if (waitMs === undefined) return { threadId, runId: target, accepted: true };
       if (ended && target) {
         // The run may have ended between the read above and the subscription.

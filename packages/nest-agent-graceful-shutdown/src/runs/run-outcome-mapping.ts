@@ -5,6 +5,7 @@ import { LeaseLostError } from '../errors/lease-lost.error';
 import { ModelCallError } from '../errors/model-call.error';
 import { approvalInterrupts, type ApprovalInterrupt } from '../resume/approval-interrupts';
 import type { RunStatus } from '../session/session-records';
+import type { RunOutcomeLabel } from '../telemetry/agent-observer.interface';
 
 /** How an outcome is recorded and told to the client. */
 export interface OutcomeSummary {
@@ -66,4 +67,22 @@ export function unsavedSummary(error: Error): OutcomeSummary {
     errorCode: 'RUN_NOT_SAVED',
     message: `the run's end could not be saved (${error.message}); its steps so far are kept, retry the same request to continue`,
   };
+}
+
+/** The `agent_runs_total` outcome of an attempt: a handover, or its stored ending (a run whose end was not saved failed). */
+export function outcomeLabel(outcome: RunOutcome, how: { handOver: boolean; saveFailed: boolean }): RunOutcomeLabel {
+  if (how.saveFailed) return 'failed';
+  if (how.handOver) return 'handed_over';
+  switch (outcome.stopReason) {
+    case StopReason.Completed:
+      return 'completed';
+    case StopReason.Canceled:
+      return 'canceled';
+    case StopReason.Interrupted:
+      return 'interrupted';
+    case StopReason.AwaitingApproval:
+      return 'awaiting_approval';
+    default:
+      return 'failed';
+  }
 }

@@ -47,7 +47,9 @@ export class GracefulShutdownHook implements AgentHook {
     const { control, threadId, runId } = event;
     this.control = control;
     this.unregister = this.deps.registry.register({ threadId, runId, control });
-    this.unsubscribe = this.deps.signals.onCancel(threadId, runId, () => control.requestStop(StopReason.Canceled, 'user'));
+    this.unsubscribe = this.deps.signals.onCancel(threadId, runId, (signal) =>
+      control.requestStop(StopReason.Canceled, 'user', undefined, signal?.requestedAt),
+    );
     const lease = this.deps.lease;
     this.releaseLease = lease?.keeper.hold(lease.runKey, threadId, () =>
       control.requestStop(StopReason.Failed, 'lease lost', new LeaseLostError(threadId, lease.runKey)),

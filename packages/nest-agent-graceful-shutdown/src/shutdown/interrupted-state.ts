@@ -1,5 +1,6 @@
 import type { PendingToolCall } from '../agent/run-outcome';
 import type { RunPhase } from '../agent/stop-reason';
+import type { SavedTraceContext } from '../telemetry/trace-attributes';
 
 /** Why a thread's run was interrupted rather than finished. */
 export type InterruptReason = 'shutdown' | 'crash' | 'approval';
@@ -20,4 +21,6 @@ export interface InterruptedState {
   iteration: number;
   /** Tool calls of the last step left without a result. */
   pendingToolCalls: PendingToolCall[];
+  /** The interrupted attempt's trace, when it was sampled: the attempt that continues links to it. */
+  traceContext?: SavedTraceContext;
 }

@@ -6,6 +6,8 @@ import { ShuttingDownError } from '../errors/shutting-down.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { InFlightRunRegistry } from './in-flight-run.registry';
 import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
+import { AgentTelemetry } from '../telemetry/agent-telemetry';
+import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
 
 /** Where a shutdown stands. */
 export type ShutdownPhase = 'serving' | 'draining' | 'interrupting' | 'closing' | 'done';
@@ -35,6 +37,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     private readonly registry: InFlightRunRegistry,
     @Optional() private readonly httpAdapterHost?: HttpAdapterHost,
+    @Optional() private readonly telemetry?: AgentTelemetry,
   ) {}
 
   get phase(): ShutdownPhase {
@@ -111,15 +114,26 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     const deadline = Date.now() + shutdownTimeoutMs;
     this.drainEndsAt = Date.now() + drainTimeoutMs;
     this.current = 'draining';
+    const phases: Partial<Record<ShutdownPhaseLabel, number>> = {};
+    let phaseStartedAt = performance.now();
+    const phaseEnded = (phase: ShutdownPhaseLabel) => {
+      const now = performance.now();
+      phases[phase] = Math.round(now - phaseStartedAt);
+      this.telemetry?.notify('shutdownPhaseEnded', phase, (now - phaseStartedAt) / 1_000);
+      phaseStartedAt = now;
+    };
     try {
       this.logger.log({ msg: 'shutdown started', reason, inFlight: this.registry.size, drainTimeoutMs, shutdownTimeoutMs });
       const participants = this.participants.settle(reason);
       const drained = await this.registry.waitUntilEmpty(drainTimeoutMs);
+      phaseEnded('drain');
       if (!drained) {
         this.current = 'interrupting';
         await this.interruptRemaining(deadline);
+        phaseEnded('interrupt');
       }
       await participants;
+      phaseStartedAt = performance.now();
       this.current = 'closing';
       for (const handler of this.closeHandlers) {
         try {
@@ -131,8 +145,9 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       await this.closeHttpServer(deadline);
       // A request admitted just before the shutdown may have started its run after the drain.
       await this.interruptRemaining(deadline);
+      phaseEnded('close');
       if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
-      this.logger.log({ msg: 'runs drained', reason });
+      this.logger.log({ msg: 'runs drained', reason, phaseMs: phases });
     } finally {
       this.current = 'done';
     }

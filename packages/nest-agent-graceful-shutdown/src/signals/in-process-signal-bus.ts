@@ -12,7 +12,8 @@ const ANY_RUN = '';
 export class InProcessSignalBus implements SignalBus {
   private readonly cancels = new EventEmitter().setMaxListeners(0);
   private readonly ended = new EventEmitter().setMaxListeners(0);
-  private readonly recentCancels = new Map<string, number>();
+  /** Each remembered cancel with the time it is forgotten, in epoch milliseconds. */
+  private readonly recentCancels = new Map<string, { expiresAt: number; signal: CancelSignal }>();
 
   /** @param cancelTtlMs how long a published cancel is remembered, in milliseconds. */
   constructor(private readonly cancelTtlMs = 60_000) {}
@@ -20,15 +21,15 @@ export class InProcessSignalBus implements SignalBus {
   async publishCancel(signal: CancelSignal): Promise<void> {
     const id = key(signal.threadId, signal.runId);
     this.prune();
-    this.recentCancels.set(id, Date.now() + this.cancelTtlMs);
-    this.cancels.emit(id);
+    this.recentCancels.set(id, { expiresAt: Date.now() + this.cancelTtlMs, signal });
+    this.cancels.emit(id, signal);
   }
 
-  onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe {
+  onCancel(threadId: string, runId: string, handler: (signal?: CancelSignal) => void): Unsubscribe {
     const id = key(threadId, runId);
     this.cancels.on(id, handler);
-    const expiresAt = this.recentCancels.get(id);
-    if (expiresAt !== undefined && expiresAt > Date.now()) queueMicrotask(handler);
+    const recent = this.recentCancels.get(id);
+    if (recent !== undefined && recent.expiresAt > Date.now()) queueMicrotask(() => handler(recent.signal));
     return () => this.cancels.off(id, handler);
   }
 
@@ -58,6 +59,6 @@ export class InProcessSignalBus implements SignalBus {
 
   private prune(): void {
     const now = Date.now();
-    for (const [id, expiresAt] of this.recentCancels) if (expiresAt <= now) this.recentCancels.delete(id);
+    for (const [id, { expiresAt }] of this.recentCancels) if (expiresAt <= now) this.recentCancels.delete(id);
   }
 }

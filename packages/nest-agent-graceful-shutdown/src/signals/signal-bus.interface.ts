@@ -5,6 +5,8 @@ import type { RunStatus } from '../session/session-records';
 export interface CancelSignal {
   threadId: string;
   runId: string;
+  /** When the cancel was accepted, in epoch milliseconds: its delivery is measured from here. */
+  requestedAt?: number;
 }
 
 /** Tells waiters that a run has ended and its final state is durable. */
@@ -35,7 +37,7 @@ export interface SignalBus {
   /** Delivers a cancel to the run's subscriber now, or at its subscription if it comes later. */
   publishCancel(signal: CancelSignal): Promise<void>;
   /** Listens for cancels of one run; fires at once if one was published before. */
-  onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe;
+  onCancel(threadId: string, runId: string, handler: (signal?: CancelSignal) => void): Unsubscribe;
   publishRunEnded(signal: RunEndedSignal): Promise<void>;
   onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe;
   /**

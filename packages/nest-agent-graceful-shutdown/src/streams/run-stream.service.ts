@@ -14,6 +14,7 @@ import { SESSION_STORE, type SessionStore } from '../session/session-store.inter
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { ThreadQueryService } from '../threads/thread-query.service';
 import { JoinedStream } from './joined-stream';
+import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { isTerminal } from './stream-shape';
 import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from './run-event-log.interface';
 
@@ -46,6 +47,7 @@ export class RunStreamService implements OnModuleInit {
     private readonly threads: ThreadQueryService,
     private readonly runs: AgentRunService,
     private readonly coordinator: ShutdownCoordinator,
+    private readonly telemetry: AgentTelemetry,
   ) {}
 
   onModuleInit(): void {
@@ -74,6 +76,7 @@ export class RunStreamService implements OnModuleInit {
     });
     this.joined.add(stream);
     this.logger.log({ msg: 'stream joined', threadId, runId, lastEventId: after });
+    this.telemetry.notify('streamJoined', threadId, runId);
     try {
       await stream.start(first);
       await stream.done;

@@ -42,7 +42,7 @@ export function toThreadView(thread: ThreadRecord): ThreadView {
     lastRun: run
       ? { runId: run.runId, status: run.status, stopReason: run.stopReason, startedAt: run.startedAt, endedAt: run.endedAt, usage: run.usage }
       : null,
-    interrupt: thread.interrupt,
+    interrupt: publicMarker(thread.interrupt),
   };
 }
 
@@ -65,4 +65,11 @@ export function toMessageView(message: StoredMessage): MessageView {
     runId: message.runId,
     createdAt: message.createdAt,
   };
+}
+
+/** The marker as the API shows it: the trace ids kept for linking stay inside. */
+function publicMarker(marker: InterruptedState | null): InterruptedState | null {
+  if (!marker) return null;
+  const { traceContext: _kept, ...shown } = marker;
+  return shown;
 }

@@ -1,0 +1,45 @@
+import { Registry } from 'prom-client';
+import { RunControl } from '../agent/run-control';
+import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus';
+import { AgentTelemetry } from '../telemetry/agent-telemetry';
+import { AgentMetrics } from './agent-metrics';
+
+describe('AgentMetrics', () => {
+  const run = { threadId: 't', runId: 'r', agentName: 'a' };
+
+  function setUp() {
+    const runs = new InFlightRunRegistry();
+    const telemetry = new AgentTelemetry(runs, new InProcessSignalBus());
+    const registry = new Registry();
+    return { runs, telemetry, registry, metrics: new AgentMetrics(telemetry, registry) };
+  }
+
+  const valueOf = async (registry: Registry, name: string, labels: Record<string, string> = {}) => {
+    const metric = await registry.getSingleMetric(name)?.get();
+    return metric?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value;
+  };
+
+  it('adds its metrics to the host registry, counting what the telemetry reports', async () => {
+    const { runs, telemetry, registry } = setUp();
+    runs.register({ threadId: 't', runId: 'r', control: new RunControl() });
+    telemetry.notify('runEnded', run, 'handed_over');
+    telemetry.notify('runResumed', run, 'auto');
+    telemetry.notify('leaseLost', 't');
+    telemetry.notify('shutdownPhaseEnded', 'drain', 3);
+
+    expect(await valueOf(registry, 'agent_runs_in_flight')).toBe(1);
+    expect(await valueOf(registry, 'agent_runs_total', { outcome: 'handed_over' })).toBe(1);
+    expect(await valueOf(registry, 'agent_runs_total', { outcome: 'completed' })).toBe(0);
+    expect(await valueOf(registry, 'agent_run_resumes_total', { mode: 'auto' })).toBe(1);
+    expect(await valueOf(registry, 'agent_lease_lost_total')).toBe(1);
+    expect(await registry.metrics()).toContain('agent_shutdown_duration_seconds_bucket{le="5",phase="drain"} 1');
+  });
+
+  it('leaves the registry and stops counting once disposed', async () => {
+    const { telemetry, registry, metrics } = setUp();
+    metrics.dispose();
+    telemetry.notify('runEnded', run, 'completed');
+    expect(registry.getMetricsAsArray()).toHaveLength(0);
+  });
+});

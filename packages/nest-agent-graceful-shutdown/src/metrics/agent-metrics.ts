@@ -1,0 +1,82 @@
+import { Counter, Gauge, Histogram, register as globalRegistry, type Metric, type Registry } from 'prom-client';
+import type { AgentTelemetry } from '../telemetry/agent-telemetry';
+import type { AgentObserver, RunOutcomeLabel, ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
+import type { ResumeMode } from '../resume/resume-mode';
+import { AgentMetricName as Name, CANCEL_BUCKETS, CHECKPOINT_BUCKETS, SHUTDOWN_BUCKETS } from './metric-names';
+
+const OUTCOMES: readonly RunOutcomeLabel[] = ['completed', 'canceled', 'interrupted', 'handed_over', 'awaiting_approval', 'failed'];
+const MODES: readonly ResumeMode[] = ['client', 'auto'];
+const PHASES: readonly ShutdownPhaseLabel[] = ['drain', 'interrupt', 'close'];
+
+/**
+ * The module's Prometheus metrics (`agent_*`), registered on a `prom-client` registry (the
+ * host's own, or prom-client's global one) and fed by the module's `AgentTelemetry`. Every
+ * label value is present from the start at 0, so rates and alerts see a series before the
+ * first event.
+ *
+ * @example
+ * const registry = new Registry();
+ * new AgentMetrics(app.get(AgentTelemetry), registry);
+ * // GET /metrics: res.type(registry.contentType).send(await registry.metrics())
+ */
+export class AgentMetrics {
+  private readonly metrics: Metric[];
+  private readonly stopObserving: () => void;
+
+  /** @param registry where the metrics are registered; default prom-client's global registry. */
+  constructor(
+    telemetry: AgentTelemetry,
+    readonly registry: Registry = globalRegistry,
+  ) {
+    const registers = [registry];
+    const inFlight = new Gauge({
+      name: Name.runsInFlight,
+      help: 'Runs executing on this instance.',
+      registers,
+      collect() {
+        this.set(telemetry.runsInFlight);
+      },
+    });
+    const busConnected = new Gauge({
+      name: Name.signalBusConnected,
+      help: '1 while the signal bus reaches the other instances (always 1 for the in-process bus).',
+      registers,
+      collect() {
+        this.set(telemetry.signalBusConnected ? 1 : 0);
+      },
+    });
+    const runs = new Counter({ name: Name.runsTotal, help: 'Run attempts ended on this instance, by outcome.', labelNames: ['outcome'], registers });
+    const resumes = new Counter({ name: Name.runResumesTotal, help: 'Interrupted runs resumed here, by who resumed them.', labelNames: ['mode'], registers });
+    const shutdown = new Histogram({
+      name: Name.shutdownDurationSeconds,
+      help: 'Time spent per shutdown phase (drain, interrupt, close).',
+      labelNames: ['phase'],
+      buckets: SHUTDOWN_BUCKETS,
+      registers,
+    });
+    const checkpoint = new Histogram({ name: Name.checkpointDurationSeconds, help: 'One step checkpoint write.', buckets: CHECKPOINT_BUCKETS, registers });
+    const cancel = new Histogram({ name: Name.cancelDeliverySeconds, help: 'From a cancel accepted to its run stopped.', buckets: CANCEL_BUCKETS, registers });
+    const leaseLost = new Counter({ name: Name.leaseLostTotal, help: 'Runs that lost their lease on their thread.', registers });
+    const joins = new Counter({ name: Name.streamJoinsTotal, help: 'Run event stream joins served.', registers });
+    for (const outcome of OUTCOMES) runs.inc({ outcome }, 0);
+    for (const mode of MODES) resumes.inc({ mode }, 0);
+    for (const phase of PHASES) shutdown.zero({ phase });
+    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins];
+    const observer: AgentObserver = {
+      runEnded: (_run, outcome) => runs.inc({ outcome }),
+      runResumed: (_run, mode) => resumes.inc({ mode }),
+      shutdownPhaseEnded: (phase, seconds) => shutdown.observe({ phase }, seconds),
+      checkpointWritten: (seconds) => checkpoint.observe(seconds),
+      cancelDelivered: (_run, seconds) => cancel.observe(seconds),
+      leaseLost: () => leaseLost.inc(),
+      streamJoined: () => joins.inc(),
+    };
+    this.stopObserving = telemetry.observe(observer);
+  }
+
+  /** Stops counting and removes the metrics from their registry. */
+  dispose(): void {
+    this.stopObserving();
+    for (const metric of this.metrics) this.registry.removeSingleMetric((metric as unknown as { name: string }).name);
+  }
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { LoggerModule } from 'nestjs-pino';
+import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+
+/** A client's own request id is kept when it looks like one; anything else gets a fresh UUID. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Probes and scrapes come every few seconds: their lines would drown the rest. */
+const QUIET_PATHS = ['/health/', '/metrics'];
+
+function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/**
+ * JSON logs through pino: one line per event, with the request id (`req.id`, also answered as
+ * `X-Request-Id`) on every line written while a request is served, and the thread and run where
+ * known (`RequestLogContext`). Headers are not logged, so neither are tokens; message contents are
+ * never logged at the default level.
+ */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService) => {
+        const { logLevel } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+        return {
+          assignResponse: true,
+          pinoHttp: {
+            level: logLevel,
+            genReqId: requestId,
+            formatters: { level: (label: string) => ({ level: label }) },
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
+              error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+            autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.some((path) => req.url?.startsWith(path)) },
+          },
+        };
+      },
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AgentMetricsModule } from 'nest-agent-graceful-shutdown/metrics';
+import { Registry } from 'prom-client';
+import { MetricsController } from './metrics.controller';
+
+/** The module's `agent_*` metrics and the process's default metrics, on a registry of the service's own. */
+@Module({
+  imports: [AgentMetricsModule.forRoot({ registry: new Registry(), defaultMetrics: true })],
+  controllers: [MetricsController],
+})
+export class MetricsModule {}

@@ -1,0 +1,33 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+
+/**
+ * Exports the runs' spans over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (the
+ * exporter reads it and the other standard `OTEL_EXPORTER_OTLP_*` variables itself); without
+ * it no SDK is installed and the library's spans cost nothing. Spans still buffered are
+ * flushed at shutdown, after the drain.
+ */
+@Injectable()
+export class OtlpTracing implements OnApplicationShutdown {
+  private readonly logger = new Logger('Tracing');
+  private readonly provider?: NodeTracerProvider;
+
+  constructor(config: ConfigService) {
+    const app = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+    if (!app.otlpEndpoint) return;
+    this.provider = new NodeTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': app.serviceName }),
+      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+    });
+    this.provider.register();
+    this.logger.log({ msg: 'exporting traces', endpoint: app.otlpEndpoint, serviceName: app.serviceName });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.provider?.shutdown().catch((error: unknown) => this.logger.warn({ msg: 'spans not flushed', error: String(error) }));
+  }
+}
