@@ -27,6 +27,8 @@ export interface CrossInstanceCancelResult {
   options: CrossInstanceCancelOptions;
   bus: Summary;
   polling: Summary;
+  /** Every measured latency, in ms, in the order taken: what the chart draws. */
+  samples: { bus: number[]; polling: number[] };
 }
 
 /** p99 the bus must stay under, in ms, and how many times better than polling it must be. */
@@ -79,7 +81,7 @@ export async function measureCrossInstanceCancel(options: CrossInstanceCancelOpt
     const busSamples = await cancelLatencies(bus(), bus(), options);
     const polling = () => new PollingCancelBaseline({ url: redis.url, keyPrefix: 'bench-poll:', intervalMs: options.pollIntervalMs });
     const pollingSamples = await cancelLatencies(polling(), polling(), options);
-    return { options, bus: summarize(busSamples), polling: summarize(pollingSamples) };
+    return { options, bus: summarize(busSamples), polling: summarize(pollingSamples), samples: { bus: busSamples, polling: pollingSamples } };
   });
 }
 

@@ -38,10 +38,14 @@ export interface HandoverGapRow {
   completed: number;
   /** Gaps of the completed runs, in ms. */
   gap?: Summary;
+  /** The same gaps, one per completed run, in ms: what the chart draws. */
+  gapSamples: number[];
   exitMs?: number;
   exitCode: number | null;
   /** `client` only: the same number of new runs POSTed at once to the survivor once idle, request to first event, in ms. */
   baseline?: Summary;
+  /** `client` only: the baseline's latencies, in ms. */
+  baselineSamples?: number[];
   /** One line per run (or instance) that went wrong; any makes the section fail. */
   problems: string[];
 }
@@ -95,19 +99,20 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
     const exitWrong = exitProblem('the holder', signalled, deadlineMs, pair.holder);
     if (exitWrong) problems.push(exitWrong);
     const good = runs.filter((run) => !runProblem(run, expected));
-    const baseline =
-      mode === 'client' && inTime
-        ? summarize(await firstEventLatencies(pair.survivor, token, options.runs, 'gap-baseline', options.completionTimeoutMs))
-        : undefined;
+    const baselineSamples =
+      mode === 'client' && inTime ? await firstEventLatencies(pair.survivor, token, options.runs, 'gap-baseline', options.completionTimeoutMs) : undefined;
+    const gapSamples = good.map((run) => run.gapMs ?? NaN);
     return {
       mode,
       runs: runs.length,
       interrupted: runs.filter((run) => run.firstEnding === expected).length,
       completed: good.length,
-      gap: good.length ? summarize(good.map((run) => run.gapMs ?? NaN)) : undefined,
+      gap: good.length ? summarize(gapSamples) : undefined,
+      gapSamples,
       exitMs: signalled.exitMs,
       exitCode: signalled.exit.code,
-      baseline,
+      baseline: baselineSamples && summarize(baselineSamples),
+      baselineSamples,
       problems: problems.map((p) => `${mode}: ${p}`),
     };
   } finally {

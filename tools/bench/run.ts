@@ -1,5 +1,7 @@
 import { cpus, loadavg, platform, arch } from 'node:os';
 import { relative } from 'node:path';
+import { ChartFiles } from '../charts/chart-files';
+import { crossInstanceCancelCharts, drainModesCharts, handoverGapCharts, type BenchChart } from './bench-charts';
 import { messageOf } from './bench-stats';
 import { selectedSections, type SectionKey } from './bench-selection';
 import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
@@ -39,20 +41,31 @@ const HANDOVER_GAP: HandoverGapOptions = {
 const JOIN_REPLAY: JoinReplayOptions = { events: 10_000, steps: 1_250, joins: 9, pageSize: 1_000, produceTimeoutMs: 120_000, joinTimeoutMs: 60_000 };
 const DRAIN_MODES: DrainModesOptions = { runs: 1_000, reasoningMs: 600_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000, continueDeadlineMs: 60_000 };
 
+/** Where the sections' charts go: `demo-output/bench/` (or `--out DIR`), and `docs/images/` with `--publish`. */
+const CHART_FILES = ChartFiles.forTool('bench', process.argv.includes('--publish'), optionValue('--out'));
+
+function optionValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
 /**
  * Prints one benchmark's report, or why it could not be measured; returns false on the latter,
  * or when `problemsOf` finds a failure in the result (a lost run, a lost or repeated event).
- * A missed target is in the report, not a failure: the numbers are still worth reading.
+ * A missed target is in the report, not a failure: the numbers are still worth reading. The
+ * section's `charts`, drawn from the same result, are written beside (see `CHART_FILES`).
  */
 async function section<T>(
   title: string,
   measure: () => Promise<T>,
   report: (result: T) => string,
   problemsOf?: (result: T) => readonly string[],
+  charts?: (result: T) => Promise<BenchChart[]>,
 ): Promise<boolean> {
   try {
     const result = await measure();
     console.log(report(result));
+    for (const chart of (await charts?.(result)) ?? []) console.log(`chart: ${CHART_FILES.write(chart.name, chart.svg).join(', ')}`);
     return (problemsOf?.(result) ?? []).length === 0;
   } catch (error) {
     console.log(`${title}: MEASUREMENT FAILED: ${messageOf(error)}`);
@@ -109,7 +122,14 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
     return true;
   },
   b: shutdownAtScale,
-  c: () => section('(c) cross-instance cancel latency', () => measureCrossInstanceCancel(CROSS_INSTANCE), crossInstanceCancelReport),
+  c: () =>
+    section(
+      '(c) cross-instance cancel latency',
+      () => measureCrossInstanceCancel(CROSS_INSTANCE),
+      crossInstanceCancelReport,
+      undefined,
+      crossInstanceCancelCharts,
+    ),
   d: () => section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
   e: () => section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
   f: () => section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
@@ -121,6 +141,7 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       () => measureHandoverGap(HANDOVER_GAP),
       handoverGapReport,
       (r) => r.rows.flatMap((row) => row.problems),
+      handoverGapCharts,
     ),
   j: () => section('(j) join replay throughput', () => measureJoinReplay(JOIN_REPLAY), joinReplayReport),
   k: () =>
@@ -129,11 +150,13 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       () => measureDrainModes(DRAIN_MODES),
       drainModesReport,
       (r) => r.rows.flatMap((row) => row.problems),
+      drainModesCharts,
     ),
 };
 
 /**
- * Prints the tables of every section, or of those after `--only` (e.g. `--only h,i,j,k`); exits 1
+ * Prints the tables of every section, or of those after `--only` (e.g. `--only h,i,j,k`), and
+ * writes the charts of (c), (i) and (k) as SVG and PNG (`--out DIR`, `--publish`); exits 1
  * if a run was lost, an event lost or repeated, or a measurement failed (not for a missed target).
  */
 async function main(): Promise<void> {
