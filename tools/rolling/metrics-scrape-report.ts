@@ -1,9 +1,11 @@
 import { renderTable } from '../bench/bench-table';
 import type { InstanceMetrics } from './metrics-scraper';
 
-/** `a 3, b 1` from `{ a: 3, b: 1 }`, keys in order; `-` when empty. */
+/** `a 3, b 1` from `{ a: 3, b: 1, c: 0 }`, keys in order, zeros left out; `-` when nothing is left. */
 function counts(values: Record<string, number>, digits = 0): string {
-  const entries = Object.entries(values).sort(([a], [b]) => a.localeCompare(b));
+  const entries = Object.entries(values)
+    .filter(([, value]) => Number(value.toFixed(digits)) !== 0)
+    .sort(([a], [b]) => a.localeCompare(b));
   return entries.length ? entries.map(([key, value]) => `${key} ${value.toFixed(digits)}`).join(', ') : '-';
 }
 

@@ -11,7 +11,7 @@ export interface TimelineTitle {
 }
 
 const PHASE_COLORS = { starting: '#cfd8e3', serving: '#bfe3c4', draining: '#f7cf8f', 'runs in flight (/metrics)': '#2e7d4f' };
-const MARK_COLORS = { SIGTERM: '#d62728', SIGKILL: '#111111', 'left load balancer': '#1f77b4', exited: '#7f7f7f' };
+const MARK_COLORS = { SIGTERM: '#d62728', SIGKILL: '#111111', exited: '#7f7f7f' };
 const RUN_COLORS = { interrupted: '#ff7f0e', 'cut off': '#8c2d04', 'handed over': '#6a51a3', resumed: '#2ca02c' };
 
 /** Width of the plots, in px: the chart's width less the lane names and padding. */
@@ -25,8 +25,7 @@ const scaleOf = (colors: Record<string, string>, keep: (key: string) => boolean 
 
 /**
  * The Vega-Lite spec of a rollout's timeline, three panels on one time axis (s since the
- * clients started): a lane per instance (phases as bands, signals, leaving the load balancer
- * and exits as rules, runs in flight from `/metrics` as an area), the clients' run moments per
+ * clients started): a lane per instance (phases as bands, signals and exits as rules, runs in flight from `/metrics` as an area), the clients' run moments per
  * bin (stacked bars), and the number of clients waiting for events between losing their
  * stream and the next event.
  */

@@ -4,7 +4,7 @@ import type { RolloutRecord, RunMomentKind } from './rollout-timeline';
 export type InstancePhase = 'starting' | 'serving' | 'draining';
 
 /** A moment drawn across an instance's lane. */
-export type LaneMark = 'SIGTERM' | 'SIGKILL' | 'left load balancer' | 'exited';
+export type LaneMark = 'SIGTERM' | 'SIGKILL' | 'exited';
 
 /** A rollout record in the chart's terms: seconds since the clients started, runs counted per bin. */
 export interface TimelineRows {
@@ -39,6 +39,7 @@ export function timelineRows(record: RolloutRecord, binS = 0.5): TimelineRows {
     const lane = life.name;
     rows.lanes.push(lane);
     const end = life.exitedAtMs ?? record.endMs;
+    // Leaving the load balancer comes a few ms before the signal: too close to draw apart, so serving ends there.
     const servingEnd = life.leftRotationAtMs ?? life.signal?.atMs ?? end;
     const phase = (name: InstancePhase, fromMs: number, toMs: number) => {
       const fromS = Math.max(domain[0], s(fromMs));
@@ -50,7 +51,6 @@ export function timelineRows(record: RolloutRecord, binS = 0.5): TimelineRows {
     const mark = (name: LaneMark, atMs: number | undefined) => {
       if (atMs !== undefined && s(atMs) >= domain[0]) rows.marks.push({ lane, mark: name, atS: s(atMs) });
     };
-    mark('left load balancer', life.leftRotationAtMs);
     mark(life.signal?.kind ?? 'SIGTERM', life.signal?.atMs);
     mark('exited', life.exitedAtMs);
   }

@@ -14,18 +14,16 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function timelineTitle(proof: ProofReport): TimelineTitle {
   const { report } = proof;
   const gaps = spread(report.record.gaps.map((gap) => gap.toMs - gap.fromMs));
-  const gapLine = gaps.count
-    ? `clients without events: p50 ${seconds(gaps.p50)}, max ${seconds(gaps.max)} (${gaps.count} gaps)`
-    : 'no client went without events';
+  const gapLine = gaps.count ? `clients without events p50 ${seconds(gaps.p50)}, max ${seconds(gaps.max)}` : 'no client went without events';
   const verdict = report.passed ? 'PASSED' : `FAILED (${report.problems.length} broken promises)`;
-  const replaced = `${report.shutdowns.length} instances replaced one by one under ${report.sessions} clients`;
+  const replaced = `${report.shutdowns.length} instances replaced under ${report.sessions} clients`;
   if (proof.mode === 'handover') {
     const { runs, logs, audit } = proof.report;
     return {
       title: `Rolling deployment, HANDOVER (resume mode auto): ${replaced}`,
       facts: [
-        `${runs.runsHandedOver} runs handed over and continued by another instance; client retries other than misrouted new runs: ${runs.retried.length}; ${gapLine}`,
-        `events lost ${logs.eventsLost}, repeated ${logs.eventsRepeated}; tool calls run twice ${audit.toolExecutionsDuplicated.length}; ${verdict}`,
+        `${runs.runsHandedOver} runs handed over, each continued by another instance; client retries ${runs.retried.length} (besides ${runs.retriedAfterMisroute} misrouted new runs)`,
+        `${gapLine}; events lost ${logs.eventsLost}, repeated ${logs.eventsRepeated}; tool calls run twice ${audit.toolExecutionsDuplicated.length}; ${verdict}`,
       ],
     };
   }
@@ -35,7 +33,7 @@ export function timelineTitle(proof: ProofReport): TimelineTitle {
     title: `Rolling deployment, ${proof.mode.toUpperCase()} (resume mode client): ${replaced}`,
     facts: [
       `${disturbed}, ${tally.runsResumed} resumed by the client's retry; ${gapLine}`,
-      `messages lost ${audit.messagesLost.length}; tool calls run twice ${audit.toolExecutionsDuplicated.length}; turns incomplete ${audit.turnsIncomplete.length}; ${verdict}`,
+      `messages lost ${audit.messagesLost.length}, tool calls run twice ${audit.toolExecutionsDuplicated.length}, turns incomplete ${audit.turnsIncomplete.length}; ${verdict}`,
     ],
   };
 }
