@@ -36,7 +36,9 @@ export function ecdfSpec(chart: EcdfChart): TopLevelSpec {
   // A log axis spans just the samples (and the target), not whole decades beyond them.
   const logDomain = [Math.min(...all, chart.target?.ms ?? Infinity) * 0.9, Math.max(...all, chart.target?.ms ?? 0) * 1.1];
   const scale = chart.logX ? { type: 'log' as const, domain: logDomain, nice: false } : { zero: true };
-  const x = { field: 'ms', type: 'quantitative' as const, title: chart.xTitle, scale };
+  // A log axis labels 1-2-5 steps only, so that its ticks read as numbers at any range.
+  const logTicks = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].filter((v) => v >= logDomain[0] && v <= logDomain[1]);
+  const x = { field: 'ms', type: 'quantitative' as const, title: chart.xTitle, scale, axis: chart.logX ? { values: logTicks } : {} };
   const layers: unknown[] = [
     {
       name: 'ecdf',
@@ -55,7 +57,7 @@ export function ecdfSpec(chart: EcdfChart): TopLevelSpec {
           type: 'nominal',
           sort: names,
           scale: { domain: names, range: COLORS.slice(0, names.length) },
-          legend: { title: null, direction: 'vertical' },
+          legend: { title: null, direction: 'vertical', labelLimit: 0 },
         },
       },
     },

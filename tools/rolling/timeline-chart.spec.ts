@@ -55,6 +55,12 @@ describe('the rollout timeline chart', () => {
     expect(itemsOf(svg, 'lane_in_flight').length).toBeGreaterThan(0);
   });
 
+  it('lists in its legends only the phases and marks it draws', async () => {
+    const killedOnly = timelineRows({ ...sampleRolloutRecord(), instances: sampleRolloutRecord().instances.slice(1) });
+    const legendOf = (chart: string) => [...chart.matchAll(/Symbol legend[^"]*with \d+ values: ([^"]*)"/g)].map((m) => m[1]);
+    expect(legendOf(await timelineSvg(killedOnly, heading))).toEqual(['starting, serving', 'SIGKILL, exited', 'interrupted, cut off, resumed']);
+  });
+
   it('leaves runs in flight out when no instance answered /metrics', () => {
     expect(withoutMetrics).not.toContain('runs in flight');
   });

@@ -45,6 +45,7 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
   ];
   const kinds = new Set<string>(rows.runBins.map((bin) => bin.kind));
   const marks = new Set<string>(rows.marks.map((row) => row.mark));
+  const phases = new Set<string>(rows.phases.map((row) => row.phase));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: { text: heading.title, subtitle: heading.facts },
@@ -72,7 +73,7 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
                 fill: {
                   field: 'phase',
                   type: 'nominal',
-                  scale: scaleOf(PHASE_COLORS, (k) => hasMetrics || !k.startsWith('runs')),
+                  scale: scaleOf(PHASE_COLORS, (k) => phases.has(k) || (hasMetrics && k.startsWith('runs'))),
                   legend: { title: 'instance', symbolType: 'square' },
                 },
               },

@@ -54,7 +54,8 @@ export function timelineRows(record: RolloutRecord, binS = 0.5): TimelineRows {
     mark(life.signal?.kind ?? 'SIGTERM', life.signal?.atMs);
     mark('exited', life.exitedAtMs);
   }
-  for (const instance of record.metrics) {
+  // Only instances with a lane: a series of an instance the record does not know has nowhere to go.
+  for (const instance of record.metrics.filter((series) => rows.lanes.includes(series.name))) {
     for (const sample of instance.samples) {
       if (sample.inFlight !== undefined && s(sample.atMs) >= domain[0]) rows.inFlight.push({ lane: instance.name, atS: s(sample.atMs), runs: sample.inFlight });
     }
