@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   STREAM_RETENTION_MS: int(3_600_000, 1),
   RUN_ON_DISCONNECT: z.enum(['continue', 'cancel']).default('continue'),
   RESUME_MODE: z.enum(['client', 'auto']).optional(),
+  CONSOLE_ENABLED: z.enum(['true', 'false']).optional(),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -76,6 +77,8 @@ export interface AppConfig {
   runOnDisconnect: 'continue' | 'cancel';
   /** Who continues an interrupted run; unset: the module decides (`auto` with PostgreSQL and Redis, else `client`). */
   resumeMode?: 'client' | 'auto';
+  /** Whether the console page is served at `/`; by default outside production only. */
+  consoleEnabled: boolean;
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -137,6 +140,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     streamRetentionMs: e.STREAM_RETENTION_MS,
     runOnDisconnect: e.RUN_ON_DISCONNECT,
     resumeMode: e.RESUME_MODE,
+    consoleEnabled: e.CONSOLE_ENABLED === undefined ? e.NODE_ENV !== 'production' : e.CONSOLE_ENABLED === 'true',
   };
 }
 
