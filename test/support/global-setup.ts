@@ -1,7 +1,7 @@
 import { ensureLocalServicePackages } from '../../tools/local-services/debian-packages';
 
 /**
- * Jest globalSetup: installs PostgreSQL, redis-server and nginx (as root, via apt) once, before any
+ * Jest globalSetup: installs PostgreSQL, redis-server, nginx and chromium (as root, via apt) once, before any
  * worker starts, so parallel suites never race for dpkg's lock. Takes minutes on a fresh
  * machine, a few file checks once installed. Jest transpiles this file with the first
  * project's transform (ts-jest), so it can stay TypeScript and import src/ directly.
