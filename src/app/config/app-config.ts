@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   STREAM_RETENTION_MS: int(3_600_000, 1),
   RUN_ON_DISCONNECT: z.enum(['continue', 'cancel']).default('continue'),
   RESUME_MODE: z.enum(['client', 'auto']).optional(),
+  METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
