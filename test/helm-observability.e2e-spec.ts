@@ -8,7 +8,8 @@ import { allPanels, asPlainPromql, type Dashboard } from './support/grafana-dash
 import { CHART_DIR, helm, helmTemplate, REPO_ROOT, templateArgs, type RenderOptions } from './support/kubernetes-cli';
 import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';
 import type { Deployment } from './support/pod-spec';
-import { isKnownMetric, metricNames, promtool, SERVICE_METRICS } from './support/promql';
+import { isKnownMetric, metricNames, SERVICE_METRICS } from './support/promql';
+import { promtool } from './support/promtool';
 
 /** The first calls fetch helm and kubectl (tens of MB) and promtool (19 MB) on a fresh machine. */
 const FETCH_TIMEOUT_MS = 300_000;

@@ -1,7 +1,4 @@
-import { execFile } from 'node:child_process';
-import { ensurePromtool } from '../../tools/local-services/promtool';
-
-/** The service's metrics (the README's "Metrics" table), with their Prometheus types. */
+/** The service's own metrics (GET /metrics), with their Prometheus types. */
 export const SERVICE_METRICS: Readonly<Record<string, 'counter' | 'gauge' | 'histogram'>> = {
   agent_runs_in_flight: 'gauge',
   agent_runs_total: 'counter',
@@ -51,24 +48,4 @@ export function isKnownMetric(name: string): boolean {
   if (name in SERVICE_METRICS || DEFAULT_PROCESS_METRICS.includes(name)) return true;
   const histogram = /^(.*)_(bucket|sum|count)$/.exec(name)?.[1];
   return histogram !== undefined && SERVICE_METRICS[histogram] === 'histogram';
-}
-
-/** promtool works offline on a few small files: past this something hangs. */
-const PROMTOOL_TIMEOUT_MS = 60_000;
-
-/** The outcome of one promtool command. */
-export interface PromtoolResult {
-  exitCode: number;
-  output: string;
-}
-
-/** `promtool <args>` in `cwd` (fetched on first use, see ensurePromtool); never throws on a non-zero exit. */
-export async function promtool(args: string[], cwd: string): Promise<PromtoolResult> {
-  const binary = await ensurePromtool();
-  return new Promise((resolveResult, reject) => {
-    execFile(binary, args, { cwd, timeout: PROMTOOL_TIMEOUT_MS }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`promtool ${args.join(' ')}: ${error.message}`));
-      resolveResult({ exitCode: error ? (error.code as number) : 0, output: `${stdout}${stderr}` });
-    });
-  });
 }
