@@ -13,6 +13,7 @@ export {
 export { NginxServer, type NginxServerOptions } from './nginx-server';
 export { freePort } from './free-port';
 export { ensureKubernetesTools, type KubernetesTools } from './kubernetes-tools';
+export { ensurePromtool } from './promtool';
 export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';
 export { REPO_ROOT } from './repo-root';
