@@ -22,10 +22,13 @@ COPY nest-cli.json tsconfig.json tsconfig.build.json ./
 COPY packages/nest-agent-graceful-shutdown/tsconfig.json packages/nest-agent-graceful-shutdown/tsconfig.build.json ./packages/nest-agent-graceful-shutdown/
 COPY packages/nest-agent-graceful-shutdown/src ./packages/nest-agent-graceful-shutdown/src
 COPY src ./src
-# The library first (the service imports its build), then the service. The compiled
+COPY console ./console
+# The library first (the service imports its build), then the service, then the console page
+# (bundled into dist/console; served only with CONSOLE_ENABLED=true in production). The compiled
 # better-sqlite3 binding survives the prune: it is a production dependency.
 RUN npm run build -w nest-agent-graceful-shutdown \
  && npx nest build \
+ && npm run build:console \
  && npm prune --omit=dev
 
 # ---- runtime ---------------------------------------------------------------------------------

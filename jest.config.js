@@ -1,5 +1,6 @@
 /**
- * Unit specs live beside the code (the library's in its package, the tools' in `tools/`);
+ * Unit specs live beside the code (the library's in its package, the tools' in `tools/`, the
+ * console page's logic in `console/`);
  * end-to-end suites spawn the built service (see `pretest`).
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
@@ -33,7 +34,7 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
+      testMatch: ['<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/console/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

@@ -52,6 +52,12 @@ describe('Dockerfile', () => {
     expect(stages.some((stage) => runs(stage).some((run) => /\bnest build\b/.test(run)))).toBe(true);
   });
 
+  it('bundles the console page into dist, which the runtime image copies', () => {
+    const build = sourceStageOf('/app/dist');
+    expect(build.instructions.some((i) => i.keyword === 'COPY' && /^console\s/.test(i.args))).toBe(true);
+    expect(runs(build).some((run) => /\bnpm run build:console\b/.test(run) && run.indexOf('build:console') < run.indexOf('npm prune'))).toBe(true);
+  });
+
   it('runs from a pinned Node 20 slim image', () => {
     expect(finalStage.image).toMatch(/^node:20\.\d+\.\d+-(bookworm-)?slim$/);
     for (const stage of stages) expect(stage.image).toBe(finalStage.image);

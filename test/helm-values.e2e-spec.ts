@@ -31,6 +31,13 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     value: 60,
     error: /terminationGracePeriodSeconds/,
   },
+  {
+    what: 'a scrape interval without a unit',
+    set: 'metrics.serviceMonitor.interval=15',
+    path: 'metrics.serviceMonitor.interval',
+    value: '15',
+    error: /interval/,
+  },
   { what: 'an unknown model provider', set: 'config.modelProvider=anthropic', path: 'config.modelProvider', value: 'anthropic', error: /modelProvider/ },
 ];
 

@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { GracefulShutdownModule } from 'nest-agent-graceful-shutdown';
 import { AuthModule } from './auth/auth.module';
 import { APP_CONFIG_KEY, loadAppConfig, type AppConfig } from './config/app-config';
+import { ConsoleModule } from './console/console.module';
 import { databaseOptions } from './database/database-options';
 import { openDataSource } from './database/open-data-source';
 import { HealthModule } from './health/health.module';
@@ -45,6 +46,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
     AuthModule,
     HealthModule,
     MetricsModule,
+    ConsoleModule,
   ],
   controllers: [RunsController, ThreadsController],
   providers: [

@@ -30,22 +30,33 @@ export function parseManifests(text: string, source: string): KubernetesObject[]
   return objects;
 }
 
+/**
+ * The packages holding models of custom resources, by API group: the Prometheus operator's
+ * (ServiceMonitor, PrometheusRule) from its CRDs' OpenAPI schemas. Every other group is
+ * Kubernetes' own, in `kubernetes-models`.
+ */
+const CRD_MODEL_PACKAGES: Record<string, string> = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+};
+
 function modelClass(apiVersion: string, kind: string): ModelClass {
   // apiVersion "v1" lives at kubernetes-models/v1, "apps/v1" at kubernetes-models/apps/v1.
   if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) {
     throw new Error(`not a Kubernetes apiVersion/kind: ${apiVersion}/${kind}`);
   }
+  const group = apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+  const modelPackage = CRD_MODEL_PACKAGES[group] ?? 'kubernetes-models';
   let exported: Record<string, unknown>;
   try {
     // The model's module is named by the object under test: only a runtime require can load it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    exported = require(`kubernetes-models/${apiVersion}/${kind}`) as Record<string, unknown>;
+    exported = require(`${modelPackage}/${apiVersion}/${kind}`) as Record<string, unknown>;
   } catch {
-    throw new Error(`kubernetes-models has no model for ${apiVersion} ${kind}: an unknown kind cannot be validated`);
+    throw new Error(`${modelPackage} has no model for ${apiVersion} ${kind}: an unknown kind cannot be validated`);
   }
   const model = exported[kind] as ModelClass | undefined;
   if (!model || model.apiVersion !== apiVersion || model.kind !== kind) {
-    throw new Error(`kubernetes-models/${apiVersion}/${kind} does not export the model ${kind}`);
+    throw new Error(`${modelPackage}/${apiVersion}/${kind} does not export the model ${kind}`);
   }
   return model;
 }
@@ -64,8 +75,9 @@ function asApiServerReadsIt(object: KubernetesObject): KubernetesObject {
 }
 
 /**
- * Checks an object against the Kubernetes OpenAPI schema of its apiVersion and kind, through
- * `kubernetes-models`. Throws when the object breaks the schema (e.g. a string where an integer
+ * Checks an object against the OpenAPI schema of its apiVersion and kind, through
+ * `kubernetes-models` (and, for the Prometheus operator's kinds, the CRDs' schemas in
+ * `@kubernetes-models/prometheus-operator`). Throws when the object breaks the schema (e.g. a string where an integer
  * belongs), and when there is no model for its kind: an object that cannot be checked fails.
  */
 export function validateKubernetesObject(object: KubernetesObject): void {

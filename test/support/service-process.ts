@@ -46,9 +46,10 @@ export class ServiceProcess {
   /**
    * Starts the service and waits until `/health/ready` answers 200. A new service (no data
    * directory or database given) gets a fresh store of the suite's kind (see `store-backend.ts`).
+   * `port` (default: a free one) restarts a service where its clients, e.g. an open page, expect it.
    */
-  static async start(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<ServiceProcess> {
-    const port = await freePort();
+  static async start(options: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServiceProcess> {
+    const port = options.port ?? (await freePort());
     const fresh = !options.dataDir && !options.env?.DATABASE_URL;
     const env = fresh ? { ...(await storeEnvironment()), ...options.env } : (options.env ?? {});
     const dataDir = options.dataDir ?? tempDataDir();

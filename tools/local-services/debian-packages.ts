@@ -82,6 +82,18 @@ export function nginxBinary(): string {
   return binary;
 }
 
+/** Debian's `chromium` (a headless browser for the console's tests), or `undefined` when not installed. */
+export function findChromium(): string | undefined {
+  return findExecutable('chromium', ['/usr/bin', '/usr/local/bin']);
+}
+
+/** Like {@link findChromium}, but throws an error saying what to install when there is none. */
+export function chromiumBinary(): string {
+  const binary = findChromium();
+  if (!binary) throw new Error('chromium not found: run `apt-get install -y chromium` as root, or call ensureLocalServicePackages() first.');
+  return binary;
+}
+
 async function apt(args: string[]): Promise<void> {
   try {
     await execFileAsync('apt-get', ['-o', `DPkg::Lock::Timeout=${DPKG_LOCK_WAIT_S}`, ...args], {
@@ -101,6 +113,7 @@ async function install(): Promise<void> {
   if (!findPostgresBinDir()) missing.push('postgresql');
   if (!findRedisServer()) missing.push('redis-server');
   if (!findNginx()) missing.push('nginx');
+  if (!findChromium()) missing.push('chromium');
   if (missing.length === 0) return;
 
   if (process.getuid?.() !== 0) {
@@ -117,8 +130,8 @@ async function install(): Promise<void> {
 let ensuring: Promise<void> | undefined;
 
 /**
- * Makes sure the PostgreSQL server, `redis-server` and `nginx` are installed. As root, installs
- * the missing Debian packages (`postgresql`, `redis-server`, `nginx`) with apt-get, which can take minutes
+ * Makes sure the PostgreSQL server, `redis-server`, `nginx` and `chromium` are installed. As root, installs
+ * the missing Debian packages (`postgresql`, `redis-server`, `nginx`, `chromium`) with apt-get, which can take minutes
  * the first time; otherwise throws an error naming the packages to install. Cheap once
  * installed (a few file checks), and concurrent calls in one process share one install.
  * Packages may start their own default servers (5432, 6379, 80); our servers never use them.

@@ -1,8 +1,19 @@
 /** Real PostgreSQL, Redis and nginx servers on loopback for test suites and benchmarks (dev tooling, not the library). */
-export { ensureLocalServicePackages, findNginx, findPostgresBinDir, findRedisServer, nginxBinary, postgresBinDir, redisServerBinary } from './debian-packages';
+export {
+  chromiumBinary,
+  ensureLocalServicePackages,
+  findChromium,
+  findNginx,
+  findPostgresBinDir,
+  findRedisServer,
+  nginxBinary,
+  postgresBinDir,
+  redisServerBinary,
+} from './debian-packages';
 export { NginxServer, type NginxServerOptions } from './nginx-server';
 export { freePort } from './free-port';
 export { ensureKubernetesTools, type KubernetesTools } from './kubernetes-tools';
+export { ensurePromtool } from './promtool';
 export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';
 export { REPO_ROOT } from './repo-root';

@@ -54,6 +54,13 @@ export { RunCancelService, type CancelResult } from './runs/run-cancel.service';
 export { ThreadQueryService } from './threads/thread-query.service';
 export { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
 export type { MessageView, ThreadView } from './threads/thread-views';
+export {
+  DEFAULT_THREAD_PAGE_SIZE,
+  MAX_THREAD_PAGE_SIZE,
+  type ThreadListItemView,
+  type ThreadListRequest,
+  type ThreadListView,
+} from './threads/thread-list-view';
 export { defaultResumeMessage, type ResumeMessageContext, type ResumeMessageTemplate } from './resume/resume-message';
 
 export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from './session/session-schema';
@@ -67,6 +74,7 @@ export {
   type StartRunCommand,
 } from './session/session-store.interface';
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
+export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from './session/thread-list';
 export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
 export { TypeOrmRunEventLog } from './session/typeorm-run-event-log';
 export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './signals/signal-bus.interface';

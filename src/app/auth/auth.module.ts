@@ -2,11 +2,10 @@ import { createSecretKey } from 'node:crypto';
 import { Global, Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
-import { JwtModule, JwtService } from '@nestjs/jwt';
+import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+import { DEV_USER, DevToken } from './dev-token';
 import { JwtAuthGuard } from './jwt-auth.guard';
-
-const DEV_USER = 'dev-user';
 
 /** Bearer-token authentication for every route not marked `@Public()`. */
 @Global()
@@ -22,20 +21,20 @@ const DEV_USER = 'dev-user';
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }],
+  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, DevToken],
+  exports: [DevToken],
 })
 export class AuthModule implements OnApplicationBootstrap {
   private readonly logger = new Logger('Auth');
 
-  constructor(
-    private readonly jwt: JwtService,
-    private readonly config: ConfigService,
-  ) {}
+  constructor(private readonly devToken: DevToken) {}
 
   /** Without a configured secret (never in production), log a token to paste into curl. */
   onApplicationBootstrap(): void {
-    if (!this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY).authSecretGenerated) return;
-    const token = this.jwt.sign({ sub: DEV_USER }, { expiresIn: '12h' });
-    this.logger.warn({ msg: `AUTH_JWT_SECRET is unset: a secret was made for this boot; dev token for user "${DEV_USER}"`, token });
+    if (!this.devToken.value) return;
+    this.logger.warn({
+      msg: `AUTH_JWT_SECRET is unset: a secret was made for this boot; dev token for user "${DEV_USER}"`,
+      token: this.devToken.value,
+    });
   }
 }

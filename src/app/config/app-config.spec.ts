@@ -15,4 +15,19 @@ describe('loadAppConfig', () => {
   it('refuses any other AGENT_FRAMEWORK, naming the variable and the values it takes', () => {
     expect(() => loadAppConfig({ ...base, AGENT_FRAMEWORK: 'crewai' })).toThrow(/AGENT_FRAMEWORK.*native.*ai-sdk.*langgraph.*openai-agents/);
   });
+
+  it('serves the console by default outside production and not in production', () => {
+    expect(loadAppConfig(base).consoleEnabled).toBe(true);
+    expect(loadAppConfig({ ...base, NODE_ENV: 'production' }).consoleEnabled).toBe(false);
+  });
+
+  it('follows CONSOLE_ENABLED when it is set, in production too', () => {
+    expect(loadAppConfig({ ...base, NODE_ENV: 'production', CONSOLE_ENABLED: 'true' }).consoleEnabled).toBe(true);
+    expect(loadAppConfig({ ...base, CONSOLE_ENABLED: 'false' }).consoleEnabled).toBe(false);
+    expect(loadAppConfig({ ...base, CONSOLE_ENABLED: '' }).consoleEnabled).toBe(true);
+  });
+
+  it('refuses a CONSOLE_ENABLED other than true or false, naming the variable', () => {
+    expect(() => loadAppConfig({ ...base, CONSOLE_ENABLED: 'yes' })).toThrow(/CONSOLE_ENABLED/);
+  });
 });

@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('agent-service'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  CONSOLE_ENABLED: z.enum(['true', 'false']).optional(),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -88,6 +89,8 @@ export interface AppConfig {
   serviceName: string;
   /** The lowest log level written; `debug` and `trace` may include message contents. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** Whether the console page is served at `/`; by default outside production only. */
+  consoleEnabled: boolean;
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -153,6 +156,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     serviceName: e.OTEL_SERVICE_NAME,
     logLevel: e.LOG_LEVEL,
+    consoleEnabled: e.CONSOLE_ENABLED === undefined ? e.NODE_ENV !== 'production' : e.CONSOLE_ENABLED === 'true',
   };
 }
 

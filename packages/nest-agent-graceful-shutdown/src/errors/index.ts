@@ -13,3 +13,4 @@ export { RunStoppedError } from './run-stopped.error';
 export { EventLogUnavailableError } from './event-log-unavailable.error';
 export { StreamGoneError } from './stream-gone.error';
 export { EventLogFencedError } from './event-log-fenced.error';
+export { InvalidThreadListQueryError } from './invalid-thread-list-query.error';

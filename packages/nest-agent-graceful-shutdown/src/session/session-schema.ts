@@ -4,6 +4,7 @@ import { PartialOutputAndApproval1732320000000 } from './migrations/173232000000
 import { AddRunState1732406400000 } from './migrations/1732406400000-add-run-state';
 import { AddRunAgentName1732492800000 } from './migrations/1732492800000-add-run-agent-name';
 import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run-event-logs';
+import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-thread-list-index';
 import { MessageEntity } from './entities/message.entity';
 import { RunEventEntity } from './entities/run-event.entity';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
@@ -22,6 +23,7 @@ export const SESSION_MIGRATIONS = [
   AddRunState1732406400000,
   AddRunAgentName1732492800000,
   AddRunEventLogs1732579200000,
+  AddThreadListIndex1732665600000,
 ];
 
 /**

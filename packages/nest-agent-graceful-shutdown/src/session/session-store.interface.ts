@@ -3,6 +3,7 @@ import type { ModelUsage } from '../agent/agent-model.interface';
 import type { RunPhase, StopReason } from '../agent/stop-reason';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records';
+import type { ThreadListPage, ThreadListQuery } from './thread-list';
 
 /** Everything needed to start a run, written in one transaction. */
 export interface StartRunCommand {
@@ -101,6 +102,13 @@ export interface SessionStore {
    * pause), the longest waiting first: what an instance in resume mode `auto` continues.
    */
   findInterruptedThreads?(limit: number): Promise<string[]>;
+  /**
+   * A page of the threads `ownerId` created, most recently active first (`updatedAt`, then
+   * `threadId`, both descending, so ties keep one order), starting after `after` (keyset
+   * pagination: a page costs O(limit), however deep). A read only: a run whose lease expired
+   * reads `interrupted` without being recorded.
+   */
+  listThreads(query: ThreadListQuery): Promise<ThreadListPage>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   /** True when no other process can share this store (an embedded file): the boot sweep may then take over every run. */

@@ -10,6 +10,8 @@ import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
+import type { ThreadListPage, ThreadListQuery } from './thread-list';
+import { findThreadPage } from './thread-list-rows';
 import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
 import { SessionDatabase } from './session-database';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
@@ -224,6 +226,10 @@ export class TypeOrmSessionStore implements SessionStore {
       take: limit,
     });
     return rows.map((row) => row.threadId);
+  }
+
+  listThreads(query: ThreadListQuery): Promise<ThreadListPage> {
+    return findThreadPage(this.dataSource.manager, query, this.at());
   }
 
   async ping(): Promise<void> {

@@ -9,6 +9,9 @@ import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } f
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
 
+/** How often connections that went idle during the server's close are closed, in milliseconds. */
+const IDLE_SWEEP_MS = 50;
+
 /** Where a shutdown stands. */
 export type ShutdownPhase = 'serving' | 'draining' | 'interrupting' | 'closing' | 'done';
 
@@ -166,9 +169,13 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     if (!server?.listening) return;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // A keep-alive connection whose last response (a run's stream) ends now goes idle later: closed as it does.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    sweep.unref();
     const timer = setTimeout(() => server.closeAllConnections(), Math.max(0, Math.min(deadline - Date.now(), 2_000)));
     timer.unref();
     await closed;
+    clearInterval(sweep);
     clearTimeout(timer);
   }
 }

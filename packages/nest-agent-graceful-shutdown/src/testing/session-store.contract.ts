@@ -4,6 +4,7 @@ import type { AgentMessage } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../session/session-store.interface';
+import { describeThreadListing } from './thread-list.contract';
 
 /** A store under test and how to release it. */
 export interface SessionStoreFixture {
@@ -420,5 +421,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const histories = await Promise.all(threads.map((threadId) => store.loadMessages(threadId)));
       expect(histories.map((h) => h.map((m) => m.id))).toEqual(threads.map((t) => [`${t}-u`, `${t}-a`]));
     });
+
+    describeThreadListing(() => ({ store, advance: (ms) => clock.advance(ms), leaseTtlMs: LEASE_TTL_MS }));
   });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error';
 import type { ThreadRecord } from '../session/session-records';
@@ -144,5 +145,40 @@ describe('ThreadQueryService with a custom ThreadAccessPolicy', () => {
     const service = new ThreadQueryService(store, new AsyncPolicy(new Set(['carol'])));
 
     await expect(service.getMessages('carol', 't1')).resolves.toMatchObject({ threadId: 't1', messages: [expect.objectContaining({ id: 'm1' })] });
+  });
+});
+
+describe('ThreadQueryService.listThreads', () => {
+  const service = () => new ThreadQueryService(store, new CreatorOwnsThread());
+
+  it("lists the caller's threads with their status, message count and last activity, and no cursor on the last page", async () => {
+    await createFinishedThread('t2', 'bob');
+
+    await expect(service().listThreads('alice')).resolves.toEqual({
+      threads: [{ threadId: 't1', status: 'idle', messageCount: 1, updatedAt: expect.any(String) }],
+    });
+  });
+
+  it('pages with nextCursor until the last page', async () => {
+    await createFinishedThread('t2', 'alice');
+    await createFinishedThread('t3', 'alice');
+
+    const first = await service().listThreads('alice', { limit: 2 });
+    const second = await service().listThreads('alice', { limit: 2, cursor: first.nextCursor });
+
+    expect([...first.threads, ...second.threads].map((thread) => thread.threadId).sort()).toEqual(['t1', 't2', 't3']);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  it.each([0, 101, 2.5, Number.NaN])('refuses limit %p with a 400 naming the limit', async (limit) => {
+    const error = await rejection(service().listThreads('alice', { limit }));
+
+    expect(error).toBeInstanceOf(InvalidThreadListQueryError);
+    expect(error).toMatchObject({ code: 'INVALID_LIMIT', message: 'limit: must be an integer from 1 to 100' });
+  });
+
+  it('refuses a cursor it did not make with a 400 naming the cursor', async () => {
+    await expect(service().listThreads('alice', { cursor: 'bogus!' })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
   });
 });

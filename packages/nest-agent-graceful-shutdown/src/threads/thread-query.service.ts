@@ -1,13 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error';
 import type { ThreadRecord } from '../session/session-records';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
 import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './thread-access.policy';
+import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
+import { DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE, toThreadListItemView, type ThreadListRequest, type ThreadListView } from './thread-list-view';
 import { toMessageView, toThreadView, type MessageView, type ThreadView } from './thread-views';
 
-/** Reads a user's threads: status and history. Served during a shutdown too. */
+/** Reads a user's threads: the list, each one's status and history. Served during a shutdown too. */
 @Injectable()
 export class ThreadQueryService {
   constructor(
@@ -32,6 +35,22 @@ export class ThreadQueryService {
   @AnswersStoreOutages()
   async getStatus(userId: string, threadId: string): Promise<ThreadView> {
     return toThreadView(await this.getOwnedThread(userId, threadId));
+  }
+
+  /**
+   * A page of the threads `userId` created, most recently active first; follow `nextCursor`
+   * for the next. Threads others share with the user through the access policy are not listed.
+   * @throws InvalidThreadListQueryError (400) for a `limit` out of 1..100 or a foreign `cursor`.
+   */
+  @AnswersStoreOutages()
+  async listThreads(userId: string, request: ThreadListRequest = {}): Promise<ThreadListView> {
+    const limit = request.limit ?? DEFAULT_THREAD_PAGE_SIZE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THREAD_PAGE_SIZE) {
+      throw new InvalidThreadListQueryError('limit', `must be an integer from 1 to ${MAX_THREAD_PAGE_SIZE}`);
+    }
+    const after = request.cursor === undefined ? undefined : decodeThreadCursor(request.cursor);
+    const page = await this.store.listThreads({ ownerId: userId, limit, after });
+    return { threads: page.threads.map(toThreadListItemView), ...(page.next ? { nextCursor: encodeThreadCursor(page.next) } : {}) };
   }
 
   @AnswersStoreOutages()

@@ -6,6 +6,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'agent_threads' })
 @Index('ix_agent_threads_lease', ['leaseExpiresAt'])
+@Index('ix_agent_threads_owner_activity', ['ownerId', 'updatedAt', 'threadId'])
 export class ThreadEntity {
   @PrimaryColumn({ name: 'thread_id', type: 'varchar', length: 128 })
   threadId: string;

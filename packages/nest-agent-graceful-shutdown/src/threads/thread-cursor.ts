@@ -1,0 +1,39 @@
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
+import type { ThreadListPosition } from '../session/thread-list';
+
+// Longest cursor accepted, in characters: an ISO time and a 128-character id fit with room to spare.
+const MAX_CURSOR_LENGTH = 512;
+const MAX_THREAD_ID_LENGTH = 128;
+
+/**
+ * The opaque `nextCursor` of a thread list: its position as base64url JSON. Clients pass it
+ * back unchanged; its form may change between versions.
+ *
+ * @example
+ * encodeThreadCursor({ updatedAt: '2025-01-02T03:04:05.000Z', threadId: 't1' }); // 'WyIyMDI1LTAx…'
+ */
+export function encodeThreadCursor(position: ThreadListPosition): string {
+  return Buffer.from(JSON.stringify([position.updatedAt, position.threadId])).toString('base64url');
+}
+
+/**
+ * The position a cursor from `encodeThreadCursor` holds.
+ * @throws InvalidThreadListQueryError (400 `INVALID_CURSOR`) for anything else.
+ */
+export function decodeThreadCursor(cursor: string): ThreadListPosition {
+  const refuse = () =>
+    new InvalidThreadListQueryError('cursor', 'not a cursor this service gave; pass the nextCursor of the previous page unchanged, or omit it');
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw refuse();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw refuse();
+  const [updatedAt, threadId] = parsed as unknown[];
+  const validTime = typeof updatedAt === 'string' && updatedAt.length <= 32 && !Number.isNaN(Date.parse(updatedAt));
+  const validId = typeof threadId === 'string' && threadId.length > 0 && threadId.length <= MAX_THREAD_ID_LENGTH;
+  if (!validTime || !validId) throw refuse();
+  return { updatedAt, threadId };
+}
