@@ -3,6 +3,7 @@ import { runHandoverProof } from '../tools/rolling/handover-proof';
 import { formatReport } from '../tools/rolling/rolling-report';
 import { runRollingProof, type RollingProofOptions } from '../tools/rolling/rolling-proof';
 import type { RollingReport } from '../tools/rolling/rolling-report';
+import { rolloutMetrics } from './support/rollout-metrics';
 
 /** One rollout: three instances replaced under 100 client sessions; a few minutes at most on a slow machine. */
 const ROLLOUT_TIMEOUT_MS = 360_000;
@@ -58,6 +59,17 @@ describe('a rolling deployment with SIGTERM under 100 client sessions', () => {
   it('stops runs still going at the drain deadline with RUN_INTERRUPTED, and their retries resume them', () => {
     expect(report().tally.runsInterrupted).toBeGreaterThan(0);
     expect(report().tally.runsResumed).toBeGreaterThanOrEqual(report().tally.runsInterrupted);
+  });
+
+  it('lets a scrape of GET /metrics see each drain, the runs it interrupted and their resumes as they happened', () => {
+    const metrics = rolloutMetrics(report().record);
+    for (const { samples } of metrics.duringShutdown) expect(samples.length).toBeGreaterThan(0);
+    const draining = metrics.duringShutdown.flatMap(({ samples }) => samples.map((sample) => sample.inFlight ?? 0));
+    expect(Math.max(...draining)).toBeGreaterThan(0);
+    expect(metrics.outcomes.interrupted).toBeGreaterThan(0);
+    expect(metrics.outcomes.completed).toBeGreaterThan(0);
+    expect(metrics.resumes.client).toBeGreaterThan(0);
+    expect(metrics.resumes.client).toBeLessThanOrEqual(report().tally.runsResumed);
   });
 
   it('has every old instance exit cleanly within the grace period', () => {
@@ -140,6 +152,13 @@ describe('a rolling deployment that hands runs over (resume mode auto) under 12 
   it('never runs a tool call again once its result was saved', () => {
     expect(report().audit.toolExecutionsDuplicated).toEqual([]);
     expect(report().audit.stepsRepeated).toEqual([]);
+  });
+
+  it('lets a scrape of GET /metrics see the drains and the runs the survivors took over', () => {
+    const metrics = rolloutMetrics(report().record);
+    for (const { samples } of metrics.duringShutdown) expect(samples.length).toBeGreaterThan(0);
+    expect(metrics.resumes.auto).toBeGreaterThan(0);
+    expect(metrics.resumes.client ?? 0).toBe(0);
   });
 
   it('has every old instance exit 0 within the grace period, and passes', () => {
