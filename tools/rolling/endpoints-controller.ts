@@ -1,5 +1,6 @@
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { RoundLoop } from './round-loop';
 import type { NginxServer } from '../local-services';
 import { getJson } from '../bench/http-json';
 import { waitUntil } from '../bench/wait-until';
@@ -41,10 +42,7 @@ export class EndpointsController {
   private readonly terminating = new Set<string>();
   /** Names by address, kept after `forget()` so late removals are still reported by name. */
   private readonly names = new Map<string, string>();
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private readonly probePeriodMs: number;
+  private readonly rounds: RoundLoop;
   private readonly probeTimeoutMs: number;
   /** A new connection per probe, as the kubelet does: a kept-alive one could outlive the instance. */
   private readonly agent = new Agent({ keepAlive: false });
@@ -53,22 +51,18 @@ export class EndpointsController {
     private readonly nginx: NginxServer,
     options: EndpointsControllerOptions = {},
   ) {
-    this.probePeriodMs = options.probePeriodMs ?? 250;
+    this.rounds = new RoundLoop(() => this.probeRound(), options.probePeriodMs ?? 250);
     this.probeTimeoutMs = options.probeTimeoutMs ?? 3_000;
   }
 
   /** Starts probing; instances are added with {@link watch}. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.rounds.start();
   }
 
   /** Stops probing and waits for the probe round in flight. The load balancer keeps its last set. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.rounds.stop();
     this.agent.destroy();
   }
 
@@ -93,7 +87,7 @@ export class EndpointsController {
     const endpoint = this.endpoints.get(name);
     if (!endpoint) return;
     this.terminating.add(name);
-    this.wake?.();
+    this.rounds.nudge();
     await waitUntil(async () => (this.nginx.servers.includes(endpoint.address) ? undefined : true), `${name} to leave the rotation`, timeoutMs, 20);
   }
 
@@ -108,27 +102,17 @@ export class EndpointsController {
     await waitUntil(async () => (this.isRouted(name) ? true : undefined), `${name} to be routed`, timeoutMs, 20);
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      const round = performance.now();
-      const endpoints = [...this.endpoints.values()];
-      const ready = await Promise.all(endpoints.map((endpoint) => this.isReady(endpoint.address)));
-      const next = endpoints.filter((endpoint, i) => ready[i] && !this.terminating.has(endpoint.name)).map((endpoint) => endpoint.address);
-      const current = this.nginx.servers;
-      if (this.running && (next.length !== current.length || next.some((address) => !current.includes(address)))) {
-        await this.nginx.setUpstreams(next);
-        const atMs = performance.now();
-        for (const address of next.filter((a) => !current.includes(a))) this.record(atMs, address, 'added');
-        for (const address of current.filter((a) => !next.includes(a))) this.record(atMs, address, 'removed');
-      }
-      const pause = Math.max(0, this.probePeriodMs - (performance.now() - round));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pause);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+  /** One probe of every instance; nginx gets the new set of ready instances when it changed. */
+  private async probeRound(): Promise<void> {
+    const endpoints = [...this.endpoints.values()];
+    const ready = await Promise.all(endpoints.map((endpoint) => this.isReady(endpoint.address)));
+    const next = endpoints.filter((endpoint, i) => ready[i] && !this.terminating.has(endpoint.name)).map((endpoint) => endpoint.address);
+    const current = this.nginx.servers;
+    if (this.rounds.active && (next.length !== current.length || next.some((address) => !current.includes(address)))) {
+      await this.nginx.setUpstreams(next);
+      const atMs = performance.now();
+      for (const address of next.filter((a) => !current.includes(a))) this.record(atMs, address, 'added');
+      for (const address of current.filter((a) => !next.includes(a))) this.record(atMs, address, 'removed');
     }
   }
 

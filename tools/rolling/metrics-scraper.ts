@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { parsePrometheusText, sumBy, total } from './prometheus-text';
+import { RoundLoop } from './round-loop';
 
 /** One instance to scrape, by the name the report uses. */
 export interface ScrapeTarget {
@@ -70,32 +71,25 @@ function missReason(error: unknown): string {
  */
 export class MetricsScraper {
   private readonly instances = new Map<string, InstanceMetrics>();
-  private readonly intervalMs: number;
   private readonly timeoutMs: number;
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly rounds: RoundLoop;
 
   constructor(
     private readonly targets: () => readonly ScrapeTarget[],
     options: MetricsScraperOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 250;
+    this.rounds = new RoundLoop(() => Promise.all(this.targets().map((target) => this.scrape(target))), options.intervalMs ?? 250);
     this.timeoutMs = options.timeoutMs ?? 1_000;
   }
 
   /** Starts scraping; a second call while running does nothing. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.rounds.start();
   }
 
   /** Stops scraping and waits for the round in flight (at most one scrape timeout). */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.rounds.stop();
   }
 
   /** Every instance scraped at least once, in the order first seen. */
@@ -115,22 +109,6 @@ export class MetricsScraper {
     } catch (error) {
       record.misses++;
       record.lastMiss = missReason(error);
-    }
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      const round = performance.now();
-      await Promise.all(this.targets().map((target) => this.scrape(target)));
-      if (!this.running) break;
-      const pause = Math.max(0, this.intervalMs - (performance.now() - round));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pause);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
     }
   }
 }
