@@ -5,6 +5,7 @@ import { ConfigService } from '@nestjs/config';
 import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 import { DEV_USER, DevToken } from './dev-token';
+import { JwksVerifier } from './jwks-verifier';
 import { JwtAuthGuard } from './jwt-auth.guard';
 
 /** Bearer-token authentication for every route not marked `@Public()`. */
@@ -21,7 +22,7 @@ import { JwtAuthGuard } from './jwt-auth.guard';
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, DevToken],
+  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, JwksVerifier, DevToken],
   exports: [DevToken],
 })
 export class AuthModule implements OnApplicationBootstrap {

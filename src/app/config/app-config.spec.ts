@@ -16,6 +16,19 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ ...base, AGENT_FRAMEWORK: 'crewai' })).toThrow(/AGENT_FRAMEWORK.*native.*ai-sdk.*langgraph.*openai-agents/);
   });
 
+  it('refuses production with neither AUTH_JWT_SECRET nor AUTH_JWKS_URL, naming both', () => {
+    expect(() => loadAppConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET or AUTH_JWKS_URL is required/);
+  });
+
+  it('starts in production with a JWKS alone, and makes no dev token there', () => {
+    const config = loadAppConfig({ NODE_ENV: 'production', AUTH_JWKS_URL: 'https://idp.example.test/jwks.json', AUTH_ISSUER: 'https://idp.example.test' });
+    expect(config).toMatchObject({ authJwksUrl: 'https://idp.example.test/jwks.json', authIssuer: 'https://idp.example.test', authSecretGenerated: false });
+  });
+
+  it('refuses an AUTH_JWKS_URL that is not a URL, naming it', () => {
+    expect(() => loadAppConfig({ ...base, AUTH_JWKS_URL: 'not a url' })).toThrow(/AUTH_JWKS_URL/);
+  });
+
   it('serves the console by default outside production and not in production', () => {
     expect(loadAppConfig(base).consoleEnabled).toBe(true);
     expect(loadAppConfig({ ...base, NODE_ENV: 'production' }).consoleEnabled).toBe(false);

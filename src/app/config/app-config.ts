@@ -14,6 +14,9 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: z.string().url().optional(),
   AUTH_JWT_SECRET: z.string().min(1).optional(),
+  AUTH_JWKS_URL: z.string().url().optional(),
+  AUTH_ISSUER: z.string().min(1).optional(),
+  AUTH_AUDIENCE: z.string().min(1).optional(),
   SHUTDOWN_DRAIN_TIMEOUT_MS: int(20_000),
   SHUTDOWN_TIMEOUT_MS: int(25_000, 1),
   LEASE_TTL_MS: int(15_000, 300),
@@ -56,8 +59,14 @@ export interface AppConfig {
   redisUrl?: string;
   /** HS256 secret of bearer tokens; made at random for this boot when unset outside production. */
   authJwtSecret: string;
-  /** True when `authJwtSecret` was made at boot: a dev token is logged. */
+  /** True when `authJwtSecret` was made at boot outside production: a dev token is logged. */
   authSecretGenerated: boolean;
+  /** The OIDC provider's key set: RS256 and ES256 tokens are checked against it. */
+  authJwksUrl?: string;
+  /** The `iss` a JWKS token must carry, when set. */
+  authIssuer?: string;
+  /** An `aud` a JWKS token must carry, when set. */
+  authAudience?: string;
   drainTimeoutMs: number;
   shutdownTimeoutMs: number;
   /** How long a run's lease on its thread lasts without renewal: a dead instance's threads resume elsewhere after it. */
@@ -102,8 +111,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new Error(`invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && !e.AUTH_JWT_SECRET) {
-    throw new Error('AUTH_JWT_SECRET is required when NODE_ENV=production: set it to a long random string (e.g. `openssl rand -hex 32`)');
+  if (e.NODE_ENV === 'production' && !e.AUTH_JWT_SECRET && !e.AUTH_JWKS_URL) {
+    throw new Error(
+      "AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production: set AUTH_JWKS_URL to your identity provider's JWKS, or AUTH_JWT_SECRET to a long random string (e.g. `openssl rand -hex 32`)",
+    );
   }
   if (e.SHUTDOWN_TIMEOUT_MS <= e.SHUTDOWN_DRAIN_TIMEOUT_MS) {
     throw new Error('SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs');
@@ -126,7 +137,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     authJwtSecret: e.AUTH_JWT_SECRET ?? randomBytes(32).toString('hex'),
-    authSecretGenerated: !e.AUTH_JWT_SECRET,
+    // With a JWKS in production and no secret, HS256 tokens meet a random secret no one has: none verifies.
+    authSecretGenerated: !e.AUTH_JWT_SECRET && e.NODE_ENV !== 'production',
+    authJwksUrl: e.AUTH_JWKS_URL,
+    authIssuer: e.AUTH_ISSUER,
+    authAudience: e.AUTH_AUDIENCE,
     drainTimeoutMs: e.SHUTDOWN_DRAIN_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     leaseTtlMs: e.LEASE_TTL_MS,
