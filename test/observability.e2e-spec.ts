@@ -36,7 +36,7 @@ describe('GET /metrics', () => {
     for (const name of CONTRACT_METRICS) expect(metrics.text).toContain(`# TYPE ${name} `);
     expect(metrics.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(metrics.value('agent_signal_bus_connected')).toBe(1);
-    expect(metrics.value('agent_runs_total{outcome="handed_over"}')).toBe(0);
+    expect(metrics.value('agent_runs_total', { outcome: 'handed_over' })).toBe(0);
   });
 
   it('counts a completed run, its checkpoints and a join of its stream', async () => {
@@ -47,8 +47,8 @@ describe('GET /metrics', () => {
     await joined.done;
 
     const after = await scrape(service.baseUrl);
-    const delta = (series: string) => (after.value(series) ?? 0) - (before.value(series) ?? 0);
-    expect(delta('agent_runs_total{outcome="completed"}')).toBe(1);
+    const delta = (name: string, labels?: Record<string, string>) => (after.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
+    expect(delta('agent_runs_total', { outcome: 'completed' })).toBe(1);
     expect(delta('agent_checkpoint_duration_seconds_count')).toBeGreaterThanOrEqual(5);
     expect(delta('agent_stream_joins_total')).toBe(1);
     expect(after.value('agent_runs_in_flight')).toBe(0);
@@ -63,10 +63,10 @@ describe('GET /metrics', () => {
     expect(cancel.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
 
     const after = await scrape(service.baseUrl);
-    expect(after.value('agent_runs_total{outcome="canceled"}')).toBe(1);
+    expect(after.value('agent_runs_total', { outcome: 'canceled' })).toBe(1);
     expect(after.value('agent_cancel_delivery_seconds_count')).toBe(1);
     expect(after.value('agent_cancel_delivery_seconds_sum')).toBeGreaterThan(0);
-    expect(after.value('agent_cancel_delivery_seconds_bucket{le="10"}')).toBe(1);
+    expect(after.value('agent_cancel_delivery_seconds_bucket', { le: '10' })).toBe(1);
     expect(after.value('agent_runs_in_flight')).toBe(0);
   });
 
@@ -127,8 +127,8 @@ describe('GET /metrics around a shutdown', () => {
     const second = await services.restart(first);
     expect(await (await startRun(second.baseUrl, user, long)).terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     const after = await scrape(second.baseUrl);
-    expect(after.value('agent_run_resumes_total{mode="client"}')).toBe(1);
-    expect(after.value('agent_runs_total{outcome="completed"}')).toBe(1);
+    expect(after.value('agent_run_resumes_total', { mode: 'client' })).toBe(1);
+    expect(after.value('agent_runs_total', { outcome: 'completed' })).toBe(1);
   });
 
   it('answers 404 with METRICS_ENABLED=false', async () => {

@@ -54,10 +54,12 @@ describe('parsePrometheusText', () => {
   });
 
   it('drops timestamps and reads special values', () => {
-    expect(parsePrometheusText('a 1 1700000000000\nb +Inf\nc NaN\n')).toEqual([
+    expect(parsePrometheusText('a 1 1700000000000\nb +Inf\nc NaN\nd Nan\n')).toEqual([
       { name: 'a', labels: {}, value: 1 },
       { name: 'b', labels: {}, value: Number.POSITIVE_INFINITY },
       { name: 'c', labels: {}, value: Number.NaN },
+      // prom-client's spelling, e.g. nodejs_eventloop_lag_mean_seconds before its first sample.
+      { name: 'd', labels: {}, value: Number.NaN },
     ]);
   });
 

@@ -43,11 +43,12 @@ function readLabels(line: string, at: number, fail: (why: string) => never): { l
   }
 }
 
-/** A sample value as Prometheus writes it (Go float syntax, with `+Inf`, `-Inf`, `NaN`). */
+/** A sample value as Prometheus reads it (Go float syntax: `+Inf`, `-Inf` and `NaN` in any case; prom-client writes `Nan`). */
 function readValue(text: string): number {
-  if (text === '+Inf' || text === 'Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  const word = text.toLowerCase();
+  if (word === '+inf' || word === 'inf') return Number.POSITIVE_INFINITY;
+  if (word === '-inf') return Number.NEGATIVE_INFINITY;
+  if (word === 'nan') return Number.NaN;
   return text.trim() === '' ? Number.NaN : Number(text);
 }
 
@@ -79,7 +80,7 @@ export function parsePrometheusText(text: string): PrometheusSample[] {
     }
     const [valueText] = rest.trim().split(/\s+/);
     const value = readValue(valueText ?? '');
-    if (Number.isNaN(value) && valueText !== 'NaN') return fail(`value ${JSON.stringify(valueText)} is not a number`);
+    if (Number.isNaN(value) && valueText.toLowerCase() !== 'nan') return fail(`value ${JSON.stringify(valueText)} is not a number`);
     samples.push({ name, labels, value });
   });
   return samples;

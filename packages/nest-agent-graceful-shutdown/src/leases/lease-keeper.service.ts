@@ -1,7 +1,6 @@
-import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
-import { AgentTelemetry } from '../telemetry/agent-telemetry';
 
 /** A lease this process holds for one run attempt. */
 interface HeldLease {
@@ -27,7 +26,6 @@ export class LeaseKeeper implements OnApplicationShutdown {
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
-    @Optional() private readonly telemetry?: AgentTelemetry,
   ) {}
 
   get size(): number {
@@ -55,7 +53,6 @@ export class LeaseKeeper implements OnApplicationShutdown {
         if (!lease) continue;
         this.logger.warn({ msg: 'lease lost, stopping run', threadId: lease.threadId, runKey });
         this.held.delete(runKey);
-        this.telemetry?.notify('leaseLost', lease.threadId);
         lease.onLost();
       }
     } catch (error) {

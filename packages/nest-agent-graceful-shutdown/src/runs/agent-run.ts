@@ -133,6 +133,8 @@ export class AgentRun {
     const { telemetry } = this.spec;
     telemetry.ended(outcome, outcomeLabel(outcome, { handOver, saveFailed: this.saveFailure !== undefined }), this.saveFailure);
     const request = this.control.stopRequest;
+    // Lost while it ran (the lease keeper stopped it) or found at its fenced save: once per attempt.
+    if (request?.error instanceof LeaseLostError || this.saveFailure instanceof LeaseLostError) telemetry.leaseLost();
     if (outcome.stopReason === StopReason.Canceled && request?.reason === StopReason.Canceled) telemetry.cancelDelivered(request.requestedAt);
   }
 
@@ -183,8 +185,6 @@ export class AgentRun {
       // Lease lost: the thread is a newer run's now. Store unreachable: the lease runs out
       // and the thread reads interrupted (crash), resumable from its last checkpoint.
       this.saveFailure = error instanceof Error ? error : new Error(String(error));
-      // Found out here, at the fenced write, unless the lease keeper found it first and stopped the run.
-      if (error instanceof LeaseLostError && !(this.control.stopRequest?.error instanceof LeaseLostError)) this.spec.telemetry.leaseLost();
       this.logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
       return;
     }

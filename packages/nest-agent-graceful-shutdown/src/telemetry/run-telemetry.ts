@@ -75,7 +75,7 @@ export class RunTelemetry implements RunInstruments {
     this.telemetry.notify('cancelDelivered', this.observed(), Math.max(0, Date.now() - acceptedAt) / 1_000);
   }
 
-  /** The run's write was refused: another attempt holds the thread's lease now. */
+  /** The attempt lost its lease on the thread (another attempt holds it now). */
   leaseLost(): void {
     this.telemetry.notify('leaseLost', this.info.threadId);
   }
