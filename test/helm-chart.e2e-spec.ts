@@ -181,6 +181,25 @@ describe('the Deployment', () => {
     expect(onlyContainer(podSpecOf(deploymentOf(objects))).env!.at(-1)).toEqual({ name: 'SYSTEM_PROMPT', value: 'be-brief' });
   });
 
+  it('passes the per-user limits to the service, with its defaults', () => {
+    const data = findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data;
+    expect(data).toMatchObject({ MAX_RUNS_PER_USER: '10', MAX_MESSAGES_PER_REQUEST: '100', MAX_HISTORY_MESSAGES: '10000', RATE_LIMIT_PER_MINUTE: '6000' });
+    expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).limits).toEqual(loadAppConfig({ AUTH_JWT_SECRET: 'secret' }).limits);
+  });
+
+  it('passes AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE only when they are set', async () => {
+    const objects = await render({
+      set: ['config.auth.jwksUrl=https://idp.example.test/jwks.json', 'config.auth.issuer=https://idp.example.test/', 'config.auth.audience=agents'],
+    });
+    const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
+    expect(dataOf(objects)).toMatchObject({
+      AUTH_JWKS_URL: 'https://idp.example.test/jwks.json',
+      AUTH_ISSUER: 'https://idp.example.test/',
+      AUTH_AUDIENCE: 'agents',
+    });
+    expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual([]);
+  });
+
   it('rolls its pods when the configuration changes, through the checksum/config annotation', async () => {
     const checksum = (objects: KubernetesObject[]) => deploymentOf(objects).spec.template.metadata.annotations!['checksum/config'];
     const changed = await render({ set: ['config.leaseTtlMs=20000'] });

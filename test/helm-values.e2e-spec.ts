@@ -39,6 +39,14 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     error: /interval/,
   },
   { what: 'an unknown model provider', set: 'config.modelProvider=anthropic', path: 'config.modelProvider', value: 'anthropic', error: /modelProvider/ },
+  { what: 'a negative per-user limit', set: 'config.limits.maxRunsPerUser=-1', path: 'config.limits.maxRunsPerUser', value: -1, error: /maxRunsPerUser/ },
+  {
+    what: 'a JWKS URL without http(s)',
+    set: 'config.auth.jwksUrl=idp.example.test/jwks.json',
+    path: 'config.auth.jwksUrl',
+    value: 'idp.example.test/jwks.json',
+    error: /jwksUrl/,
+  },
 ];
 
 type SchemaNode = Record<string, unknown> | undefined;

@@ -40,6 +40,11 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
           signals: { redisUrl: app.redisUrl },
           runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs, resumeMode: app.resumeMode, onDisconnect: app.runOnDisconnect },
           streams: { retentionMs: app.streamRetentionMs },
+          limits: {
+            maxActiveRunsPerUser: app.limits.maxRunsPerUser,
+            maxMessagesPerRequest: app.limits.maxMessagesPerRequest,
+            maxHistoryMessages: app.limits.maxHistoryMessages,
+          },
         };
       },
     }),

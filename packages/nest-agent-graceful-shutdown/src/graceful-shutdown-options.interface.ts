@@ -1,5 +1,6 @@
 import type { AgentHook } from './agent/agent-hook.interface';
 import type { ResumeMessageTemplate } from './resume/resume-message';
+import type { RunLimitOptions } from './runs/run-limits';
 import type { SignalBus } from './signals/signal-bus.interface';
 import type { RunEventLog } from './streams/run-event-log.interface';
 
@@ -146,6 +147,8 @@ export interface StreamOptions {
   log?: RunEventLog;
 }
 
+export type { RunLimitOptions } from './runs/run-limits';
+
 /** Options of `GracefulShutdownModule`. Every one has a default. */
 export interface GracefulShutdownModuleOptions {
   /** When and how the process shuts down. */
@@ -158,6 +161,8 @@ export interface GracefulShutdownModuleOptions {
   runs?: RunOptions;
   /** Joinable run streams. */
   streams?: StreamOptions;
+  /** Per-user limits on runs and messages (429 with `Retry-After`). */
+  limits?: RunLimitOptions;
   /**
    * Name of the TypeORM data source that holds the sessions (with the default store).
    * @default the default data source

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { AgentHook } from './agent/agent-hook.interface';
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
 import { defaultResumeMessage, type ResumeMessageTemplate } from './resume/resume-message';
+import { resolveRunLimits, type ResolvedRunLimits } from './runs/run-limits';
 import type { SignalBus } from './signals/signal-bus.interface';
 import type { RunEventLog } from './streams/run-event-log.interface';
 
@@ -46,6 +47,8 @@ export interface ResolvedShutdownOptions {
   eventLog?: RunEventLog;
   dataSourceName?: string;
   instanceId: string;
+  /** Per-user limits; 0 is no limit. */
+  limits: ResolvedRunLimits;
 }
 
 /** Injection token of the resolved options. */
@@ -53,7 +56,7 @@ export const RESOLVED_SHUTDOWN_OPTIONS = Symbol('RESOLVED_SHUTDOWN_OPTIONS');
 
 /** Fills in defaults and rejects options that cannot work together, naming the option. */
 export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = {}): ResolvedShutdownOptions {
-  const { shutdown = {}, leases = {}, signals = {}, runs = {}, streams = {} } = options;
+  const { shutdown = {}, leases = {}, signals = {}, runs = {}, streams = {}, limits = {} } = options;
   const leaseTtlMs = leases.ttlMs ?? DEFAULT_OPTIONS.leaseTtlMs;
   const resolved: ResolvedShutdownOptions = {
     drainTimeoutMs: shutdown.drainTimeoutMs ?? DEFAULT_OPTIONS.drainTimeoutMs,
@@ -78,6 +81,7 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     eventLog: streams.log,
     dataSourceName: options.dataSourceName,
     instanceId: options.instanceId ?? `${hostname()}-${process.pid}`,
+    limits: resolveRunLimits(limits),
   };
   if (!(resolved.leaseRenewIntervalMs > 0 && resolved.leaseRenewIntervalMs < resolved.leaseTtlMs)) {
     throw new RangeError(

@@ -5,6 +5,7 @@ export type { SeamProvider, GracefulShutdownModuleExtras } from './graceful-shut
 export type {
   GracefulShutdownModuleOptions,
   LeaseOptions,
+  RunLimitOptions,
   RunOptions,
   ShutdownOptions,
   SignalOptions,

@@ -4,11 +4,18 @@ import { APP_GUARD } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
 import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+import { RateLimitModule } from '../limits/rate-limit.module';
+import { UserThrottlerGuard } from '../limits/user-throttler.guard';
 import { DEV_USER, DevToken } from './dev-token';
 import { JwksVerifier } from './jwks-verifier';
 import { JwtAuthGuard } from './jwt-auth.guard';
 
-/** Bearer-token authentication for every route not marked `@Public()`. */
+/**
+ * Bearer-token authentication for every route not marked `@Public()`, then the per-user rate
+ * limit. Both guards are registered here, in this order, because Nest runs global guards in the
+ * order they are registered within one module (across modules it follows module scanning): the
+ * rate limit needs the user the auth guard found.
+ */
 @Global()
 @Module({
   imports: [
@@ -21,8 +28,9 @@ import { JwtAuthGuard } from './jwt-auth.guard';
         signOptions: { algorithm: 'HS256' },
       }),
     }),
+    RateLimitModule,
   ],
-  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, JwksVerifier, DevToken],
+  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, { provide: APP_GUARD, useClass: UserThrottlerGuard }, JwksVerifier, DevToken],
   exports: [DevToken],
 })
 export class AuthModule implements OnApplicationBootstrap {

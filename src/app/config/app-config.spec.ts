@@ -43,4 +43,20 @@ describe('loadAppConfig', () => {
   it('refuses a CONSOLE_ENABLED other than true or false, naming the variable', () => {
     expect(() => loadAppConfig({ ...base, CONSOLE_ENABLED: 'yes' })).toThrow(/CONSOLE_ENABLED/);
   });
+
+  it('sets the per-user limits to their defaults when unset', () => {
+    expect(loadAppConfig(base).limits).toEqual({ maxRunsPerUser: 10, maxMessagesPerRequest: 100, maxHistoryMessages: 10_000, ratePerMinute: 6_000 });
+  });
+
+  it('turns a limit off with 0', () => {
+    expect(loadAppConfig({ ...base, MAX_RUNS_PER_USER: '0', RATE_LIMIT_PER_MINUTE: '0' }).limits).toMatchObject({ maxRunsPerUser: 0, ratePerMinute: 0 });
+  });
+
+  it.each(['MAX_RUNS_PER_USER', 'MAX_MESSAGES_PER_REQUEST', 'MAX_HISTORY_MESSAGES', 'RATE_LIMIT_PER_MINUTE'])(
+    'refuses a %s that is not a whole number ≥ 0, naming it',
+    (name) => {
+      expect(() => loadAppConfig({ ...base, [name]: '-1' })).toThrow(new RegExp(name));
+      expect(() => loadAppConfig({ ...base, [name]: 'many' })).toThrow(new RegExp(name));
+    },
+  );
 });

@@ -45,6 +45,10 @@ const EnvSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('agent-service'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   CONSOLE_ENABLED: z.enum(['true', 'false']).optional(),
+  MAX_RUNS_PER_USER: int(10),
+  MAX_MESSAGES_PER_REQUEST: int(100),
+  MAX_HISTORY_MESSAGES: int(10_000),
+  RATE_LIMIT_PER_MINUTE: int(6_000),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -100,6 +104,20 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
   /** Whether the console page is served at `/`; by default outside production only. */
   consoleEnabled: boolean;
+  /** Per-user limits, each answered with 429 and `Retry-After`; 0 turns one off. */
+  limits: AppLimits;
+}
+
+/** The per-user limits of the service (see the README's table); 0 turns one off. */
+export interface AppLimits {
+  /** Concurrent active runs per user, across instances. @default 10 */
+  maxRunsPerUser: number;
+  /** New messages (not yet in the thread) one request may add. @default 100 */
+  maxMessagesPerRequest: number;
+  /** Messages a thread's history may reach through a request. @default 10000 */
+  maxHistoryMessages: number;
+  /** Requests per user per minute, every authenticated route together. @default 6000 */
+  ratePerMinute: number;
 }
 
 /** Reads and checks the environment; throws an Error whose message says what to fix. */
@@ -172,6 +190,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     serviceName: e.OTEL_SERVICE_NAME,
     logLevel: e.LOG_LEVEL,
     consoleEnabled: e.CONSOLE_ENABLED === undefined ? e.NODE_ENV !== 'production' : e.CONSOLE_ENABLED === 'true',
+    limits: {
+      maxRunsPerUser: e.MAX_RUNS_PER_USER,
+      maxMessagesPerRequest: e.MAX_MESSAGES_PER_REQUEST,
+      maxHistoryMessages: e.MAX_HISTORY_MESSAGES,
+      ratePerMinute: e.RATE_LIMIT_PER_MINUTE,
+    },
   };
 }
 

@@ -14,3 +14,6 @@ export { EventLogUnavailableError } from './event-log-unavailable.error';
 export { StreamGoneError } from './stream-gone.error';
 export { EventLogFencedError } from './event-log-fenced.error';
 export { InvalidThreadListQueryError } from './invalid-thread-list-query.error';
+export { TooManyRunsError } from './too-many-runs.error';
+export { TooManyMessagesError } from './too-many-messages.error';
+export { HistoryLimitError } from './history-limit.error';

@@ -25,6 +25,7 @@ import { resolveResumeMode, type ResumeMode } from '../resume/resume-mode';
 import { RunEventChannel } from '../streams/run-event-channel';
 import { RUN_EVENT_LOG, type RunEventLog } from '../streams/run-event-log.interface';
 import type { ValidRunInput } from './run-input';
+import { assertMessageLimits } from './run-limits';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { RunTelemetry } from '../telemetry/run-telemetry';
 
@@ -60,8 +61,9 @@ export class AgentRunService {
   /**
    * Admits and records a run. Refuses it, writing nothing, during a shutdown
    * (`ShuttingDownError`), on a thread the access policy refuses `userId`
-   * (`ThreadAccessDeniedError`) or while
-   * the thread has an active run (`RunInProgressError`). Messages already in the history
+   * (`ThreadAccessDeniedError`), while
+   * the thread has an active run (`RunInProgressError`), or over a limit (`limits`:
+   * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`). Messages already in the history
    * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
    * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
    * instance.
@@ -106,6 +108,7 @@ export class AgentRunService {
     if (!thread && newMessages.length === 0) {
       throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
     }
+    assertMessageLimits(this.options.limits, threadId, history.length, newMessages);
     const plan = thread?.status === 'awaiting_approval' ? this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
     this.coordinator.assertAcceptingRuns();
     const channel = await this.openChannel(thread, threadId, runId);
@@ -120,6 +123,7 @@ export class AgentRunService {
         agentName,
         messages: plan.resolvedResults,
         expectedLastRunKey: thread?.lastRun?.key ?? null,
+        maxActiveRunsPerOwner: this.runSlotLimit(thread),
       });
     } catch (error) {
       if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
@@ -157,6 +161,16 @@ export class AgentRunService {
         resumes: thread?.interrupt?.traceContext,
       }),
     });
+  }
+
+  /**
+   * The active-run limit a start is held to: none for a run that continues an interrupted
+   * thread (admitted once already; refusing it would leave a crash's or a shutdown's work
+   * waiting), else `limits.maxActiveRunsPerUser` when set.
+   */
+  private runSlotLimit(thread: ThreadRecord | null): number | undefined {
+    const limit = this.options.limits.maxActiveRunsPerUser;
+    return limit > 0 && thread?.status !== 'interrupted' ? limit : undefined;
   }
 
   /** The run's event log, continued after its last event; a log out of reach refuses the run before anything is written. */

@@ -23,6 +23,13 @@ export interface StartRunCommand {
    * `ThreadBusyError` is thrown, so two instances cannot both resume one thread.
    */
   expectedLastRunKey?: string | null;
+  /**
+   * When set, the run is refused with `TooManyRunsError` (nothing written) if `ownerId`
+   * already has this many threads whose run holds a live lease. Counted in the start's own
+   * transaction, serialized per owner across instances; runs whose lease expired do not count.
+   * @default unset: no limit
+   */
+  maxActiveRunsPerOwner?: number;
 }
 
 /** How a run ended, written in one transaction with the thread's new state. */

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { PostgresServer } from '../../../../tools/local-services';
 import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { describeSessionStoreContract } from '../testing/session-store.contract';
+import { TooManyRunsError } from '../errors/too-many-runs.error';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 import { ThreadBusyError } from './session-store.interface';
@@ -94,6 +95,26 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ThreadBusyError) });
+  });
+
+  it("admits exactly the owner's limit of runs started at once from two instances", async () => {
+    const [a, b] = await twoInstances('race_slots');
+    const starts = Array.from({ length: 8 }, (_, i) =>
+      (i % 2 ? a : b).startRun({
+        threadId: `slot-${i}`,
+        ownerId: 'alice',
+        runKey: randomUUID(),
+        runId: 'r1',
+        instanceId: i % 2 ? 'instance-a' : 'instance-b',
+        messages: [],
+        maxActiveRunsPerOwner: 2,
+      }),
+    );
+
+    const results = await Promise.allSettled(starts);
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual(Array(6).fill(expect.any(TooManyRunsError)));
   });
 
   it('saves a checkpoint written while the database restarts, once', async () => {

@@ -8,6 +8,7 @@ import { ThreadEntity } from './entities/thread.entity';
 import { fencedThreadUpdate } from './lease-fence';
 import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
+import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
@@ -79,11 +80,14 @@ export class TypeOrmSessionStore implements SessionStore {
   private async startRunIn(manager: EntityManager, command: StartRunCommand): Promise<void> {
     const threads = manager.getRepository(ThreadEntity);
     const at = this.at();
+    const limit = command.maxActiveRunsPerOwner;
+    if (limit !== undefined) await lockOwnerRuns(manager, command.ownerId);
     let thread = await this.db.lockThread(manager, command.threadId);
     if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
     if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
       throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
     }
+    if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, at);
     const existed = thread !== null;
     thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, runState: null, createdAt: at });
     await manager.getRepository(RunEntity).insert({

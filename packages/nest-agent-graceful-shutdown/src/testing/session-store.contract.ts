@@ -4,6 +4,7 @@ import type { AgentMessage } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../session/session-store.interface';
+import { describeRunSlots } from './run-slots.contract';
 import { describeThreadListing } from './thread-list.contract';
 
 /** A store under test and how to release it. */
@@ -423,5 +424,6 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     });
 
     describeThreadListing(() => ({ store, advance: (ms) => clock.advance(ms), leaseTtlMs: LEASE_TTL_MS }));
+    describeRunSlots(() => ({ store, advance: (ms) => clock.advance(ms), leaseTtlMs: LEASE_TTL_MS }));
   });
 }

@@ -1,0 +1,91 @@
+/// <reference types="jest" />
+import { randomUUID } from 'node:crypto';
+import { TooManyRunsError } from '../errors/too-many-runs.error';
+import type { SessionStore, StartRunCommand } from '../session/session-store.interface';
+
+/** What the run-slot cases need from the enclosing contract: the store of the test and its clock. */
+export interface RunSlotsContext {
+  store: SessionStore;
+  /** Moves the store's clock forward, in milliseconds. */
+  advance(ms: number): void;
+  /** The store's lease length, in milliseconds. */
+  leaseTtlMs: number;
+}
+
+/**
+ * `StartRunCommand.maxActiveRunsPerOwner`: a start past the owner's limit of live runs is
+ * refused, writing nothing. Runs inside `describeSessionStoreContract`, against each store.
+ */
+export function describeRunSlots(context: () => RunSlotsContext): void {
+  describe('startRun with maxActiveRunsPerOwner', () => {
+    const command = (threadId: string, ownerId = 'alice'): StartRunCommand => ({
+      threadId,
+      ownerId,
+      runKey: randomUUID(),
+      runId: `${threadId}-r1`,
+      instanceId: 'instance-a',
+      messages: [{ id: `${threadId}-m`, role: 'user', content: 'hi' }],
+      maxActiveRunsPerOwner: 2,
+    });
+
+    it("refuses a start past the owner's limit of active runs and writes nothing", async () => {
+      const { store } = context();
+      await store.startRun(command('slot-1'));
+      await store.startRun(command('slot-2'));
+
+      await expect(store.startRun(command('slot-3'))).rejects.toBeInstanceOf(TooManyRunsError);
+      expect(await store.findThread('slot-3')).toBeNull();
+      expect(await store.loadMessages('slot-3')).toEqual([]);
+    });
+
+    it("counts only the owner's own runs", async () => {
+      const { store } = context();
+      await store.startRun(command('mine-1'));
+      await store.startRun(command('mine-2'));
+
+      await expect(store.startRun(command('theirs-1', 'bob'))).resolves.toBeUndefined();
+    });
+
+    it('frees a slot when a run ends', async () => {
+      const { store } = context();
+      const first = command('ends-1');
+      await store.startRun(first);
+      await store.startRun(command('ends-2'));
+      await store.finishRun({
+        threadId: first.threadId,
+        runKey: first.runKey,
+        status: 'completed',
+        stopReason: 'completed',
+        iteration: 1,
+        phase: 'reasoning',
+        interrupt: null,
+      });
+
+      await expect(store.startRun(command('ends-3'))).resolves.toBeUndefined();
+    });
+
+    it('does not count runs whose lease expired (a crashed instance)', async () => {
+      const { store, advance, leaseTtlMs } = context();
+      await store.startRun(command('ghost-1'));
+      await store.startRun(command('ghost-2'));
+      advance(leaseTtlMs + 1);
+
+      await expect(store.startRun(command('after-crash-1'))).resolves.toBeUndefined();
+      await expect(store.startRun(command('after-crash-2'))).resolves.toBeUndefined();
+    });
+
+    it('counts runs whose lease is renewed', async () => {
+      const { store, advance, leaseTtlMs } = context();
+      const kept = [command('kept-1'), command('kept-2')];
+      for (const c of kept) await store.startRun(c);
+      advance(leaseTtlMs - 1);
+      await store.renewLeases(
+        'instance-a',
+        kept.map((c) => c.runKey),
+      );
+      advance(2);
+
+      await expect(store.startRun(command('kept-3'))).rejects.toBeInstanceOf(TooManyRunsError);
+    });
+  });
+}
