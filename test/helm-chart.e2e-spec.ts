@@ -200,6 +200,14 @@ describe('the Deployment', () => {
     expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual([]);
   });
 
+  it('makes the HS256 secret optional only when a JWKS is set, so a JWKS-only release needs no such key', async () => {
+    const secretRef = (objects: KubernetesObject[]) =>
+      onlyContainer(podSpecOf(deploymentOf(objects))).env!.find((entry) => entry.name === 'AUTH_JWT_SECRET')!.valueFrom!.secretKeyRef!;
+    const withJwks = await render({ set: ['config.auth.jwksUrl=https://idp.example.test/jwks.json'] });
+    expect(secretRef(withJwks).optional).toBe(true);
+    expect(secretRef(byDefault).optional).toBeUndefined();
+  });
+
   it('rolls its pods when the configuration changes, through the checksum/config annotation', async () => {
     const checksum = (objects: KubernetesObject[]) => deploymentOf(objects).spec.template.metadata.annotations!['checksum/config'];
     const changed = await render({ set: ['config.leaseTtlMs=20000'] });
