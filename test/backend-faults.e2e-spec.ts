@@ -2,6 +2,7 @@ import { SharedBackends } from './support/backends';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
+import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { startRun } from './support/sse';
 import { waitFor } from './support/wait-for';
 
@@ -31,7 +32,8 @@ describe('a Redis outage', () => {
   it('lets runs complete, falls back to local cancels, and carries cross-instance cancels again once Redis is back', async () => {
     const env = await backends.environment({ DEMO_TOOL_MS: '300' });
     const a = await services.start({ env });
-    const b = await services.start({ env });
+    // B's wall clock runs a minute ahead: nothing may depend on it.
+    const b = await services.start({ env: { ...env, ...skewedClock(MINUTE_MS) } });
 
     await backends.redis.stop();
     await connected(a, false);

@@ -3,6 +3,7 @@ import { SharedBackends } from './support/backends';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
+import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { joinRun, startRun } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
 import { waitFor } from './support/wait-for';
@@ -15,7 +16,10 @@ beforeAll(() => backends.start(), 120_000);
 afterAll(() => backends.stop());
 afterEach(() => services.stopAll());
 
-/** Instances in resume mode `auto` on one PostgreSQL database and one Redis. */
+/**
+ * Instances in resume mode `auto` on one PostgreSQL database and one Redis; the second one's
+ * wall clock runs a minute ahead and the third one's a minute behind, which may change nothing.
+ */
 async function autoInstances(count: number, extra: Record<string, string> = {}): Promise<ServiceProcess[]> {
   const env = await backends.environment({
     RESUME_MODE: 'auto',
@@ -27,7 +31,8 @@ async function autoInstances(count: number, extra: Record<string, string> = {}):
     ...extra,
   });
   const started: ServiceProcess[] = [];
-  for (let i = 0; i < count; i++) started.push(await services.start({ env }));
+  const skews = [{}, skewedClock(MINUTE_MS), skewedClock(-MINUTE_MS)];
+  for (let i = 0; i < count; i++) started.push(await services.start({ env: { ...env, ...skews[i % skews.length] } }));
   return started;
 }
 

@@ -2,10 +2,14 @@ import { SharedBackends } from './support/backends';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
+import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { startRun, type AgUiEvent } from './support/sse';
+import { toolLedger } from './support/tool-ledger';
 import { waitFor } from './support/wait-for';
 
 const user = tokenFor('dana');
+/** `LEASE_TTL_MS` of the shared backends' environment (see `support/backends.ts`). */
+const LEASE_TTL_MS = 1_500;
 const backends = new SharedBackends();
 const services = new ServiceGroup();
 
@@ -13,11 +17,14 @@ beforeAll(() => backends.start(), 120_000);
 afterAll(() => backends.stop());
 afterEach(() => services.stopAll());
 
-/** Two instances of the service on one PostgreSQL database and one Redis. */
+/**
+ * Two instances of the service on one PostgreSQL database and one Redis; B's wall clock runs a
+ * minute ahead of A's, and nothing may depend on it (leases are decided on the database's clock).
+ */
 async function twoInstances(extra: Record<string, string> = {}): Promise<[ServiceProcess, ServiceProcess]> {
   const env = await backends.environment(extra);
   const a = await services.start({ env });
-  return [a, await services.start({ env })];
+  return [a, await services.start({ env: { ...env, ...skewedClock(MINUTE_MS) } })];
 }
 
 const toolResults = async (service: ServiceProcess, threadId: string) => {
@@ -103,5 +110,38 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     const messages = await toolResults(b, 'thread-x-fence');
     expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
     expect(messages.filter((m) => m.role === 'system')).toHaveLength(1);
+  });
+
+  it('leaves a run on A alone while B, its clock a minute ahead, reads and sweeps its thread for several lease periods; each tool call runs once', async () => {
+    const [a, b] = await twoInstances({ DEMO_STEPS: '3', DEMO_TOOL_MS: '1500' });
+    const stream = await startRun(a.baseUrl, user, runInput('thread-x-skew', 'run-1', [{ id: 'u1', content: 'three slow steps' }]));
+    await stream.waitForEvent((e) => e.type === 'STEP_STARTED', 'the first step');
+
+    // Every status read on B repairs a lease it sees expired, and B sweeps once per lease period:
+    // with B's clock trusted, each would record A's live run as crashed.
+    const statuses = new Set<string>();
+    const firstRead = performance.now();
+    let ended = false;
+    void stream.done.then(() => (ended = true));
+    await waitFor(
+      async () => {
+        const { body } = await api(b.baseUrl, '/v1/threads/thread-x-skew', { token: user });
+        if (!ended) statuses.add(body.status);
+        return ended;
+      },
+      'the run on A to end',
+      30_000,
+      50,
+    );
+    const watchedMs = performance.now() - firstRead;
+
+    expect(watchedMs).toBeGreaterThan(3 * LEASE_TTL_MS);
+    expect([...statuses]).toEqual(['running']);
+    expect(await stream.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect((await api(b.baseUrl, '/v1/threads/thread-x-skew', { token: user })).body).toMatchObject({ status: 'idle', interrupt: null });
+    const started = toolLedger([a, b], 'demo tool started', 'thread-x-skew');
+    expect(started).toHaveLength(3);
+    expect(new Set(started).size).toBe(3);
+    expect(toolLedger([b], 'demo tool started', 'thread-x-skew')).toEqual([]);
   });
 });

@@ -51,7 +51,8 @@ export interface LeaseOptions {
   ttlMs?: number;
   /**
    * How often the leases of this instance's runs are renewed (one batched write for all of
-   * them), in milliseconds. Must be less than `ttlMs`.
+   * them), in milliseconds. At most a third of `ttlMs`, so a lease outlives two missed
+   * renewals (a blocked event loop, a slow write).
    * @default ttlMs / 3
    */
   renewIntervalMs?: number;

@@ -83,9 +83,9 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     instanceId: options.instanceId ?? `${hostname()}-${process.pid}`,
     limits: resolveRunLimits(limits),
   };
-  if (!(resolved.leaseRenewIntervalMs > 0 && resolved.leaseRenewIntervalMs < resolved.leaseTtlMs)) {
+  if (!(resolved.leaseRenewIntervalMs > 0 && resolved.leaseRenewIntervalMs * 3 <= resolved.leaseTtlMs)) {
     throw new RangeError(
-      `leases.renewIntervalMs (${resolved.leaseRenewIntervalMs}) must be more than 0 and less than leases.ttlMs (${resolved.leaseTtlMs}), or leases expire between renewals`,
+      `leases.renewIntervalMs (${resolved.leaseRenewIntervalMs}) must be more than 0 and at most a third of leases.ttlMs (${resolved.leaseTtlMs}): a lease must outlive two missed renewals (a blocked event loop, a slow write), or healthy runs lose it`,
     );
   }
   if (!(resolved.drainTimeoutMs >= 0)) throw new RangeError('shutdown.drainTimeoutMs must be 0 or more milliseconds');

@@ -4,6 +4,9 @@ import type { DataSourceOptions } from 'typeorm';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown';
 import type { AppConfig } from '../config/app-config';
 
+/** How long a PostgreSQL session may sit idle inside a transaction before the server aborts it, in milliseconds. */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
 /**
  * PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`.
  * Never `synchronize`: the schema comes from the migrations, run at boot (see `open-data-source.ts`)
@@ -13,7 +16,15 @@ export function databaseOptions(config: AppConfig): DataSourceOptions {
   const common = { entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, synchronize: false, migrationsRun: false };
   if (config.databaseUrl) {
     // Fail a query fast while the server is unreachable: the store retries writes itself.
-    return { ...common, type: 'postgres', url: config.databaseUrl, connectTimeoutMS: 5_000, extra: { max: 20 } };
+    // A paused or wedged instance's open transaction is aborted by the server after 10 s, so the
+    // row locks it holds cannot keep other instances from recovering its runs.
+    return {
+      ...common,
+      type: 'postgres',
+      url: config.databaseUrl,
+      connectTimeoutMS: 5_000,
+      extra: { max: 20, idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS },
+    };
   }
   mkdirSync(config.dataDir, { recursive: true });
   return {

@@ -1,12 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { LeaseKeeper } from './lease-keeper.service';
 
 /**
  * No thread stays `running` forever: at boot and then once per lease period, runs whose
  * lease expired (their instance died without saving) are recorded as interrupted by a
  * crash, so they read `interrupted` and resume on their next run request. Status reads
- * do the same for one thread at once; this catches the threads nobody reads.
+ * do the same for one thread at once; this catches the threads nobody reads. Expiry is
+ * judged on the database's clock, runs this process still renews are never taken, and a
+ * thread whose row another transaction holds is skipped until the next round.
  */
 @Injectable()
 export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -17,6 +20,7 @@ export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
+    private readonly leases: LeaseKeeper,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -47,7 +51,7 @@ export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationS
   /** @param exclusiveInstanceId set at boot on a store no other instance shares: every other instance's run is orphaned. */
   async sweep(exclusiveInstanceId?: string): Promise<number> {
     try {
-      const recovered = await this.store.recoverCrashedRuns({ exclusiveInstanceId });
+      const recovered = await this.store.recoverCrashedRuns({ exclusiveInstanceId, exceptRunKeys: this.leases.heldRunKeys() });
       if (recovered > 0) this.logger.warn({ msg: 'runs of a lost instance recorded as interrupted', count: recovered });
       return recovered;
     } catch (error) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { advanceLeaseClock } from '../session/lease-clock.fixtures';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';
 import { LeaseKeeper } from './lease-keeper.service';
@@ -13,7 +14,6 @@ const LEASE_TTL_MS = 10_000;
 describe('LeaseKeeper', () => {
   let dir: string;
   let dataSource: DataSource;
-  let now: number;
   let store: TypeOrmSessionStore;
   let keeper: LeaseKeeper;
 
@@ -26,8 +26,7 @@ describe('LeaseKeeper', () => {
       migrations: SESSION_MIGRATIONS,
       migrationsRun: true,
     }).initialize();
-    now = Date.parse('2025-01-02T03:00:00.000Z');
-    store = new TypeOrmSessionStore(dataSource, { leaseTtlMs: LEASE_TTL_MS, now: () => now });
+    store = new TypeOrmSessionStore(dataSource, { leaseTtlMs: LEASE_TTL_MS });
     keeper = new LeaseKeeper(resolveShutdownOptions({ leases: { ttlMs: LEASE_TTL_MS }, instanceId: 'instance-a' }), store);
   });
 
@@ -48,7 +47,7 @@ describe('LeaseKeeper', () => {
     keeper.hold(await running('t1'), 't1', () => lost.push('t1'));
 
     for (let i = 0; i < 3; i++) {
-      now += LEASE_TTL_MS / 2;
+      await advanceLeaseClock(dataSource, LEASE_TTL_MS / 2);
       await keeper.renew();
     }
 
@@ -60,7 +59,7 @@ describe('LeaseKeeper', () => {
     const lost: string[] = [];
     keeper.hold(await running('t1'), 't1', () => lost.push('t1'));
     keeper.hold(await running('t2'), 't2', () => lost.push('t2'));
-    now += LEASE_TTL_MS + 1;
+    await advanceLeaseClock(dataSource, LEASE_TTL_MS + 1);
     await store.findThread('t1');
 
     await keeper.renew();
@@ -74,7 +73,7 @@ describe('LeaseKeeper', () => {
     const release = keeper.hold(await running('t1'), 't1', () => undefined);
 
     release();
-    now += LEASE_TTL_MS + 1;
+    await advanceLeaseClock(dataSource, LEASE_TTL_MS + 1);
     await keeper.renew();
 
     expect(keeper.size).toBe(0);

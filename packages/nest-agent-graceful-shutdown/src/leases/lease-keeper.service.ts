@@ -32,6 +32,11 @@ export class LeaseKeeper implements OnApplicationShutdown {
     return this.held.size;
   }
 
+  /** The run keys whose leases this process holds and renews: the crash sweep leaves them alone. */
+  heldRunKeys(): string[] {
+    return [...this.held.keys()];
+  }
+
   /** Renews the lease of run attempt `runKey` until the returned release is called. */
   hold(runKey: string, threadId: string, onLost: () => void): () => void {
     this.held.set(runKey, { threadId, onLost });

@@ -28,3 +28,18 @@ export async function fencedThreadUpdate(manager: EntityManager, token: FenceTok
   const result = await manager.getRepository(ThreadEntity).update(holdsLease(token), changes);
   if (!result.affected) throw new LeaseLostError(token.threadId, token.runKey);
 }
+
+/**
+ * `fencedThreadUpdate` for a checkpoint of a running attempt: the same write extends the lease
+ * to `leaseUntilSql` (a SQL time expression on the database's clock). A committed checkpoint is
+ * proof of life, and on PostgreSQL the renewal skips the row this checkpoint locks, so the
+ * checkpoint renews it instead.
+ */
+export function fencedCheckpoint(
+  manager: EntityManager,
+  token: FenceToken,
+  changes: QueryDeepPartialEntity<ThreadEntity>,
+  leaseUntilSql: string,
+): Promise<void> {
+  return fencedThreadUpdate(manager, token, { ...changes, leaseExpiresAt: () => leaseUntilSql });
+}

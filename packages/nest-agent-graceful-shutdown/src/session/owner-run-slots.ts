@@ -1,21 +1,13 @@
-import { IsNull, MoreThanOrEqual, Not, type EntityManager, type FindOptionsWhere } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { TooManyRunsError } from '../errors/too-many-runs.error';
 import { ThreadEntity } from './entities/thread.entity';
+import { liveLeaseWhere } from './lease-rows';
 
 /**
  * Namespace of the per-owner advisory locks (the first key of PostgreSQL's two-key form, whose
  * key space is apart from the one-key locks such as the migrations' lock).
  */
 const OWNER_LOCK_NAMESPACE = 0x52554e53; // "RUNS"
-
-/**
- * The rows of threads whose active run holds a live lease at `nowIso`. A run whose lease ran
- * out (its instance died) is a ghost: it is no longer anyone's run and does not count.
- * The one place that says what "live" means for counting runs.
- */
-export function liveLeaseWhere(nowIso: string): FindOptionsWhere<ThreadEntity> {
-  return { activeRunId: Not(IsNull()), leaseExpiresAt: MoreThanOrEqual(nowIso) };
-}
 
 /**
  * Serializes run starts of one owner until the transaction ends, so a count of the owner's
@@ -31,9 +23,11 @@ export async function lockOwnerRuns(manager: EntityManager, ownerId: string): Pr
 
 /**
  * Refuses a new run with `TooManyRunsError` when `ownerId` already has `limit` threads with a
- * run under a live lease. Call inside the start's transaction, after `lockOwnerRuns`.
+ * run under a live lease on the database's clock (`clockSql`, see `liveLeaseWhere`): a crashed
+ * instance's runs stop counting once their leases run out. Call inside the start's
+ * transaction, after `lockOwnerRuns`.
  */
-export async function assertRunSlot(manager: EntityManager, ownerId: string, limit: number, nowIso: string): Promise<void> {
-  const active = await manager.getRepository(ThreadEntity).countBy({ ownerId, ...liveLeaseWhere(nowIso) });
+export async function assertRunSlot(manager: EntityManager, ownerId: string, limit: number, clockSql: string): Promise<void> {
+  const active = await manager.getRepository(ThreadEntity).countBy({ ownerId, ...liveLeaseWhere(clockSql) });
   if (active >= limit) throw new TooManyRunsError(ownerId, limit);
 }

@@ -1,16 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { retryThroughOutage, type RetryPolicy } from './connection-retry';
 import { ThreadEntity } from './entities/thread.entity';
+import { LeaseRenewalConnection } from './lease-renewal-connection';
 import { WriteQueue } from './write-queue';
 
 /**
  * How the session store talks to its database, whichever it is: transactions pass through
  * one queue on SQLite (one writer; TypeORM would nest concurrent ones as savepoints) and are
  * retried through a connection loss on PostgreSQL; a thread's row is locked where the
- * database has row locks.
+ * database has row locks. Lease times come from the database's clock, never an instance's.
  */
 export class SessionDatabase {
-  private resolved?: { dataSource: DataSource; queue?: WriteQueue; postgres: boolean };
+  private resolved?: { dataSource: DataSource; queue?: WriteQueue; postgres: boolean; renewer?: LeaseRenewalConnection };
 
   /** @param source the data source, or a function that returns it once it is initialized. */
   constructor(
@@ -25,6 +26,54 @@ export class SessionDatabase {
   /** True for an embedded file that no other process shares. */
   get embedded(): boolean {
     return this.connection().queue !== undefined;
+  }
+
+  /** True on PostgreSQL (row locks, `SKIP LOCKED`, a connection pool). */
+  get postgres(): boolean {
+    return this.connection().postgres;
+  }
+
+  /**
+   * A SQL expression for the database's current time plus `offsetMs` milliseconds, as ISO text
+   * in the format of `Date#toISOString()` (so it compares as text with the stored lease times).
+   * Every instance reads the same clock, so lease expiry cannot be faked by an instance whose
+   * wall clock drifted. PostgreSQL's `statement_timestamp()` moves between the statements of a
+   * transaction (unlike `now()`) and, being stable, can still drive an index scan.
+   */
+  clockSql(offsetMs = 0): string {
+    // A number of ours, truncated: never interpolate input here.
+    const ms = Math.trunc(offsetMs);
+    return this.connection().postgres
+      ? `to_char((statement_timestamp() + ${ms} * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '${(ms / 1000).toFixed(3)} seconds')`;
+  }
+
+  /** The database's current time as ISO text (see `clockSql`), read with `manager` (default: outside any transaction). */
+  async now(manager: EntityManager = this.dataSource.manager): Promise<string> {
+    const [row] = (await manager.query(`SELECT ${this.clockSql()} AS now`)) as Array<{ now: string }>;
+    return row.now;
+  }
+
+  /**
+   * Runs a lease renewal where checkpoints cannot starve it: on PostgreSQL on a connection of
+   * its own (see `LeaseRenewalConnection`; each statement commits on its own), on SQLite in a
+   * transaction at the front of the write queue, right after the one in flight.
+   */
+  renewal<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const { dataSource, queue, renewer } = this.connection();
+    if (queue) return queue.run(() => dataSource.transaction(work), { urgent: true });
+    return renewer!.run(work);
+  }
+
+  /** The threads table as SQL names it (with the data source's prefix, if any), for raw statements. */
+  get threadTable(): string {
+    const { dataSource } = this.connection();
+    return dataSource.driver.escape(dataSource.getMetadata(ThreadEntity).tablePath);
+  }
+
+  /** Closes what this object opened (the renewal connection); the data source stays the host's. */
+  async close(): Promise<void> {
+    await this.resolved?.renewer?.close();
   }
 
   /**
@@ -47,12 +96,28 @@ export class SessionDatabase {
     return manager.getRepository(ThreadEntity).findOne({ where: { threadId }, ...this.rowLock() });
   }
 
-  private connection(): { dataSource: DataSource; queue?: WriteQueue; postgres: boolean } {
+  /**
+   * Like `lockThread`, but null at once when another transaction holds the row (`SKIP LOCKED`):
+   * a crash sweep must not wait on a run's checkpoint in flight, nor forever on the open
+   * transaction of a stalled process. The caller tries again on its next round.
+   */
+  lockThreadIfFree(manager: EntityManager, threadId: string): Promise<ThreadEntity | null> {
+    const lock = this.connection().postgres ? { lock: { mode: 'pessimistic_write' as const, onLocked: 'skip_locked' as const } } : {};
+    return manager.getRepository(ThreadEntity).findOne({ where: { threadId }, ...lock });
+  }
+
+  private connection(): { dataSource: DataSource; queue?: WriteQueue; postgres: boolean; renewer?: LeaseRenewalConnection } {
     if (!this.resolved) {
       const dataSource = typeof this.source === 'function' ? this.source() : this.source;
       const type = dataSource.options.type;
       const embedded = type === 'better-sqlite3' || type === 'sqlite';
-      this.resolved = { dataSource, queue: embedded ? writeQueueOf(dataSource) : undefined, postgres: type === 'postgres' };
+      const postgres = type === 'postgres';
+      this.resolved = {
+        dataSource,
+        queue: embedded ? writeQueueOf(dataSource) : undefined,
+        postgres,
+        renewer: embedded ? undefined : new LeaseRenewalConnection(dataSource),
+      };
     }
     return this.resolved;
   }

@@ -93,7 +93,9 @@ export interface SessionStore {
   finishRun(command: FinishRunCommand): Promise<void>;
   /**
    * Extends the leases `instanceId` holds for these run attempts. Returns the run keys whose
-   * lease is gone (taken over or recovered as a crash): those runs must stop.
+   * lease is gone (taken over or recovered as a crash): those runs must stop. It must not
+   * queue behind checkpoints (the TypeORM store renews on a connection of its own), and a
+   * store shared by instances must judge expiry on one clock they share, not each its own.
    */
   renewLeases(instanceId: string, runKeys: readonly string[]): Promise<string[]>;
   /** The latest attempt of a run. */
@@ -101,9 +103,10 @@ export interface SessionStore {
   /**
    * Records runs whose lease has expired as interrupted by a crash, and also, when
    * `exclusiveInstanceId` is given (a store no other live instance uses, such as an embedded
-   * file), every run held by another instance. Returns how many.
+   * file), every run held by another instance. Runs in `exceptRunKeys` (the caller's own,
+   * whose leases it still renews) are never recorded. Returns how many.
    */
-  recoverCrashedRuns(options?: { exclusiveInstanceId?: string }): Promise<number>;
+  recoverCrashedRuns(options?: { exclusiveInstanceId?: string; exceptRunKeys?: readonly string[] }): Promise<number>;
   /**
    * Up to `limit` threads that read `interrupted` (a shutdown or a crash, not an approval
    * pause), the longest waiting first: what an instance in resume mode `auto` continues.

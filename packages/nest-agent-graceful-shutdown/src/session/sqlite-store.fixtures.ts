@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { advanceLeaseClock } from './lease-clock.fixtures';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store';
 
@@ -9,6 +10,8 @@ import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-
 export interface SqliteStoreFixture {
   store: TypeOrmSessionStore;
   dataSource: DataSource;
+  /** Makes `ms` of the database's clock pass for the stored leases (see `advanceLeaseClock`). */
+  advanceDatabaseClock(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}):
   return {
     store: new TypeOrmSessionStore(dataSource, options),
     dataSource,
+    advanceDatabaseClock: (ms) => advanceLeaseClock(dataSource, ms),
     async close() {
       await dataSource.destroy();
       await rm(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { PostgresServer } from '../../../../tools/local-services';
 import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { describeSessionStoreContract } from '../testing/session-store.contract';
 import { TooManyRunsError } from '../errors/too-many-runs.error';
+import { advanceLeaseClock } from './lease-clock.fixtures';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 import { ThreadBusyError } from './session-store.interface';
@@ -25,9 +26,14 @@ describeSessionStoreContract('TypeOrmSessionStore on PostgreSQL', async (setting
   const url = await server.createDatabase(`contract_${++databases}`);
   const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
   await dataSource.initialize();
+  const store = new TypeOrmSessionStore(dataSource, settings);
   return {
-    store: new TypeOrmSessionStore(dataSource, settings),
-    close: () => dataSource.destroy(),
+    store,
+    advanceDatabaseClock: (ms) => advanceLeaseClock(dataSource, ms),
+    close: async () => {
+      await store.onApplicationShutdown();
+      await dataSource.destroy();
+    },
   };
 });
 

@@ -1,4 +1,7 @@
 import { describeSessionStoreContract } from '../testing/session-store.contract';
+import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures';
 import { openSqliteStore } from './sqlite-store.fixtures';
 
 describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', (settings) => openSqliteStore(settings));
+
+describeDatabaseLeaseClock('TypeOrmSessionStore on an SQLite file', (options) => openSqliteStore(options));

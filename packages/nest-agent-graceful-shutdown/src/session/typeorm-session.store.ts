@@ -5,8 +5,8 @@ import { recordCrash } from './crash-recovery';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
-import { fencedThreadUpdate } from './lease-fence';
-import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
+import { fencedCheckpoint, fencedThreadUpdate } from './lease-fence';
+import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
 import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
@@ -21,7 +21,12 @@ import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 export interface TypeOrmSessionStoreOptions {
   /** How long a run's lease lasts without renewal, in milliseconds. @default 15000 */
   leaseTtlMs?: number;
-  /** The clock, in epoch milliseconds; tests inject one. @default Date.now */
+  /**
+   * The clock of the timestamps shown to users (`createdAt`, `startedAt`, `interruptedAt`…), in
+   * epoch milliseconds; tests inject one. Leases never read it: their expiry is written and
+   * judged on the database's clock, so an instance whose clock drifted cannot fake a death.
+   * @default Date.now
+   */
   now?: () => number;
   /** How writes retry through a database outage. @default 30 s deadline, 100 ms to 2 s pauses */
   retry?: RetryPolicy;
@@ -48,10 +53,11 @@ export class TypeOrmSessionStore implements SessionStore {
 
   async findThread(threadId: string): Promise<ThreadRecord | null> {
     let thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
-    if (thread && leaseExpired(thread, this.at())) {
+    if (thread?.activeRunId && leaseExpired(thread, await this.db.now())) {
+      // A row another transaction holds is being written (a checkpoint renews its lease): leave it.
       await this.db.transaction(async (manager) => {
-        const locked = await this.db.lockThread(manager, threadId);
-        if (locked && leaseExpired(locked, this.at())) await recordCrash(manager, locked, this.at());
+        const locked = await this.db.lockThreadIfFree(manager, threadId);
+        if (locked && leaseExpired(locked, await this.db.now(manager))) await recordCrash(manager, locked, this.at());
       });
       thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
     }
@@ -87,7 +93,7 @@ export class TypeOrmSessionStore implements SessionStore {
     if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
       throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
     }
-    if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, at);
+    if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, this.db.clockSql());
     const existed = thread !== null;
     thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, runState: null, createdAt: at });
     await manager.getRepository(RunEntity).insert({
@@ -112,20 +118,20 @@ export class TypeOrmSessionStore implements SessionStore {
       activeRunId: command.runId,
       lastRunKey: command.runKey,
       leaseOwner: command.instanceId,
-      leaseExpiresAt: this.at(this.leaseTtlMs),
       updatedAt: at,
     });
+    const lease = { leaseExpiresAt: () => this.leaseUntilSql() };
     // Never `save`: it reads before writing, so a thread another instance created meanwhile
     // would be overwritten instead of failing on its primary key.
-    if (existed) await threads.update({ threadId: thread.threadId }, thread);
-    else await threads.insert(thread);
+    if (existed) await threads.update({ threadId: thread.threadId }, { ...thread, ...lease });
+    else await threads.insert({ ...thread, ...lease });
   }
 
   appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void> {
     return this.db.transaction(async (manager, attempt) => {
       const at = this.at();
       if (attempt > 0 && messages.length && (await this.alreadyStored(manager, target.threadId, messages[0].id))) return;
-      await fencedThreadUpdate(manager, target, { messageCount: () => `message_count + ${messages.length}`, updatedAt: at });
+      await fencedCheckpoint(manager, target, { messageCount: () => `message_count + ${messages.length}`, updatedAt: at }, this.leaseUntilSql());
       const { messageCount } = await manager
         .getRepository(ThreadEntity)
         .findOneOrFail({ select: { threadId: true, messageCount: true }, where: { threadId: target.threadId } });
@@ -138,7 +144,7 @@ export class TypeOrmSessionStore implements SessionStore {
   recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void> {
     return this.db.transaction(async (manager) => {
       const at = this.at();
-      await fencedThreadUpdate(manager, target, { updatedAt: at });
+      await fencedCheckpoint(manager, target, { updatedAt: at }, this.leaseUntilSql());
       await insertStartedToolCall(manager, target.threadId, target.runKey, call, at);
       await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
     });
@@ -147,7 +153,7 @@ export class TypeOrmSessionStore implements SessionStore {
   saveRunState(target: CheckpointTarget, state: unknown): Promise<void> {
     return this.db.transaction(async (manager) => {
       const runState = state === null || state === undefined ? null : JSON.stringify(state);
-      await fencedThreadUpdate(manager, target, { runState, updatedAt: this.at() });
+      await fencedCheckpoint(manager, target, { runState, updatedAt: this.at() }, this.leaseUntilSql());
     });
   }
 
@@ -185,11 +191,16 @@ export class TypeOrmSessionStore implements SessionStore {
     });
   }
 
+  /** Renews on a path checkpoints cannot starve (see `SessionDatabase.renewal`). */
   async renewLeases(instanceId: string, runKeys: readonly string[]): Promise<string[]> {
     const lost: string[] = [];
     for (let i = 0; i < runKeys.length; i += RENEW_CHUNK) {
       const chunk = runKeys.slice(i, i + RENEW_CHUNK);
-      const kept = await this.db.transaction((manager) => renewLeaseRows(manager, instanceId, chunk, this.at(this.leaseTtlMs)));
+      const kept = await this.db.renewal((manager) =>
+        this.db.postgres
+          ? renewLeaseRowsSkippingLocked(manager, this.db.threadTable, instanceId, chunk, this.leaseUntilSql())
+          : renewLeaseRows(manager, instanceId, chunk, this.leaseUntilSql()),
+      );
       lost.push(...chunk.filter((key) => !kept.has(key)));
     }
     return lost;
@@ -207,14 +218,15 @@ export class TypeOrmSessionStore implements SessionStore {
     return row ? toRunRecord(row) : null;
   }
 
-  async recoverCrashedRuns(options: { exclusiveInstanceId?: string } = {}): Promise<number> {
+  async recoverCrashedRuns(options: { exclusiveInstanceId?: string; exceptRunKeys?: readonly string[] } = {}): Promise<number> {
     const { exclusiveInstanceId } = options;
     let recovered = 0;
-    for (const threadId of await crashCandidates(this.dataSource.manager, this.at(), exclusiveInstanceId)) {
+    for (const threadId of await crashCandidates(this.dataSource.manager, this.db.clockSql(), options)) {
       recovered += await this.db.transaction(async (manager) => {
-        const thread = await this.db.lockThread(manager, threadId);
+        // A row another transaction holds is skipped, not waited for: the next sweep sees it again.
+        const thread = await this.db.lockThreadIfFree(manager, threadId);
         const takenOver = exclusiveInstanceId !== undefined && thread?.leaseOwner !== exclusiveInstanceId;
-        if (!thread?.activeRunId || !(leaseExpired(thread, this.at()) || takenOver)) return 0;
+        if (!thread?.activeRunId || !(takenOver || leaseExpired(thread, await this.db.now(manager)))) return 0;
         await recordCrash(manager, thread, this.at());
         return 1;
       });
@@ -232,8 +244,8 @@ export class TypeOrmSessionStore implements SessionStore {
     return rows.map((row) => row.threadId);
   }
 
-  listThreads(query: ThreadListQuery): Promise<ThreadListPage> {
-    return findThreadPage(this.dataSource.manager, query, this.at());
+  async listThreads(query: ThreadListQuery): Promise<ThreadListPage> {
+    return findThreadPage(this.dataSource.manager, query, await this.db.now());
   }
 
   async ping(): Promise<void> {
@@ -242,6 +254,11 @@ export class TypeOrmSessionStore implements SessionStore {
 
   isExclusive(): boolean {
     return this.db.embedded;
+  }
+
+  /** Closes the lease renewal connection (PostgreSQL); the data source stays its owner's. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.db.close();
   }
 
   /** A run event log in the same database, sharing its write queue on SQLite (the default log without Redis). */
@@ -253,9 +270,14 @@ export class TypeOrmSessionStore implements SessionStore {
     return (await manager.getRepository(MessageEntity).countBy({ threadId, id: messageId })) > 0;
   }
 
-  /** ISO time `offsetMs` from now on the store's clock. */
-  private at(offsetMs = 0): string {
-    return new Date(this.clock() + offsetMs).toISOString();
+  /** The injected clock's time, as ISO text: for timestamps shown to users, never for leases. */
+  private at(): string {
+    return new Date(this.clock()).toISOString();
+  }
+
+  /** SQL for the end of a lease granted now, on the database's clock. */
+  private leaseUntilSql(): string {
+    return this.db.clockSql(this.leaseTtlMs);
   }
 
   private get dataSource(): DataSource {

@@ -6,8 +6,8 @@ import type { SessionStore, StartRunCommand } from '../session/session-store.int
 /** What the run-slot cases need from the enclosing contract: the store of the test and its clock. */
 export interface RunSlotsContext {
   store: SessionStore;
-  /** Moves the store's clock forward, in milliseconds. */
-  advance(ms: number): void;
+  /** Moves the store's clock (and its database's, for leases) forward, in milliseconds. */
+  advance(ms: number): Promise<void> | void;
   /** The store's lease length, in milliseconds. */
   leaseTtlMs: number;
 }
@@ -68,7 +68,7 @@ export function describeRunSlots(context: () => RunSlotsContext): void {
       const { store, advance, leaseTtlMs } = context();
       await store.startRun(command('ghost-1'));
       await store.startRun(command('ghost-2'));
-      advance(leaseTtlMs + 1);
+      await advance(leaseTtlMs + 1);
 
       await expect(store.startRun(command('after-crash-1'))).resolves.toBeUndefined();
       await expect(store.startRun(command('after-crash-2'))).resolves.toBeUndefined();
@@ -78,12 +78,12 @@ export function describeRunSlots(context: () => RunSlotsContext): void {
       const { store, advance, leaseTtlMs } = context();
       const kept = [command('kept-1'), command('kept-2')];
       for (const c of kept) await store.startRun(c);
-      advance(leaseTtlMs - 1);
+      await advance(leaseTtlMs - 1);
       await store.renewLeases(
         'instance-a',
         kept.map((c) => c.runKey),
       );
-      advance(2);
+      await advance(2);
 
       await expect(store.startRun(command('kept-3'))).rejects.toBeInstanceOf(TooManyRunsError);
     });

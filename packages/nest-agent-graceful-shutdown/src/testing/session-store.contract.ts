@@ -10,6 +10,12 @@ import { describeThreadListing } from './thread-list.contract';
 /** A store under test and how to release it. */
 export interface SessionStoreFixture {
   store: SessionStore;
+  /**
+   * For a store that judges lease expiry on its database's clock rather than `settings.now`
+   * (as the TypeORM store does): make `ms` milliseconds of that clock pass for the stored
+   * leases. The contract calls it, with the same `ms`, each time it moves `settings.now`.
+   */
+  advanceDatabaseClock?(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,12 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     afterEach(async () => {
       await fixture.close();
     });
+
+    /** Time passes: for the timestamps the store writes, and for the leases it judges. */
+    const advance = async (ms: number) => {
+      clock.advance(ms);
+      await fixture.advanceDatabaseClock?.(ms);
+    };
 
     it('finds no thread that was never started', async () => {
       await expect(store.findThread('nobody')).resolves.toBeNull();
@@ -211,7 +223,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await store.startRun(command);
       await store.recordToolCallStarted(target(command), { id: 'call-1', name: 'search', arguments: '{}' });
 
-      clock.advance(LEASE_TTL_MS + 1);
+      await advance(LEASE_TTL_MS + 1);
 
       const thread = await store.findThread('t1');
       expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'r1', phase: 'acting' } });
@@ -225,7 +237,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await store.startRun(command);
 
       for (let i = 0; i < 3; i++) {
-        clock.advance((LEASE_TTL_MS * 2) / 3);
+        await advance((LEASE_TTL_MS * 2) / 3);
         await expect(store.renewLeases('instance-a', [command.runKey])).resolves.toEqual([]);
       }
 
@@ -235,9 +247,9 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it('sweeps runs whose lease expired and leaves the ones still held', async () => {
       const stale = startCommand('t1', 'r1', { instanceId: 'instance-a' });
       await store.startRun(stale);
-      clock.advance(LEASE_TTL_MS / 2);
+      await advance(LEASE_TTL_MS / 2);
       await store.startRun(startCommand('t2', 'r1', { instanceId: 'instance-b' }));
-      clock.advance(LEASE_TTL_MS / 2 + 1);
+      await advance(LEASE_TTL_MS / 2 + 1);
 
       await expect(store.recoverCrashedRuns()).resolves.toBe(1);
 
@@ -255,6 +267,18 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findThread('t2')).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash' } });
     });
 
+    it('never sweeps a run whose lease the caller still renews, even once it expired', async () => {
+      const own = startCommand('t1', 'r1');
+      await store.startRun(own);
+      await store.startRun(startCommand('t2', 'r1'));
+      await advance(LEASE_TTL_MS + 1);
+
+      await expect(store.recoverCrashedRuns({ exceptRunKeys: [own.runKey] })).resolves.toBe(1);
+
+      await expect(store.renewLeases('instance-a', [own.runKey])).resolves.toEqual([]);
+      expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+    });
+
     it('records the name of the agent a run was started with', async () => {
       await store.startRun({ ...startCommand('t1', 'r1'), agentName: 'researcher' });
 
@@ -266,13 +290,13 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
         const command = startCommand(threadId, 'r1');
         await store.startRun(command);
         await store.finishRun({ threadId, runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt });
-        clock.advance(10);
+        await advance(10);
       };
       await end('t-shutdown', shutdownMarker('r1'));
       await end('t-approval', { ...shutdownMarker('r1'), reason: 'approval' });
       await end('t-idle', null);
       await store.startRun(startCommand('t-crash', 'r1'));
-      clock.advance(LEASE_TTL_MS + 1);
+      await advance(LEASE_TTL_MS + 1);
       await store.recoverCrashedRuns();
 
       await expect(store.findInterruptedThreads!(10)).resolves.toEqual(['t-shutdown', 't-crash']);
@@ -283,7 +307,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     const takeOver = async () => {
       const old = startCommand('t1', 'r1', { instanceId: 'instance-a' });
       await store.startRun(old);
-      clock.advance(LEASE_TTL_MS + 1);
+      await advance(LEASE_TTL_MS + 1);
       const thread = await store.findThread('t1');
       const newer = startCommand('t1', 'r2', { instanceId: 'instance-b', expectedLastRunKey: thread?.lastRun?.key ?? null });
       await store.startRun(newer);
@@ -423,7 +447,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(histories.map((h) => h.map((m) => m.id))).toEqual(threads.map((t) => [`${t}-u`, `${t}-a`]));
     });
 
-    describeThreadListing(() => ({ store, advance: (ms) => clock.advance(ms), leaseTtlMs: LEASE_TTL_MS }));
-    describeRunSlots(() => ({ store, advance: (ms) => clock.advance(ms), leaseTtlMs: LEASE_TTL_MS }));
+    describeThreadListing(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
+    describeRunSlots(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
   });
 }

@@ -7,8 +7,8 @@ import type { ThreadListPosition, ThreadSummary } from '../session/thread-list';
 /** What the thread-list cases need from the enclosing contract: the store of the test and its clock. */
 export interface ThreadListContext {
   store: SessionStore;
-  /** Moves the store's clock forward, in milliseconds. */
-  advance(ms: number): void;
+  /** Moves the store's clock (and its leases' clock) forward, in milliseconds. */
+  advance(ms: number): Promise<void> | void;
   /** The store's lease length, in milliseconds. */
   leaseTtlMs: number;
 }
@@ -49,7 +49,7 @@ export function describeThreadListing(context: () => ThreadListContext): void {
     /** A thread created and finished, then the clock moves on so the next one is newer. */
     const idleThread = async (threadId: string, ownerId = 'alice') => {
       await finish(await start(threadId, ownerId));
-      context().advance(10);
+      await context().advance(10);
     };
 
     /** Every page of `ownerId`'s threads, `limit` at a time, following `next` to the end. */
@@ -82,7 +82,7 @@ export function describeThreadListing(context: () => ThreadListContext): void {
 
     it('moves a thread to the front when it is written to again', async () => {
       const first = await start('first');
-      context().advance(10);
+      await context().advance(10);
       await idleThread('second');
 
       await finish(first);
@@ -123,7 +123,7 @@ export function describeThreadListing(context: () => ThreadListContext): void {
       await finish(await start('interrupted'), marker('shutdown'));
       await finish(await start('approval'), marker('approval'));
       await start('crashed');
-      context().advance(context().leaseTtlMs + 1);
+      await context().advance(context().leaseTtlMs + 1);
       await start('running');
 
       const { threads } = await context().store.listThreads({ ownerId: 'alice', limit: 10 });
