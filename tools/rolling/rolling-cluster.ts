@@ -78,6 +78,8 @@ export class RollingCluster {
   private readonly secret = randomBytes(32).toString('hex');
   private readonly jwt = new JwtService({ secret: this.secret });
   private nginxServer?: NginxServer;
+  private postgresServer?: PostgresServer;
+  private redisServer?: RedisServer;
   private endpoints?: EndpointsController;
   private env: Record<string, string> = {};
   /** The instances' log files (with `logDir`), written as the lines come and closed by `dispose()`. */
@@ -111,6 +113,23 @@ export class RollingCluster {
   get nginx(): NginxServer {
     if (!this.nginxServer) throw new Error('the cluster is not started');
     return this.nginxServer;
+  }
+
+  /** The PostgreSQL every instance shares (the chaos run restarts it). */
+  get postgres(): PostgresServer {
+    if (!this.postgresServer) throw new Error('the cluster is not started');
+    return this.postgresServer;
+  }
+
+  /** The Redis every instance shares (the chaos run restarts it). */
+  get redis(): RedisServer {
+    if (!this.redisServer) throw new Error('the cluster is not started');
+    return this.redisServer;
+  }
+
+  /** The instances' `DATABASE_URL`, for audits that read the store itself. */
+  get databaseUrl(): string {
+    return this.env.DATABASE_URL;
   }
 
   get controller(): EndpointsController {
@@ -161,8 +180,10 @@ export class RollingCluster {
     await ensureLocalServicePackages();
     if (this.options.logDir) mkdirSync(this.options.logDir, { recursive: true });
     const postgres = await PostgresServer.start();
+    this.postgresServer = postgres;
     this.cleanups.push(() => postgres.destroy());
     const redis = await RedisServer.start();
+    this.redisServer = redis;
     this.cleanups.push(() => redis.destroy());
     // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
     this.cleanups.push(() => this.closeLogFiles());
