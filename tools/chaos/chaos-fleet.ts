@@ -4,22 +4,34 @@ import type { ClusterInstance, RollingCluster } from '../rolling/rolling-cluster
 import type { ScheduledAction } from './chaos-schedule';
 
 /**
- * The fleet under the chaos schedule: a {@link RollingCluster} whose instances sit in slots
- * (three by default), and the faults done to them and to the backends they share. An instance
- * stopped or killed is replaced at once by a new one in its slot, as a Deployment would; a
- * paused one keeps its slot. Whatever an instance did wrong on its way out (an exit code other
+ * The fleet under the chaos schedule: a {@link RollingCluster} whose routed instances sit in
+ * slots (three by default), and the faults done to them and to the backends they share. An
+ * instance stopped or killed is replaced at once in its slot, as a Deployment would replace its
+ * pod, by a warm spare started beforehand (a new spare then starts): on a busy machine an
+ * instance takes many seconds to boot, and the fleet must not shrink for that long. A paused
+ * instance keeps its slot. Whatever an instance did wrong on its way out (an exit code other
  * than 0 after SIGTERM, an exit past the grace period) is kept in `problems`.
  */
 export class ChaosFleet {
   /** What went wrong with the instances, for the audit. Empty when all went well. */
   readonly problems: string[] = [];
-  private readonly slots: (ClusterInstance | undefined)[];
   private readonly paused = new Set<ClusterInstance>();
   private readonly pending: Promise<void>[] = [];
-  private replacements = 0;
+  private spare?: Promise<ClusterInstance | undefined>;
+  private started = 0;
 
-  constructor(private readonly cluster: RollingCluster) {
-    this.slots = [...cluster.old];
+  private constructor(
+    private readonly cluster: RollingCluster,
+    private readonly slots: (ClusterInstance | undefined)[],
+  ) {}
+
+  /** Starts `size` instances at once (`old-1…`), routes them, and starts the first spare. */
+  static async start(cluster: RollingCluster, size = 3): Promise<ChaosFleet> {
+    const slots = await Promise.all(Array.from({ length: size }, (_, i) => cluster.launch(`old-${i + 1}`)));
+    const fleet = new ChaosFleet(cluster, slots);
+    fleet.nextSpare();
+    await fleet.spare;
+    return fleet;
   }
 
   /** Instances started so far, the first ones included. */
@@ -58,10 +70,14 @@ export class ChaosFleet {
     await Promise.all(this.pending);
   }
 
-  /** Continues any paused instance (a run that failed midway must not leave one stopped). */
-  resumeAll(): void {
+  /**
+   * Before the cluster is disposed: continues any paused instance (a run that failed midway must
+   * not leave one stopped) and waits for a spare still starting, so that disposing stops it too.
+   */
+  async close(): Promise<void> {
     for (const instance of this.paused) instance.service.signal('SIGCONT');
     this.paused.clear();
+    await this.spare;
   }
 
   /** The live, running instance in `target`'s slot, or in the next slot that has one. */
@@ -82,14 +98,29 @@ export class ChaosFleet {
     this.slots[slot] = undefined;
     instance.service.signal(signal);
     this.pending.push(this.awaitExit(instance, signal));
-    const name = `new-${++this.replacements}`;
-    this.pending.push(
-      this.cluster.launch(name).then(
-        (started) => void (this.slots[slot] = started),
-        (error: unknown) => void this.problems.push(`replacement ${name} did not start: ${String(error)}`),
-      ),
+    const spare = this.spare;
+    this.nextSpare();
+    this.pending.push(this.replace(slot, spare));
+    return `${instance.name} in slot-${slot + 1}; the spare replaces it`;
+  }
+
+  /** Starts the next spare in the background; a failure to start is a problem of the fleet. */
+  private nextSpare(): void {
+    const name = `new-${++this.started}`;
+    this.spare = this.cluster.spawn(name).catch((error: unknown) => {
+      this.problems.push(`${name} did not start: ${String(error)}`);
+      return undefined;
+    });
+  }
+
+  /** Routes the spare into `slot`. */
+  private async replace(slot: number, spare: Promise<ClusterInstance | undefined> | undefined): Promise<void> {
+    const instance = await spare;
+    if (!instance) return;
+    await this.cluster.route(instance).then(
+      () => void (this.slots[slot] = instance),
+      (error: unknown) => void this.problems.push(`${instance.name} was not routed: ${String(error)}`),
     );
-    return `${instance.name} in slot-${slot + 1}; ${name} replaces it`;
   }
 
   private async awaitExit(instance: ClusterInstance, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {

@@ -56,9 +56,11 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
   const schedule = makeSchedule({ seed: options.seed, seconds: options.seconds, users: options.users, leaseTtlMs });
   const began = performance.now();
   const env = { RESUME_MODE: 'auto', DEMO_REQUIRE_APPROVAL: 'true', SSE_HEARTBEAT_MS: '2000' };
-  const cluster = await RollingCluster.start({ instances: 3, demo: DEMO, leaseTtlMs, logDir: options.logDir, log }, env);
-  const fleet = new ChaosFleet(cluster);
+  // The fleet starts its instances itself, all at once.
+  const cluster = await RollingCluster.start({ instances: 0, demo: DEMO, leaseTtlMs, logDir: options.logDir, log }, env);
+  let fleet: ChaosFleet | undefined;
   try {
+    fleet = await ChaosFleet.start(cluster);
     const streams = userStreams(options.seed, options.users);
     const users = streams.map(
       (random, i) =>
@@ -75,8 +77,8 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
     const startMs = performance.now();
     const windowEndMs = startMs + options.seconds * 1000;
     const executed: string[] = [];
-    const ran = (entry: ScheduledAction, detail: string) => {
-      const line = `${scheduleLine({ ...entry, atMs: Math.round(performance.now() - startMs) })}  → ${detail}`;
+    const ran = (entry: ScheduledAction, detail: string, atMs = performance.now() - startMs) => {
+      const line = `${scheduleLine({ ...entry, atMs: Math.round(atMs) })}  → ${detail}`;
       executed.push(line);
       log(line);
     };
@@ -96,11 +98,11 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
     const problems = auditProblems(audit);
     writeFileSync(join(options.logDir, 'executed-schedule.txt'), `${executed.join('\n')}\n`);
     writeFileSync(join(options.logDir, 'audit.json'), JSON.stringify({ seed: options.seed, audit, problems }, null, 2));
-    writeFileSync(join(options.logDir, 'users.jsonl'), users.map((u) => JSON.stringify({ user: u.name, turns: u.turns, requests: u.requests })).join('\n'));
+    writeFileSync(join(options.logDir, 'users.jsonl'), users.map((u) => JSON.stringify({ user: u.name, turns: u.turns, clientErrors: u.clientErrors, requests: u.requests })).join('\n'));
     const result = { seed: options.seed, executed, audit, problems, passed: problems.length === 0, instancesStarted: fleet.instancesStarted };
     return { ...result, durationMs: performance.now() - began };
   } finally {
-    fleet.resumeAll();
+    await fleet?.close();
     await cluster.dispose();
   }
 }
@@ -111,14 +113,22 @@ function until(startMs: number, atMs: number): Promise<void> {
 }
 
 /** Plays the faults one after another, each at its time (or as soon as the one before is over). */
-async function playFaults(schedule: ScheduledAction[], startMs: number, fleet: ChaosFleet, ran: (e: ScheduledAction, detail: string) => void): Promise<void> {
+async function playFaults(
+  schedule: ScheduledAction[],
+  startMs: number,
+  fleet: ChaosFleet,
+  ran: (e: ScheduledAction, detail: string, atMs: number) => void,
+): Promise<void> {
   for (const entry of schedule.filter((e) => !e.target.startsWith('user-'))) {
     await until(startMs, entry.atMs);
+    // One fault at a time: the fleet is whole again (replacements routed) before the next.
+    await fleet.settle();
+    const startedAtMs = performance.now() - startMs;
     const detail = await fleet.apply(entry).catch((error: unknown) => {
       fleet.problems.push(`${entry.action} failed: ${String(error)}`);
       return `failed: ${String(error)}`;
     });
-    ran(entry, detail);
+    ran(entry, detail, startedAtMs);
   }
 }
 

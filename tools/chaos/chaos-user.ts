@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseEvent, ResumeEntry } from '@ag-ui/client';
 import { ResumableHttpAgent } from 'nest-agent-graceful-shutdown/client';
 import { StreamReader, type StreamEvent } from '../rolling/stream-reader';
@@ -31,6 +32,9 @@ export interface ChaosUserOptions {
   reconnectTimeoutMs: number;
 }
 
+/** The pause before a user looks at its thread after a run ended without an answer, in ms (plus up to as much jitter). */
+const RETRY_PAUSE_MS = 250;
+
 /** A terminal event, as the subscriber saw it. */
 type Terminal = { type: 'finished'; interrupts: { id: string }[] } | { type: 'error'; code: string };
 
@@ -56,6 +60,8 @@ export class ChaosUser {
   /** Approvals answered, by who answered. */
   readonly approvals = { bySchedule: 0, byUser: 0, rejected: 0 };
   readonly answers = new ApprovalAnswers();
+  /** The first client-side errors (a request refused for good, a reconnect deadline), for the logs. */
+  readonly clientErrors: string[] = [];
   private readonly agent: ResumableHttpAgent;
   private readonly fetcher: (url: string, init: RequestInit) => Promise<Response>;
   private turn = 0;
@@ -119,8 +125,11 @@ export class ChaosUser {
       }
       if (terminal?.type === 'error' && terminal.code === 'RUN_CANCELED') return void (record.outcome = 'cancelled');
       // Any other end: the run may go on elsewhere, or wait; the thread says which.
+      await sleep(RETRY_PAUSE_MS + this.options.random.int(0, RETRY_PAUSE_MS));
       const thread = await this.settled(deadline);
       if (!thread) break;
+      // The thread's status, not the agent's memory of an interrupt it saw earlier, says what waits.
+      this.agent.pendingInterrupts = [];
       const ownRun = thread.lastRun !== null && runIds.has(thread.lastRun.runId);
       if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'completed') return void (record.outcome = 'completed');
       if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'canceled') return void (record.outcome = 'cancelled');
@@ -139,8 +148,14 @@ export class ChaosUser {
       if (e.type === 'RUN_FINISHED') terminal = { type: 'finished', interrupts: e.outcome?.type === 'interrupt' ? (e.outcome.interrupts ?? []) : [] };
       if (e.type === 'RUN_ERROR') terminal = { type: 'error', code: e.code ?? 'UNKNOWN' };
     };
-    await this.agent.runAgent({ runId, ...(resume ? { resume } : {}) }, { onEvent }).catch((error: unknown) => {
-      if (!terminal) this.count(`client: ${error instanceof Error ? error.name : 'error'}`);
+    // A failure is handled here (the thread's status decides what next): `stopPropagation` keeps
+    // @ag-ui/client 1.0.0 from logging it to the console; its runtime reads the flag, its type omits it.
+    const onRunFailed = ({ error }: { error: Error }): void => {
+      if (!terminal) this.clientError(error);
+      return { stopPropagation: true } as unknown as void;
+    };
+    await this.agent.runAgent({ runId, ...(resume ? { resume } : {}) }, { onEvent, onRunFailed }).catch((error: unknown) => {
+      if (!terminal) this.clientError(error);
     });
     for (const id of reader.finished) this.finishedMessageIds.add(id);
     if (terminal?.type === 'error') this.count(terminal.code);
@@ -170,6 +185,12 @@ export class ChaosUser {
   private settled(deadline: number): Promise<ThreadStatus | undefined> {
     const url = `${this.options.baseUrl}/v1/threads/${encodeURIComponent(this.threadId)}`;
     return settledThread(this.fetcher as typeof fetch, url, this.options.token, Math.max(0, deadline - Date.now()));
+  }
+
+  private clientError(error: unknown): void {
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    this.count(`client ${error instanceof Error ? error.name : 'error'}`);
+    if (this.clientErrors.length < 20) this.clientErrors.push(text.slice(0, 300));
   }
 
   private count(code: string): void {

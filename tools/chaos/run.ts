@@ -15,6 +15,8 @@ const LEASE_TTL_MS = 15_000;
  * Exits 0 only when the audit holds.
  */
 async function main(): Promise<void> {
+  // Each instance, spares included, holds one `exit` listener that kills it if this process dies.
+  process.setMaxListeners(64);
   const command = parseChaosCommand(process.argv.slice(2));
   const { seed, seconds, clients } = command;
   console.log(`seed ${seed} (replay: npm run chaos -- --seed ${seed} --seconds ${seconds} --clients ${clients})`);

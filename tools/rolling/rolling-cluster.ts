@@ -149,6 +149,13 @@ export class RollingCluster {
 
   /** Starts an instance named `name`, and resolves once nginx routes to it. */
   async launch(name: string): Promise<ClusterInstance> {
+    const instance = await this.spawn(name);
+    await this.route(instance);
+    return instance;
+  }
+
+  /** Starts an instance named `name` and resolves once it is ready, without routing it: a warm spare for {@link route}. */
+  async spawn(name: string): Promise<ClusterInstance> {
     const readers = [this.ledger.reader(name), this.continuations.reader(name)];
     // Written without blocking: this process also times the clients' streams.
     const logFile = this.options.logDir ? createWriteStream(join(this.options.logDir, `${name}.log`), { flags: 'a' }) : undefined;
@@ -164,11 +171,15 @@ export class RollingCluster {
     const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine);
     const instance = { name, service };
     this.instances.push(instance);
-    this.controller.watch({ name, address: `127.0.0.1:${service.port}` });
-    await this.controller.waitUntilRouted(name, READY_TIMEOUT_MS);
-    this.timeline.routed(name);
-    this.log(`${name} is ready and routed`);
     return instance;
+  }
+
+  /** Puts a started instance into nginx's rotation, and resolves once nginx routes to it. */
+  async route(instance: ClusterInstance): Promise<void> {
+    this.controller.watch({ name: instance.name, address: `127.0.0.1:${instance.service.port}` });
+    await this.controller.waitUntilRouted(instance.name, READY_TIMEOUT_MS);
+    this.timeline.routed(instance.name);
+    this.log(`${instance.name} is ready and routed`);
   }
 
   /** Stops everything it started, in reverse order; a failed step is logged and the rest go on. */
