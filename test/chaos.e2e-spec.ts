@@ -55,7 +55,10 @@ describe(`npm run chaos -- --seed ${SEED} --seconds ${SECONDS}`, () => {
     'passes its audit after every kind of fault, cancels and approval answers',
     async () => {
       const logs = mkdtempSync(join(tmpdir(), 'chaos-e2e-'));
-      const { lines, code } = await chaos(['--seed', String(SEED), '--seconds', String(SECONDS), '--clients', String(CLIENTS), '--logs', logs], CHAOS_TIMEOUT_MS - 5_000);
+      const { lines, code } = await chaos(
+        ['--seed', String(SEED), '--seconds', String(SECONDS), '--clients', String(CLIENTS), '--logs', logs],
+        CHAOS_TIMEOUT_MS - 5_000,
+      );
       console.log(lines.join('\n'));
       const executed = lines.filter((line) => line.includes(' → '));
       for (const kind of FAULT_KINDS) expect(executed.some((line) => line.trim().split(/\s+/)[1] === kind)).toBe(true);

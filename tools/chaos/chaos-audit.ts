@@ -141,7 +141,8 @@ function auditExecutions(audit: ChaosAudit, ledger: ExecutionLedger, store: Stor
       continue;
     }
     const redone = at.filter((startedAt) => startedAt > saved);
-    for (const startedAt of redone) audit.toolExecutionsDuplicated.push(`${threadId} call ${toolCallId} started ${startedAt - saved} ms after its result was saved`);
+    for (const startedAt of redone)
+      audit.toolExecutionsDuplicated.push(`${threadId} call ${toolCallId} started ${startedAt - saved} ms after its result was saved`);
     audit.toolReRunsBeforeSave += at.length - 1 - redone.length;
   }
 }

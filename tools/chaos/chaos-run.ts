@@ -91,14 +91,20 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
     for (const user of users) user.answers.release();
     await fleet.settle();
     await withDeadline(Promise.all(conversations), settleMs + 5_000, undefined);
-    await waitUntil(async () => ((await readStore(cluster.databaseUrl, 'chaos')).threads.some((t) => t.status === 'running') ? undefined : true), 'every thread to stop running', QUIESCE_TIMEOUT_MS, 500).catch(
-      (error: unknown) => log(String(error)),
-    );
+    await waitUntil(
+      async () => ((await readStore(cluster.databaseUrl, 'chaos')).threads.some((t) => t.status === 'running') ? undefined : true),
+      'every thread to stop running',
+      QUIESCE_TIMEOUT_MS,
+      500,
+    ).catch((error: unknown) => log(String(error)));
     const audit = auditChaos(users, await readStore(cluster.databaseUrl, 'chaos'), cluster.ledger, fleet.problems);
     const problems = auditProblems(audit);
     writeFileSync(join(options.logDir, 'executed-schedule.txt'), `${executed.join('\n')}\n`);
     writeFileSync(join(options.logDir, 'audit.json'), JSON.stringify({ seed: options.seed, audit, problems }, null, 2));
-    writeFileSync(join(options.logDir, 'users.jsonl'), users.map((u) => JSON.stringify({ user: u.name, turns: u.turns, clientErrors: u.clientErrors, requests: u.requests })).join('\n'));
+    writeFileSync(
+      join(options.logDir, 'users.jsonl'),
+      users.map((u) => JSON.stringify({ user: u.name, turns: u.turns, clientErrors: u.clientErrors, requests: u.requests })).join('\n'),
+    );
     const result = { seed: options.seed, executed, audit, problems, passed: problems.length === 0, instancesStarted: fleet.instancesStarted };
     return { ...result, durationMs: performance.now() - began };
   } finally {

@@ -120,7 +120,10 @@ export class ChaosUser {
       resume = undefined;
       if (terminal?.type === 'finished' && terminal.interrupts.length === 0) return void (record.outcome = 'completed');
       if (terminal?.type === 'finished') {
-        resume = await this.answer(terminal.interrupts.map((i) => i.id), deadline);
+        resume = await this.answer(
+          terminal.interrupts.map((i) => i.id),
+          deadline,
+        );
         continue;
       }
       if (terminal?.type === 'error' && terminal.code === 'RUN_CANCELED') return void (record.outcome = 'cancelled');

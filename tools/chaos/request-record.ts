@@ -31,7 +31,13 @@ type Fetch = (url: string, init: RequestInit) => Promise<Response>;
  */
 export function recordingFetch(user: string, turn: () => number, into: RecordedRequest[]): Fetch {
   return async (url, init) => {
-    const record: RecordedRequest = { user, turn: turn(), method: init.method ?? 'GET', path: new URL(url).pathname + new URL(url).search, atMs: performance.now() };
+    const record: RecordedRequest = {
+      user,
+      turn: turn(),
+      method: init.method ?? 'GET',
+      path: new URL(url).pathname + new URL(url).search,
+      atMs: performance.now(),
+    };
     into.push(record);
     let response: Response;
     try {

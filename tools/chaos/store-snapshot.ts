@@ -56,10 +56,14 @@ export async function readStore(databaseUrl: string, threadPrefix: string): Prom
       'SELECT thread_id, status, interrupt IS NOT NULL AS marked FROM agent_threads WHERE thread_id LIKE $1 ORDER BY thread_id',
       [like],
     );
-    const messages = await client.query<{ thread_id: string; message_id: string; role: string; tool_call_id: string | null; tool_calls: string | null; created_at: string }>(
-      'SELECT thread_id, message_id, role, tool_call_id, tool_calls, created_at FROM agent_messages WHERE thread_id LIKE $1 ORDER BY thread_id, seq',
-      [like],
-    );
+    const messages = await client.query<{
+      thread_id: string;
+      message_id: string;
+      role: string;
+      tool_call_id: string | null;
+      tool_calls: string | null;
+      created_at: string;
+    }>('SELECT thread_id, message_id, role, tool_call_id, tool_calls, created_at FROM agent_messages WHERE thread_id LIKE $1 ORDER BY thread_id, seq', [like]);
     const runs = await client.query<{ thread_id: string; run_id: string }>(
       "SELECT thread_id, run_id FROM agent_runs WHERE status = 'running' AND thread_id LIKE $1 ORDER BY thread_id",
       [like],
