@@ -26,7 +26,7 @@ export function formatChaosReport(result: ChaosResult, logDir: string): string {
     ['5xx with a retry path', String(audit.retried5xx)],
     ['5xx without a retry path', String(audit.unexplained5xx.length)],
     ['network errors (retried)', String(audit.networkErrors)],
-    ['RUN_ERROR codes seen', errors || 'none'],
+    ['run errors seen', errors || 'none'],
     ['instance failures', String(audit.fleetProblems.length)],
     ['duration', `${Math.round(result.durationMs / 1000)} s`],
   ];

@@ -2,8 +2,6 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../local-services/repo-root';
 import { makeSchedule, scheduleLine } from './chaos-schedule';
 import { parseChaosCommand } from './chaos-options';
-import { formatChaosReport } from './chaos-report';
-import { runChaos } from './chaos-run';
 
 /** The instances' lease TTL, as the Helm chart sets it: a pause lasts longer. */
 const LEASE_TTL_MS = 15_000;
@@ -26,6 +24,9 @@ async function main(): Promise<void> {
   }
   const logDir = command.logDir ?? join(REPO_ROOT, 'demo-output', 'chaos', `seed-${seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   console.log(`instance logs: ${logDir}`);
+  // Loaded only for a real run, so that a dry run starts in a moment.
+  const { runChaos } = await import('./chaos-run');
+  const { formatChaosReport } = await import('./chaos-report');
   const result = await runChaos({ seed, seconds, users: clients, logDir, leaseTtlMs: LEASE_TTL_MS, log: (line) => console.log(`  ${line}`) });
   console.log(`\n${formatChaosReport(result, logDir)}`);
   process.exitCode = result.passed ? 0 : 1;
