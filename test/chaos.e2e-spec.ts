@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { FAULT_KINDS } from '../tools/chaos/chaos-schedule';
@@ -9,7 +8,7 @@ const run = promisify(execFile);
 const CLI = resolve(__dirname, '../dist-tools/tools/chaos/run.js');
 
 /** The seed of the short run: its 50 s schedule holds every kind of fault (asserted below), the kills early enough to settle soon. */
-const SEED = 62;
+const SEED = 313;
 const SECONDS = 50;
 const CLIENTS = 10;
 
@@ -54,7 +53,9 @@ describe(`npm run chaos -- --seed ${SEED} --seconds ${SECONDS}`, () => {
   it(
     'passes its audit after every kind of fault, cancels and approval answers',
     async () => {
-      const logs = mkdtempSync(join(tmpdir(), 'chaos-e2e-'));
+      // Kept after the run (git-ignored), for reading the instances' logs when the audit fails.
+      const logs = join(__dirname, '..', 'test-artifacts', 'chaos', `seed-${SEED}`);
+      rmSync(logs, { recursive: true, force: true });
       const { lines, code } = await chaos(
         ['--seed', String(SEED), '--seconds', String(SECONDS), '--clients', String(CLIENTS), '--logs', logs],
         CHAOS_TIMEOUT_MS - 5_000,

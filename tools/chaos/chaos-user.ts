@@ -6,7 +6,7 @@ import { StreamReader, type StreamEvent } from '../rolling/stream-reader';
 import { ApprovalAnswers, type ApprovalAnswer } from './approval-answers';
 import { recordingFetch, type RecordedRequest } from './request-record';
 import type { SeededStream } from './seeded-stream';
-import { settledThread, type ThreadStatus } from './thread-status';
+import { pendingInterrupts, settledThread, type ThreadStatus } from './thread-status';
 
 /** How one turn of a user ended. */
 export interface TurnRecord {
@@ -199,9 +199,4 @@ export class ChaosUser {
   private count(code: string): void {
     this.runErrors.set(code, (this.runErrors.get(code) ?? 0) + 1);
   }
-}
-
-/** The interrupt ids of a thread waiting for approval: one per pending tool call. */
-function pendingInterrupts(thread: ThreadStatus): string[] {
-  return (thread.interrupt?.pendingToolCalls ?? []).map((call) => `approve:${call.id}`);
 }

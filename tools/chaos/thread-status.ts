@@ -34,3 +34,8 @@ export async function settledThread(fetcher: typeof fetch, url: string, token: s
   }
   return undefined;
 }
+
+/** The interrupt ids of a thread waiting for approval, one per pending tool call (the service names them `approve:<toolCallId>`). */
+export function pendingInterrupts(thread: ThreadStatus): string[] {
+  return (thread.interrupt?.pendingToolCalls ?? []).map((call) => `approve:${call.id}`);
+}
