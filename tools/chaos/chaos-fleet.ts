@@ -50,14 +50,14 @@ export class ChaosFleet {
       case 'pg-restart': {
         const mode = entry.target.endsWith('immediate') ? 'immediate' : 'fast';
         const began = Date.now();
-        await this.cluster.postgres.restart(mode);
+        await this.cluster.backends.postgres.restart(mode);
         return `pg_ctl stop -m ${mode}, started again after ${Date.now() - began} ms`;
       }
       case 'redis-restart': {
         const began = Date.now();
-        await this.cluster.redis.stop();
+        await this.cluster.backends.redis.stop();
         await sleep(entry.durationMs ?? 0);
-        await this.cluster.redis.startAgain();
+        await this.cluster.backends.redis.startAgain();
         return `stopped, started again after ${Date.now() - began} ms (empty)`;
       }
       default:

@@ -92,12 +92,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
     await fleet.settle();
     await withDeadline(Promise.all(conversations), settleMs + 5_000, undefined);
     await waitUntil(
-      async () => ((await readStore(cluster.databaseUrl, 'chaos')).threads.some((t) => t.status === 'running') ? undefined : true),
+      async () => ((await readStore(cluster.backends.databaseUrl, 'chaos')).threads.some((t) => t.status === 'running') ? undefined : true),
       'every thread to stop running',
       QUIESCE_TIMEOUT_MS,
       500,
     ).catch((error: unknown) => log(String(error)));
-    const audit = auditChaos(users, await readStore(cluster.databaseUrl, 'chaos'), cluster.ledger, fleet.problems);
+    const audit = auditChaos(users, await readStore(cluster.backends.databaseUrl, 'chaos'), cluster.ledger, fleet.problems);
     const problems = auditProblems(audit);
     writeFileSync(join(options.logDir, 'executed-schedule.txt'), `${executed.join('\n')}\n`);
     writeFileSync(join(options.logDir, 'audit.json'), JSON.stringify({ seed: options.seed, audit, problems }, null, 2));

@@ -115,21 +115,10 @@ export class RollingCluster {
     return this.nginxServer;
   }
 
-  /** The PostgreSQL every instance shares (the chaos run restarts it). */
-  get postgres(): PostgresServer {
-    if (!this.postgresServer) throw new Error('the cluster is not started');
-    return this.postgresServer;
-  }
-
-  /** The Redis every instance shares (the chaos run restarts it). */
-  get redis(): RedisServer {
-    if (!this.redisServer) throw new Error('the cluster is not started');
-    return this.redisServer;
-  }
-
-  /** The instances' `DATABASE_URL`, for audits that read the store itself. */
-  get databaseUrl(): string {
-    return this.env.DATABASE_URL;
+  /** The PostgreSQL and Redis every instance shares, and the instances' `DATABASE_URL`: the chaos run restarts them and reads the store. */
+  get backends(): { postgres: PostgresServer; redis: RedisServer; databaseUrl: string } {
+    if (!this.postgresServer || !this.redisServer) throw new Error('the cluster is not started');
+    return { postgres: this.postgresServer, redis: this.redisServer, databaseUrl: this.env.DATABASE_URL };
   }
 
   get controller(): EndpointsController {
