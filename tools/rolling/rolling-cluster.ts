@@ -78,6 +78,8 @@ export class RollingCluster {
   private readonly secret = randomBytes(32).toString('hex');
   private readonly jwt = new JwtService({ secret: this.secret });
   private nginxServer?: NginxServer;
+  private postgresServer?: PostgresServer;
+  private redisServer?: RedisServer;
   private endpoints?: EndpointsController;
   private env: Record<string, string> = {};
   /** The instances' log files (with `logDir`), written as the lines come and closed by `dispose()`. */
@@ -113,6 +115,12 @@ export class RollingCluster {
     return this.nginxServer;
   }
 
+  /** The PostgreSQL and Redis every instance shares, and the instances' `DATABASE_URL`: the chaos run restarts them and reads the store. */
+  get backends(): { postgres: PostgresServer; redis: RedisServer; databaseUrl: string } {
+    if (!this.postgresServer || !this.redisServer) throw new Error('the cluster is not started');
+    return { postgres: this.postgresServer, redis: this.redisServer, databaseUrl: this.env.DATABASE_URL };
+  }
+
   get controller(): EndpointsController {
     if (!this.endpoints) throw new Error('the cluster is not started');
     return this.endpoints;
@@ -130,6 +138,13 @@ export class RollingCluster {
 
   /** Starts an instance named `name`, and resolves once nginx routes to it. */
   async launch(name: string): Promise<ClusterInstance> {
+    const instance = await this.spawn(name);
+    await this.route(instance);
+    return instance;
+  }
+
+  /** Starts an instance named `name` and resolves once it is ready, without routing it: a warm spare for {@link route}. */
+  async spawn(name: string): Promise<ClusterInstance> {
     const readers = [this.ledger.reader(name), this.continuations.reader(name)];
     // Written without blocking: this process also times the clients' streams.
     const logFile = this.options.logDir ? createWriteStream(join(this.options.logDir, `${name}.log`), { flags: 'a' }) : undefined;
@@ -145,11 +160,15 @@ export class RollingCluster {
     const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine);
     const instance = { name, service };
     this.instances.push(instance);
-    this.controller.watch({ name, address: `127.0.0.1:${service.port}` });
-    await this.controller.waitUntilRouted(name, READY_TIMEOUT_MS);
-    this.timeline.routed(name);
-    this.log(`${name} is ready and routed`);
     return instance;
+  }
+
+  /** Puts a started instance into nginx's rotation, and resolves once nginx routes to it. */
+  async route(instance: ClusterInstance): Promise<void> {
+    this.controller.watch({ name: instance.name, address: `127.0.0.1:${instance.service.port}` });
+    await this.controller.waitUntilRouted(instance.name, READY_TIMEOUT_MS);
+    this.timeline.routed(instance.name);
+    this.log(`${instance.name} is ready and routed`);
   }
 
   /** Stops everything it started, in reverse order; a failed step is logged and the rest go on. */
@@ -161,8 +180,10 @@ export class RollingCluster {
     await ensureLocalServicePackages();
     if (this.options.logDir) mkdirSync(this.options.logDir, { recursive: true });
     const postgres = await PostgresServer.start();
+    this.postgresServer = postgres;
     this.cleanups.push(() => postgres.destroy());
     const redis = await RedisServer.start();
+    this.redisServer = redis;
     this.cleanups.push(() => redis.destroy());
     // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
     this.cleanups.push(() => this.closeLogFiles());
