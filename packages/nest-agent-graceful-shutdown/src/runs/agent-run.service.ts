@@ -182,6 +182,7 @@ export class AgentRunService {
         { threadId, runId },
         {
           firstAttempt,
+          continues: thread?.lastRun?.runId === runId,
           onError: (error) => this.logger.warn({ msg: 'run event log write failed', threadId, runId, error: String(error) }),
         },
       );

@@ -56,6 +56,24 @@ describe('RunEventChannel', () => {
     expect(seen.at(-1)).toEqual({ event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } });
   });
 
+  it('logs nothing and sends no ids when the log of a run that continues lost its events, so no id is ever reused', async () => {
+    const log = new InMemoryRunEventLog();
+    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => false, continues: true });
+    const seen: ChannelEvent[] = [];
+    channel.subscribe((event) => seen.push(event));
+    await channel.activate('attempt-2');
+
+    channel.emit({ type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent);
+    channel.emit({ type: EventType.RUN_FINISHED, threadId: 't1', runId: 'r1' } as BaseEvent);
+    await channel.close(1_000, RETENTION_MS);
+
+    expect(seen.map((entry) => [entry.id, entry.event.type])).toEqual([
+      [undefined, EventType.RUN_STARTED],
+      [undefined, EventType.RUN_FINISHED],
+    ]);
+    expect(await log.last(run)).toBeNull();
+  });
+
   it('sends events at once while the log is down, and appends them in order once it is back', async () => {
     const log = new FlakyLog();
     const { channel, seen } = await openChannel(log);

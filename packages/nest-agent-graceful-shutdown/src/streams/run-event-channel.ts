@@ -26,6 +26,8 @@ export class RunEventChannel {
     private shape: StreamShape,
     lastId: number,
     private readonly onError: (error: unknown) => void,
+    /** The log lost the run's earlier events: this attempt's events get no ids and are not logged. */
+    private readonly unlogged = false,
   ) {
     this.lastId = lastId;
     this.out = new LogWriter(log, key, onError);
@@ -36,11 +38,18 @@ export class RunEventChannel {
    * its last event. The first attempt of a run starts at id 1 even while the log is unreachable
    * (it catches up later); a later attempt cannot know where to continue then, and the open
    * fails. Nothing is written until `activate`. `firstAttempt` is asked only when the log is out of reach.
+   *
+   * An empty log for a run that `continues` (an earlier attempt wrote to it) lost its events: its
+   * store restarted empty, or retention dropped it. Ids restarted at 1 would repeat ids its
+   * clients already saw, and a join after one of them would wait for events that never come.
+   * So that attempt logs nothing and its events reach its own connections without ids; a join
+   * of the run gets 410 (the log is incomplete), and the client falls back to the thread's
+   * status and messages, which the store kept.
    */
   static async open(
     log: RunEventLog,
     key: RunLogKey,
-    options: { firstAttempt: () => Promise<boolean>; onError?: (error: unknown) => void },
+    options: { firstAttempt: () => Promise<boolean>; continues?: boolean; onError?: (error: unknown) => void },
   ): Promise<RunEventChannel> {
     const onError = options.onError ?? (() => undefined);
     let last: LoggedEvent | null;
@@ -52,7 +61,8 @@ export class RunEventChannel {
       onError(error);
       last = null;
     }
-    return new RunEventChannel(log, key, await shapeOf(log, key, last), last?.id ?? 0, onError);
+    const unlogged = last === null && options.continues === true;
+    return new RunEventChannel(log, key, await shapeOf(log, key, last), last?.id ?? 0, onError, unlogged);
   }
 
   /**
@@ -61,6 +71,7 @@ export class RunEventChannel {
    * and closes what an earlier attempt left open (a handover, a crash).
    */
   async activate(writer: string): Promise<void> {
+    if (this.unlogged) return;
     try {
       const last = await this.log.claim(this.key, writer);
       if ((last?.id ?? 0) !== this.lastId) {
@@ -135,7 +146,7 @@ export class RunEventChannel {
 
   private push(event: BaseEvent): void {
     this.shape.see(event);
-    this.out.enqueue(this.out.fenced ? { event } : { id: ++this.lastId, event });
+    this.out.enqueue(this.out.fenced || this.unlogged ? { event } : { id: ++this.lastId, event });
   }
 }
 
