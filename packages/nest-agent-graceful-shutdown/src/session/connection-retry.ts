@@ -15,8 +15,9 @@ const TRANSIENT_MESSAGES = [
 export function isTransientConnectionError(error: unknown): boolean {
   const candidate = error as { name?: unknown; code?: unknown; driverError?: { code?: unknown }; message?: unknown } | null;
   if (!candidate) return false;
-  // TypeORM releases a transaction's connection when the server drops it mid-transaction.
-  if (candidate.name === 'QueryRunnerAlreadyReleasedError') return true;
+  // TypeORM releases a transaction's connection when the server drops it mid-transaction; the
+  // transaction's next statement then fails with one of these, whichever method it used.
+  if (candidate.name === 'QueryRunnerAlreadyReleasedError' || candidate.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   const code = candidate.code ?? candidate.driverError?.code;
   if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
   const message = typeof candidate.message === 'string' ? candidate.message : '';
