@@ -116,7 +116,18 @@ async function writeSqlite(manager: EntityManager, commands: readonly FinishRunC
   for (const command of commands) {
     const row = columnsOf(command);
     if (threads.run(row.status, row.interrupt, at, command.threadId, command.runKey).changes === 0) continue;
-    runs.run(row.runStatus, row.stopReason, row.errorCode, row.errorMessage, row.iteration, row.phase, row.promptTokens, row.completionTokens, at, command.runKey);
+    runs.run(
+      row.runStatus,
+      row.stopReason,
+      row.errorCode,
+      row.errorMessage,
+      row.iteration,
+      row.phase,
+      row.promptTokens,
+      row.completionTokens,
+      at,
+      command.runKey,
+    );
     written.add(command.runKey);
   }
   return written;

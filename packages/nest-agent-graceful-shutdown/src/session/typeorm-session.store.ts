@@ -41,7 +41,11 @@ export class TypeOrmSessionStore implements SessionStore {
   private readonly clock: () => number;
   private readonly logger = new Logger('SessionStore');
   /** Runs that end together (a shutdown stops thousands at once) are saved in one transaction. */
-  private readonly finishes = new GroupCommit<FinishRunCommand>((commands) => this.finishBatch(commands), FINISH_BATCH, (report) => this.finished(report));
+  private readonly finishes = new GroupCommit<FinishRunCommand>(
+    (commands) => this.finishBatch(commands),
+    FINISH_BATCH,
+    (report) => this.finished(report),
+  );
 
   /**
    * @param source the data source, or a function that returns it once it is initialized
@@ -170,7 +174,14 @@ export class TypeOrmSessionStore implements SessionStore {
   private finishBatch(commands: readonly FinishRunCommand[]): Promise<BatchOutcome<void>[]> {
     const postgres = this.dataSource.options.type === 'postgres';
     return this.db.transaction(async (manager, attempt) => {
-      const done = attempt > 0 ? await alreadyFinished(manager, postgres, commands.map((c) => c.runKey)) : new Set<string>();
+      const done =
+        attempt > 0
+          ? await alreadyFinished(
+              manager,
+              postgres,
+              commands.map((c) => c.runKey),
+            )
+          : new Set<string>();
       const rest = commands.filter((c) => !done.has(c.runKey));
       const written = rest.length ? await writeFinishedRuns(manager, postgres, rest, this.at()) : [];
       const byKey = new Map(rest.map((command, i) => [command.runKey, written[i]]));
