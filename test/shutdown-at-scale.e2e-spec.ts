@@ -33,7 +33,14 @@ describe(`SIGTERM with ${RUNS} runs in flight`, () => {
 
   beforeAll(async () => {
     first = await services.start({
-      env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '20000', DEMO_REASONING_MS: '600000', MAX_RUNS_PER_USER: String(RUNS * 2) },
+      // A lease long enough that a renewal delayed on a loaded machine takes no run away before the signal.
+      env: {
+        SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+        SHUTDOWN_TIMEOUT_MS: '20000',
+        DEMO_REASONING_MS: '600000',
+        MAX_RUNS_PER_USER: String(RUNS * 2),
+        LEASE_TTL_MS: '60000',
+      },
     });
     streams = await Promise.all(
       Array.from({ length: RUNS }, (_, i) => startRun(first.baseUrl, user, runInput(`scale-${i}`, `run-${i}`, [{ id: `u-${i}`, content: 'work' }]))),

@@ -24,10 +24,17 @@ import {
   type ShutdownAtScaleOptions,
   type ShutdownAtScaleResult,
   type ShutdownStore,
+  type KeptStreams,
 } from './shutdown-at-scale.bench';
 
 const HOOK_OVERHEAD = { runs: 2_000, iterations: 10, warmupRuns: 500 };
-const SHUTDOWN_SIZES = [1_000, 5_000, 10_000];
+/** Sizes with few streams kept open (the store and the shutdown path), then the largest with every stream open. */
+const SHUTDOWN_CASES: { runs: number; kept: KeptStreams }[] = [
+  { runs: 1_000, kept: 100 },
+  { runs: 5_000, kept: 100 },
+  { runs: 10_000, kept: 100 },
+  { runs: 10_000, kept: 'all' },
+];
 const SHUTDOWN: ShutdownAtScaleOptions = {
   reasoningMs: 600_000,
   shutdownTimeoutMs: 25_000,
@@ -35,6 +42,7 @@ const SHUTDOWN: ShutdownAtScaleOptions = {
   waveSize: 500,
   memorySteps: [0, 1_000, 5_000, 10_000],
   targetRatio: 3,
+  leaseTtlMs: 60_000,
 };
 const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, maxGapMs: 100, abortTimeoutMs: 2_000, pollIntervalMs: 100 };
 const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
@@ -125,11 +133,11 @@ async function shutdownAtScale(): Promise<boolean> {
       { name: 'postgres', store: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase(`shutdown_${Date.now()}`) }) },
     ];
     for (const { name, store } of stores) {
-      for (const runs of SHUTDOWN_SIZES) {
+      for (const { runs, kept } of SHUTDOWN_CASES) {
         try {
-          results.push(await measureShutdownAtScale(runs, SHUTDOWN, await store()));
+          results.push(await measureShutdownAtScale(runs, SHUTDOWN, await store(), kept));
         } catch (error) {
-          failures.push(`${name} N=${runs}: measurement failed: ${messageOf(error)}`);
+          failures.push(`${name} N=${runs} (${kept} streams): measurement failed: ${messageOf(error)}`);
         }
       }
     }

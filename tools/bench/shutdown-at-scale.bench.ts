@@ -25,7 +25,16 @@ export interface ShutdownAtScaleOptions {
   memorySteps: number[];
   /** Target of SIGTERM-to-exit over the raw write floor. */
   targetRatio: number;
+  /**
+   * The service's lease on each thread (`LEASE_TTL_MS`): longer than the default 15 s, so a
+   * renewal round delayed while ten thousand runs are being started on a loaded machine does
+   * not take runs away before the signal.
+   */
+  leaseTtlMs: number;
 }
+
+/** How many of the runs keep their SSE stream open until the signal. */
+export type KeptStreams = 'all' | number;
 
 /** Where the service keeps its sessions: its own SQLite file, or a PostgreSQL database of this run. */
 export type ShutdownStore = { kind: 'sqlite' } | { kind: 'postgres'; databaseUrl: string };
@@ -34,6 +43,8 @@ export type ShutdownStore = { kind: 'sqlite' } | { kind: 'postgres'; databaseUrl
 export interface ShutdownAtScaleResult {
   store: ShutdownStore['kind'];
   runs: number;
+  /** Streams still open at the signal; the other runs went on without their client (`RUN_ON_DISCONNECT=continue`). */
+  streams: number;
   inFlight: number;
   /** From SIGTERM sent to process exit seen; undefined if it had not exited by the deadline. */
   exitMs?: number;
@@ -59,11 +70,17 @@ const PROBE = resolve(__dirname, 'memory-probe.js');
 
 /**
  * Starts the built service with no drain budget, puts `runs` runs on distinct threads in
- * flight (each with its SSE stream open), sends a real SIGTERM and measures until the process
- * has exited; then checks in the store that every run was saved as interrupted with its
- * marker, and times one raw batched write of the same states there (the floor).
+ * flight, keeps `kept` of their SSE streams open (the others are dropped once their run is in
+ * flight, and the runs go on), sends a real SIGTERM and measures until the process has exited;
+ * then checks in the store that every run was saved as interrupted with its marker, and times
+ * one raw batched write of the same states there (the floor).
  */
-export async function measureShutdownAtScale(runs: number, options: ShutdownAtScaleOptions, store: ShutdownStore): Promise<ShutdownAtScaleResult> {
+export async function measureShutdownAtScale(
+  runs: number,
+  options: ShutdownAtScaleOptions,
+  store: ShutdownStore,
+  kept: KeptStreams = 'all',
+): Promise<ShutdownAtScaleResult> {
   const { env, token } = benchIdentity();
   const batches: number[] = [];
   const probe = new MemoryProbe();
@@ -79,6 +96,8 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
       SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
       DEMO_REASONING_MS: String(options.reasoningMs),
       MAX_RUNS_PER_USER: String(runs * 2),
+      LEASE_TTL_MS: String(options.leaseTtlMs),
+      RUN_ON_DISCONNECT: 'continue',
     },
     60_000,
     onLine,
@@ -93,13 +112,16 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
     for (const step of steps) {
       const range = { from: streams.length, to: step, waveSize: options.waveSize };
       if (step > streams.length) inFlight = await addRunsInFlight(service, token, range, `bench-${runs}`, streams, options.inFlightTimeoutMs);
+      // Dropped once in flight; the service sees the disconnects while the next wave starts (or the memory is read).
+      if (kept !== 'all') streams.slice(kept).forEach((stream) => stream.abort());
       if (measureMemory) memory.push({ runs: step, bytes: await probe.sample(service) });
     }
     const deadlineMs = options.shutdownTimeoutMs + 10_000;
     const signalled = await terminateAndTime(service, deadlineMs);
     const { exit, exitMs } = signalled;
     // Once the process is gone every socket is closed, so the streams end almost at once.
-    const { endings: results } = await endingsWithin(streams, 10_000);
+    const open = kept === 'all' ? streams : streams.slice(0, kept);
+    const { endings: results } = await endingsWithin(open, 10_000);
     const runInterrupted = results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length;
 
     const stored = store.kind === 'postgres' ? await readPgStoredOutcome(store.databaseUrl) : readStoredOutcome(service.databaseFile);
@@ -112,6 +134,7 @@ export async function measureShutdownAtScale(runs: number, options: ShutdownAtSc
     return {
       store: store.kind,
       runs,
+      streams: open.length,
       inFlight,
       exitMs,
       exitCode: exit.code,
@@ -138,7 +161,7 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
     [
       { heading: 'store', align: 'left' },
       { heading: 'N runs', align: 'right' },
-      { heading: 'in flight', align: 'right' },
+      { heading: 'open streams', align: 'right' },
       { heading: 'raw write floor', align: 'right' },
       { heading: 'SIGTERM to exit', align: 'right' },
       { heading: 'ratio', align: 'right' },
@@ -151,7 +174,7 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
     results.map((r) => [
       r.store,
       String(r.runs),
-      String(r.inFlight),
+      String(r.streams),
       r.floor ? `${Math.round(r.floor.medianMs)} ms` : '-',
       exitTimeCell(r.exitMs),
       ratioOf(r) === undefined ? '-' : `${ratioOf(r)!.toFixed(1)}x`,
@@ -162,12 +185,13 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
       String(r.runInterrupted),
     ]),
   );
-  const memory = results.filter((r) => r.memory.length > 1).map((r) => `memory, ${r.store}: ${memorySlopes(r.memory)}`);
+  const memory = results.filter((r) => r.memory.length > 1).map((r) => `memory, ${r.store}, ${r.streams} open streams: ${memorySlopes(r.memory)}`);
   const problems = [...results.flatMap((r) => r.problems), ...failures];
   const met = results.every((r) => (ratioOf(r) ?? Infinity) <= options.targetRatio);
   return [
     `(b) shutdown at scale: built service, SHUTDOWN_DRAIN_TIMEOUT_MS=0, SHUTDOWN_TIMEOUT_MS=${options.shutdownTimeoutMs},`,
-    `    DEMO_REASONING_MS=${options.reasoningMs}; one run per thread, each with its SSE stream open, all in flight at SIGTERM;`,
+    `    DEMO_REASONING_MS=${options.reasoningMs}, LEASE_TTL_MS=${options.leaseTtlMs}; one run per thread, all in flight at SIGTERM,`,
+    `    with every SSE stream open or only a few (the rest dropped once in flight, RUN_ON_DISCONNECT=continue);`,
     `    floor = one raw batched write of the same interrupted states (BEGIN to COMMIT, median of 3, same database, after the exit)`,
     '',
     table,
