@@ -153,7 +153,8 @@ export async function measureShutdownAtScale(
   }
 }
 
-const ratioOf = (r: ShutdownAtScaleResult) => (r.exitMs !== undefined && r.floor ? r.exitMs / r.floor.medianMs : undefined);
+// A floor that did not rewrite every run (some were lost) is no floor of this shutdown.
+const ratioOf = (r: ShutdownAtScaleResult) => (r.exitMs !== undefined && r.floor?.rows === r.runs ? r.exitMs / r.floor.medianMs : undefined);
 
 /** One row per store and N, the memory steps, then the problems, if any (`failures`: measurements that could not be made). */
 export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions, failures: readonly string[] = []): string {
@@ -175,7 +176,7 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
       r.store,
       String(r.runs),
       String(r.streams),
-      r.floor ? `${Math.round(r.floor.medianMs)} ms` : '-',
+      r.floor?.rows === r.runs ? `${Math.round(r.floor.medianMs)} ms` : '-',
       exitTimeCell(r.exitMs),
       ratioOf(r) === undefined ? '-' : `${ratioOf(r)!.toFixed(1)}x`,
       String(r.exitCode ?? r.exitSignal),

@@ -7,6 +7,7 @@ import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
 import { fencedThreadUpdate } from './lease-fence';
+import { retryOnConflict } from './conflict-retry';
 import { alreadyFinished, writeFinishedRuns } from './finished-run-rows';
 import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit';
 import { crashCandidates, leaseExpired, renewLeaseRows } from './lease-rows';
@@ -173,6 +174,10 @@ export class TypeOrmSessionStore implements SessionStore {
    */
   private finishBatch(commands: readonly FinishRunCommand[]): Promise<BatchOutcome<void>[]> {
     const postgres = this.dataSource.options.type === 'postgres';
+    return retryOnConflict(() => this.finishBatchOnce(commands, postgres));
+  }
+
+  private finishBatchOnce(commands: readonly FinishRunCommand[], postgres: boolean): Promise<BatchOutcome<void>[]> {
     return this.db.transaction(async (manager, attempt) => {
       const done =
         attempt > 0
