@@ -15,6 +15,7 @@ const SINGLE_INSTANCE_SUITES = [
   'input',
   'openai-model',
   'shutdown',
+  'shutdown-at-scale',
   'ai-sdk-agent',
   'langgraph-agent',
   'openai-agents-agent',

@@ -48,3 +48,42 @@ export async function putRunsInFlight(service: SpawnedService, token: string, ru
     throw error;
   }
 }
+
+/**
+ * Adds runs `from`..`to - 1` to `streams` in waves of `waveSize` (a wave is sent, then seen in
+ * flight, before the next one), so ten thousand connections do not all queue on the listen
+ * backlog at once. Fails like {@link putRunsInFlight}; the caller aborts `streams` on every path.
+ */
+export async function addRunsInFlight(
+  service: SpawnedService,
+  token: string,
+  range: { from: number; to: number; waveSize: number },
+  threadPrefix: string,
+  streams: RunStream[],
+  timeoutMs: number,
+): Promise<number> {
+  let ended: RunStreamResult | undefined;
+  let inFlight = range.from;
+  const deadline = Date.now() + timeoutMs;
+  for (let start = range.from; start < range.to; start += range.waveSize) {
+    const end = Math.min(range.to, start + range.waveSize);
+    for (let i = start; i < end; i++) {
+      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'));
+      void stream.done.then((result) => (ended ??= result));
+      streams.push(stream);
+    }
+    inFlight = await waitUntil(
+      async () => {
+        if (ended) return 0;
+        const count = inFlightRuns((await service.readiness()).body);
+        return count !== undefined && count >= end ? count : undefined;
+      },
+      `${end} runs in flight`,
+      Math.max(1, deadline - Date.now()),
+    ).catch((error: unknown) => {
+      throw new Error(`${messageOf(error)}\n${service.logs.slice(-2_000)}`);
+    });
+    if (ended) throw new Error(`a run stream ended before the signal: ${JSON.stringify(ended)}`);
+  }
+  return inFlight;
+}

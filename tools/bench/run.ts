@@ -17,11 +17,33 @@ import { openAiAgentsSubject } from './openai-agents-subject';
 import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCheckpointOptions } from './langgraph-checkpoint.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
-import { measureShutdownAtScale, shutdownAtScaleReport, type ShutdownAtScaleOptions, type ShutdownAtScaleResult } from './shutdown-at-scale.bench';
+import { withPostgresServer } from './bench-services';
+import {
+  measureShutdownAtScale,
+  shutdownAtScaleReport,
+  type ShutdownAtScaleOptions,
+  type ShutdownAtScaleResult,
+  type ShutdownStore,
+  type KeptStreams,
+} from './shutdown-at-scale.bench';
 
 const HOOK_OVERHEAD = { runs: 2_000, iterations: 10, warmupRuns: 500 };
-const SHUTDOWN_SIZES = [100, 1_000];
-const SHUTDOWN: ShutdownAtScaleOptions = { reasoningMs: 60_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000 };
+/** Sizes with few streams kept open (the store and the shutdown path), then the largest with every stream open. */
+const SHUTDOWN_CASES: { runs: number; kept: KeptStreams }[] = [
+  { runs: 1_000, kept: 100 },
+  { runs: 5_000, kept: 100 },
+  { runs: 10_000, kept: 100 },
+  { runs: 10_000, kept: 'all' },
+];
+const SHUTDOWN: ShutdownAtScaleOptions = {
+  reasoningMs: 600_000,
+  shutdownTimeoutMs: 25_000,
+  inFlightTimeoutMs: 300_000,
+  waveSize: 500,
+  memorySteps: [0, 1_000, 5_000, 10_000],
+  targetRatio: 3,
+  leaseTtlMs: 60_000,
+};
 const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, maxGapMs: 100, abortTimeoutMs: 2_000, pollIntervalMs: 100 };
 const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
 const ADAPTER_OVERHEAD: AdapterOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
@@ -98,17 +120,28 @@ async function measureAdapters(): Promise<AdapterOverheadResult[]> {
   return results;
 }
 
-/** (b): one shutdown per size; a size that could not be measured is a failure line of the same table. */
+/**
+ * (b): one shutdown per store and size, on SQLite and on a PostgreSQL of this run (a database
+ * per size); a size that could not be measured is a failure line of the same table.
+ */
 async function shutdownAtScale(): Promise<boolean> {
   const results: ShutdownAtScaleResult[] = [];
   const failures: string[] = [];
-  for (const runs of SHUTDOWN_SIZES) {
-    try {
-      results.push(await measureShutdownAtScale(runs, SHUTDOWN));
-    } catch (error) {
-      failures.push(`N=${runs}: measurement failed: ${messageOf(error)}`);
+  await withPostgresServer(async (postgres) => {
+    const stores: { name: string; store: () => Promise<ShutdownStore> }[] = [
+      { name: 'sqlite', store: async () => ({ kind: 'sqlite' }) },
+      { name: 'postgres', store: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase(`shutdown_${Date.now()}`) }) },
+    ];
+    for (const { name, store } of stores) {
+      for (const { runs, kept } of SHUTDOWN_CASES) {
+        try {
+          results.push(await measureShutdownAtScale(runs, SHUTDOWN, await store(), kept));
+        } catch (error) {
+          failures.push(`${name} N=${runs} (${kept} streams): measurement failed: ${messageOf(error)}`);
+        }
+      }
     }
-  }
+  });
   console.log(shutdownAtScaleReport(results, SHUTDOWN, failures));
   console.log('');
   return failures.length === 0 && results.every((r) => r.problems.length === 0);

@@ -1,11 +1,15 @@
+import { resolve } from 'node:path';
 import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
-import { putRunsInFlight } from './in-flight-runs';
+import { addRunsInFlight } from './in-flight-runs';
+import { readPgStoredOutcome } from './pg-stored-outcome';
+import { postgresWriteFloor, sqliteWriteFloor, type WriteFloor } from './raw-write-floor';
 import type { RunStream } from './run-stream-client';
 import { exitProblem, exitTimeCell, terminateAndTime } from './signalled-exit';
 import { SpawnedService } from './spawned-service';
 import { readStoredOutcome, type StoredOutcome } from './stored-outcome';
 import { endingsWithin } from './wait-until';
+import { MemoryProbe, memorySlopes, type MemoryStep } from './service-memory';
 
 /** The service settings and deadlines of the shutdown benchmark. */
 export interface ShutdownAtScaleOptions {
@@ -15,11 +19,32 @@ export interface ShutdownAtScaleOptions {
   shutdownTimeoutMs: number;
   /** How long the runs may take to all be in flight before the measurement is abandoned. */
   inFlightTimeoutMs: number;
+  /** Runs sent per wave while they are put in flight. */
+  waveSize: number;
+  /** In-flight counts at which the largest size reads the service's memory (after a forced gc). */
+  memorySteps: number[];
+  /** Target of SIGTERM-to-exit over the raw write floor. */
+  targetRatio: number;
+  /**
+   * The service's lease on each thread (`LEASE_TTL_MS`): longer than the default 15 s, so a
+   * renewal round delayed while ten thousand runs are being started on a loaded machine does
+   * not take runs away before the signal.
+   */
+  leaseTtlMs: number;
 }
+
+/** How many of the runs keep their SSE stream open until the signal. */
+export type KeptStreams = 'all' | number;
+
+/** Where the service keeps its sessions: its own SQLite file, or a PostgreSQL database of this run. */
+export type ShutdownStore = { kind: 'sqlite' } | { kind: 'postgres'; databaseUrl: string };
 
 /** What one shutdown with `runs` runs in flight came to. */
 export interface ShutdownAtScaleResult {
+  store: ShutdownStore['kind'];
   runs: number;
+  /** Streams still open at the signal; the other runs went on without their client (`RUN_ON_DISCONNECT=continue`). */
+  streams: number;
   inFlight: number;
   /** From SIGTERM sent to process exit seen; undefined if it had not exited by the deadline. */
   exitMs?: number;
@@ -30,79 +55,150 @@ export interface ShutdownAtScaleResult {
   lost: number;
   /** Clients whose stream ended with `RUN_ERROR` code `RUN_INTERRUPTED`. */
   runInterrupted: number;
+  /** One raw batched write of the same interrupted states, same database, after the exit. */
+  floor?: WriteFloor;
+  /** Sizes of the transactions the service saved run ends in (its `run ends saved` lines). */
+  batches: number[];
+  /** Memory at each of `memorySteps` (largest size only). */
+  memory: MemoryStep[];
   /** Anything that makes this measurement a failure, in words. */
   problems: string[];
 }
 
+// Built beside this file in dist-tools; preloaded into the service to read its memory.
+const PROBE = resolve(__dirname, 'memory-probe.js');
+
 /**
  * Starts the built service with no drain budget, puts `runs` runs on distinct threads in
- * flight, sends a real SIGTERM and measures until the process has exited; then checks in
- * the store that every run was saved as interrupted with its marker, i.e. can resume.
+ * flight, keeps `kept` of their SSE streams open (the others are dropped once their run is in
+ * flight, and the runs go on), sends a real SIGTERM and measures until the process has exited;
+ * then checks in the store that every run was saved as interrupted with its marker, and times
+ * one raw batched write of the same states there (the floor).
  */
-export async function measureShutdownAtScale(runs: number, options: ShutdownAtScaleOptions): Promise<ShutdownAtScaleResult> {
+export async function measureShutdownAtScale(
+  runs: number,
+  options: ShutdownAtScaleOptions,
+  store: ShutdownStore,
+  kept: KeptStreams = 'all',
+): Promise<ShutdownAtScaleResult> {
   const { env, token } = benchIdentity();
-  const service = await SpawnedService.start({
-    ...env,
-    SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
-    SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
-    DEMO_REASONING_MS: String(options.reasoningMs),
-  });
-  let streams: RunStream[] = [];
+  const batches: number[] = [];
+  const probe = new MemoryProbe();
+  const onLine = (line: string) => {
+    probe.read(line);
+    if (line.includes('"run ends saved"')) batches.push(Number((JSON.parse(line) as { runs?: number }).runs ?? 0));
+  };
+  const service = await SpawnedService.start(
+    {
+      ...env,
+      ...(store.kind === 'postgres' ? { DATABASE_URL: store.databaseUrl } : {}),
+      SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
+      DEMO_REASONING_MS: String(options.reasoningMs),
+      MAX_RUNS_PER_USER: String(runs * 2),
+      LEASE_TTL_MS: String(options.leaseTtlMs),
+      RUN_ON_DISCONNECT: 'continue',
+    },
+    60_000,
+    onLine,
+    ['--expose-gc', '--require', PROBE],
+  );
+  const streams: RunStream[] = [];
+  const memory: MemoryStep[] = [];
   try {
-    const started = await putRunsInFlight(service, token, runs, `bench-${runs}`, options.inFlightTimeoutMs);
-    streams = started.streams;
+    const measureMemory = runs === Math.max(...options.memorySteps);
+    const steps = measureMemory ? options.memorySteps : [runs];
+    let inFlight = 0;
+    for (const step of steps) {
+      const range = { from: streams.length, to: step, waveSize: options.waveSize };
+      if (step > streams.length) inFlight = await addRunsInFlight(service, token, range, `bench-${runs}`, streams, options.inFlightTimeoutMs);
+      // Dropped once in flight; the service sees the disconnects while the next wave starts (or the memory is read).
+      if (kept !== 'all') streams.slice(kept).forEach((stream) => stream.abort());
+      if (measureMemory) memory.push({ runs: step, bytes: await probe.sample(service) });
+    }
     const deadlineMs = options.shutdownTimeoutMs + 10_000;
     const signalled = await terminateAndTime(service, deadlineMs);
     const { exit, exitMs } = signalled;
     // Once the process is gone every socket is closed, so the streams end almost at once.
-    const { endings: results } = await endingsWithin(streams, 10_000);
+    const open = kept === 'all' ? streams : streams.slice(0, kept);
+    const { endings: results } = await endingsWithin(open, 10_000);
     const runInterrupted = results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length;
 
-    const stored = readStoredOutcome(service.databaseFile);
+    const stored = store.kind === 'postgres' ? await readPgStoredOutcome(store.databaseUrl) : readStoredOutcome(service.databaseFile);
     const lost = runs - stored.durable;
     const problems: string[] = [];
     const exitWrong = exitProblem('the process', signalled, deadlineMs, service);
-    if (exitWrong) problems.push(`N=${runs}: ${exitWrong}`);
-    if (lost > 0) problems.push(`N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
-    return { runs, inFlight: started.inFlight, exitMs, exitCode: exit.code, exitSignal: exit.signal, stored, lost, runInterrupted, problems };
+    if (exitWrong) problems.push(`${store.kind} N=${runs}: ${exitWrong}`);
+    if (lost > 0) problems.push(`${store.kind} N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
+    const floor = store.kind === 'postgres' ? await postgresWriteFloor(store.databaseUrl) : sqliteWriteFloor(service.databaseFile);
+    return {
+      store: store.kind,
+      runs,
+      streams: open.length,
+      inFlight,
+      exitMs,
+      exitCode: exit.code,
+      exitSignal: exit.signal,
+      stored,
+      lost,
+      runInterrupted,
+      floor,
+      batches,
+      memory,
+      problems,
+    };
   } finally {
     streams.forEach((s) => s.abort());
     await service.dispose();
   }
 }
 
-/** One row per N, then the problems, if any, including measurements that could not be made (`failures`). */
+// A floor that did not rewrite every run (some were lost) is no floor of this shutdown.
+const ratioOf = (r: ShutdownAtScaleResult) => (r.exitMs !== undefined && r.floor?.rows === r.runs ? r.exitMs / r.floor.medianMs : undefined);
+
+/** One row per store and N, the memory steps, then the problems, if any (`failures`: measurements that could not be made). */
 export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions, failures: readonly string[] = []): string {
   const table = renderTable(
     [
+      { heading: 'store', align: 'left' },
       { heading: 'N runs', align: 'right' },
-      { heading: 'in flight', align: 'right' },
+      { heading: 'open streams', align: 'right' },
+      { heading: 'raw write floor', align: 'right' },
       { heading: 'SIGTERM to exit', align: 'right' },
+      { heading: 'ratio', align: 'right' },
       { heading: 'exit code', align: 'right' },
-      { heading: 'threads interrupted', align: 'right' },
-      { heading: 'runs interrupted', align: 'right' },
+      { heading: 'save batches', align: 'right' },
       { heading: 'durable', align: 'right' },
       { heading: 'lost', align: 'right' },
       { heading: 'RUN_INTERRUPTED received', align: 'right' },
     ],
     results.map((r) => [
+      r.store,
       String(r.runs),
-      String(r.inFlight),
+      String(r.streams),
+      r.floor?.rows === r.runs ? `${Math.round(r.floor.medianMs)} ms` : '-',
       exitTimeCell(r.exitMs),
+      ratioOf(r) === undefined ? '-' : `${ratioOf(r)!.toFixed(1)}x`,
       String(r.exitCode ?? r.exitSignal),
-      String(r.stored.interruptedThreads),
-      String(r.stored.interruptedRuns),
+      `${r.batches.length} (largest ${Math.max(0, ...r.batches)})`,
       String(r.stored.durable),
       String(r.lost),
       String(r.runInterrupted),
     ]),
   );
+  const memory = results.filter((r) => r.memory.length > 1).map((r) => `memory, ${r.store}, ${r.streams} open streams: ${memorySlopes(r.memory)}`);
   const problems = [...results.flatMap((r) => r.problems), ...failures];
+  const met = results.every((r) => (ratioOf(r) ?? Infinity) <= options.targetRatio);
   return [
-    `(b) shutdown at scale: built service, SQLite store, SHUTDOWN_DRAIN_TIMEOUT_MS=0,`,
-    `    SHUTDOWN_TIMEOUT_MS=${options.shutdownTimeoutMs}, DEMO_REASONING_MS=${options.reasoningMs}; one run per thread, all in flight at SIGTERM`,
+    `(b) shutdown at scale: built service, SHUTDOWN_DRAIN_TIMEOUT_MS=0, SHUTDOWN_TIMEOUT_MS=${options.shutdownTimeoutMs},`,
+    `    DEMO_REASONING_MS=${options.reasoningMs}, LEASE_TTL_MS=${options.leaseTtlMs}; one run per thread, all in flight at SIGTERM,`,
+    `    with every SSE stream open or only a few (the rest dropped once in flight, RUN_ON_DISCONNECT=continue);`,
+    `    floor = one raw batched write of the same interrupted states (BEGIN to COMMIT, median of 3, same database, after the exit)`,
     '',
     table,
+    '',
+    ...memory,
+    `ratio target <= ${options.targetRatio}x: ${met ? 'met' : 'MISSED'}`,
     ...(problems.length ? ['', 'PROBLEMS:', ...problems.map((p) => `- ${p}`)] : []),
   ].join('\n');
 }

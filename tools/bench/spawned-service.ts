@@ -54,14 +54,20 @@ export class SpawnedService {
 
   /**
    * Starts the service with `env` on top of a minimal environment and waits until it is ready.
-   * `onLine` gets each line the service prints on stdout (its JSON log).
+   * `onLine` gets each line the service prints on stdout (its JSON log); `nodeArgs` go to node
+   * before the script (e.g. `--expose-gc`).
    */
-  static async start(env: Record<string, string>, readyTimeoutMs = 60_000, onLine?: (line: string) => void): Promise<SpawnedService> {
+  static async start(
+    env: Record<string, string>,
+    readyTimeoutMs = 60_000,
+    onLine?: (line: string) => void,
+    nodeArgs: readonly string[] = [],
+  ): Promise<SpawnedService> {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
     let service: SpawnedService | undefined;
     try {
       const port = await freePort();
-      const child = spawn(process.execPath, [MAIN], {
+      const child = spawn(process.execPath, [...nodeArgs, MAIN], {
         env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -1,14 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { ChannelEvent } from '../streams/run-event-channel';
+import { HeartbeatTicker, type HeartbeatTarget } from './heartbeat-ticker';
 
 /**
  * Writes AG-UI events to an HTTP response as server-sent events: a logged event with its
  * `id:`, a notice of this connection without one. Writes after the client went away are
  * dropped: the run goes on. When nothing was written for `heartbeatMs`, a comment line keeps
- * proxies from cutting the idle connection (one model call can be silent for a minute).
+ * proxies from cutting the idle connection (one model call can be silent for a minute). The
+ * heartbeats of all streams come from one shared ticker (`HeartbeatTicker`), not a timer each.
  */
-export class SseEventStream {
-  private heartbeat?: NodeJS.Timeout;
+export class SseEventStream implements HeartbeatTarget {
+  private stopHeartbeat?: () => void;
+  private lastWrite = performance.now();
   private endedHere = false;
 
   /** @param heartbeatMs idle time before a comment line is written, in milliseconds; 0: never. */
@@ -26,10 +29,8 @@ export class SseEventStream {
       'X-Accel-Buffering': 'no',
     });
     this.response.flushHeaders();
-    if (this.heartbeatMs > 0) {
-      this.heartbeat = setTimeout(() => this.beat(), this.heartbeatMs);
-      this.heartbeat.unref();
-    }
+    this.lastWrite = performance.now();
+    if (this.heartbeatMs > 0) this.stopHeartbeat = HeartbeatTicker.every(this.heartbeatMs).add(this);
   }
 
   readonly write = ({ id, event }: ChannelEvent): void => {
@@ -51,18 +52,23 @@ export class SseEventStream {
   /** Stops the heartbeat and ends the response. */
   close(): void {
     this.endedHere = true;
-    clearTimeout(this.heartbeat);
+    this.stopHeartbeat?.();
     if (!this.response.writableEnded) this.response.end();
   }
 
-  private beat(): void {
+  /** `performance.now()` of the last write: the shared ticker beats after a silent period. */
+  get lastWriteAt(): number {
+    return this.lastWrite;
+  }
+
+  beat(): void {
     this.raw(': heartbeat\n\n');
   }
 
-  /** Writes, and pushes the heartbeat back by a full period (one timer, refreshed, per stream). */
+  /** Writes, and pushes the next heartbeat back by a full period. */
   private raw(text: string): void {
     if (this.ended) return;
     this.response.write(text);
-    this.heartbeat?.refresh();
+    this.lastWrite = performance.now();
   }
 }

@@ -6,7 +6,9 @@ import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../str
 import { DEFAULT_RETRY_POLICY } from './connection-retry';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
 import { RunEventEntity } from './entities/run-event.entity';
-import { EventLogFencedError } from '../errors/event-log-fenced.error';
+import { retryOnConflict } from './conflict-retry';
+import { GroupCommit } from './group-commit';
+import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows';
 import { SessionDatabase } from './session-database';
 import { deliverSafely } from '../streams/deliver-safely';
 
@@ -20,11 +22,24 @@ const EVICT_BATCH = 100;
  * so a run's stream stays joinable, with its ids going on, across a restart of the one
  * instance. Live delivery is in process: followers on other instances need the Redis log.
  * Evicted logs are deleted from `append`/`retain` calls, at most once a minute, not by a timer.
+ * Appends (and retains) of many runs at once are written together, one transaction per batch.
  */
 export class TypeOrmRunEventLog implements RunEventLog {
   private readonly db: SessionDatabase;
   private readonly appended = new EventEmitter().setMaxListeners(0);
   private lastEviction = 0;
+  // Runs that write at the same moment (a shutdown ends thousands) share one transaction.
+  private readonly appends = new GroupCommit<AppendRequest, LoggedEvent[]>((requests) =>
+    retryOnConflict(() => this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests))),
+  );
+  private readonly retains = new GroupCommit<RetainRequest>((requests) =>
+    retryOnConflict(() =>
+      this.db.transaction(async (manager) => {
+        await retainLogBatch(manager, this.postgres, requests);
+        return requests.map(() => ({ ok: true as const, value: undefined }));
+      }),
+    ),
+  );
 
   /** @param now the clock, in epoch milliseconds; tests inject one. */
   constructor(
@@ -36,19 +51,7 @@ export class TypeOrmRunEventLog implements RunEventLog {
 
   async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
     if (events.length === 0) return;
-    const fresh = await this.db.transaction(async (manager) => {
-      const logs = manager.getRepository(RunEventLogEntity);
-      const log = await logs.findOne({ where: { threadId: run.threadId, runId: run.runId }, ...this.db.rowLock() });
-      if (writer !== undefined && log?.writer && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
-      // A retry of a batch already stored: skipped.
-      const toAdd = events.filter((entry) => entry.id > (log?.lastId ?? 0));
-      if (toAdd.length === 0) return toAdd;
-      await manager.getRepository(RunEventEntity).insert(toAdd.map(({ id, event }) => ({ ...run, eventId: id, event: JSON.stringify(event) })));
-      const lastId = toAdd.at(-1)!.id;
-      if (log) await logs.update({ threadId: run.threadId, runId: run.runId }, { lastId, expiresAt: null });
-      else await logs.insert({ ...run, lastId, expiresAt: null, writer: writer ?? null });
-      return toAdd;
-    });
+    const fresh = await this.appends.submit({ run, events, writer });
     if (fresh.length) this.appended.emit(keyOf(run), fresh);
     await this.evictExpired();
   }
@@ -110,8 +113,7 @@ export class TypeOrmRunEventLog implements RunEventLog {
   }
 
   async retain(run: RunLogKey, retentionMs: number): Promise<void> {
-    const expiresAt = new Date(this.now() + retentionMs).toISOString();
-    await this.db.transaction((manager) => manager.getRepository(RunEventLogEntity).update({ threadId: run.threadId, runId: run.runId }, { expiresAt }));
+    await this.retains.submit({ run, expiresAt: new Date(this.now() + retentionMs).toISOString() });
     await this.evictExpired();
   }
 
@@ -133,6 +135,10 @@ export class TypeOrmRunEventLog implements RunEventLog {
         if (gone.affected) await manager.getRepository(RunEventEntity).delete({ threadId: log.threadId, runId: log.runId });
       });
     }
+  }
+
+  private get postgres(): boolean {
+    return this.db.dataSource.options.type === 'postgres';
   }
 
   private isoNow(): string {

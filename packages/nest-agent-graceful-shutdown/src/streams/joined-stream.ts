@@ -2,6 +2,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { SseEventStream } from '../http/sse-event-stream';
 import type { Unsubscribe } from '../signals/signal-bus.interface';
 import type { LoggedEvent, RunEventLog, RunLogKey } from './run-event-log.interface';
+import { SharedInterval } from './shared-interval';
 import { isTerminal } from './stream-shape';
 
 const REPLAY_PAGE = 1_000;
@@ -22,7 +23,7 @@ export interface RunLiveness {
 export class JoinedStream {
   private cursor: number;
   private unfollow?: Unsubscribe;
-  private timer?: NodeJS.Timeout;
+  private stopChecks?: () => void;
   private finished = false;
   /** A liveness check is under way: a slow store must not stack them up. */
   private checking = false;
@@ -51,7 +52,8 @@ export class JoinedStream {
     }
     if (this.finished) return;
     this.unfollow = this.log.follow(this.key, this.cursor, { onEvents: (events) => this.deliver(events), onError: () => this.end() });
-    this.timer = setInterval(() => void this.checkLiveness(), this.liveness.intervalMs).unref();
+    // One timer for all joins of this period, not one per join.
+    this.stopChecks = SharedInterval.every(this.liveness.intervalMs).add(() => void this.checkLiveness());
   }
 
   /** Ends the connection with the handover notice: the client joins again, after `lastEventId`, anywhere. */
@@ -66,7 +68,7 @@ export class JoinedStream {
   end(): void {
     if (this.finished) return;
     this.finished = true;
-    clearInterval(this.timer);
+    this.stopChecks?.();
     this.unfollow?.();
     this.sse.close();
     this.resolveDone();
