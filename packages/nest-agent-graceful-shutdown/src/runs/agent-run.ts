@@ -70,7 +70,7 @@ export class AgentRun {
     const shutdownHook = new GracefulShutdownHook({
       ...this.spec.shutdown,
       signals,
-      finalizer: { finalize: (outcome, interrupt) => this.finalize(outcome, interrupt) },
+      finalizer: { finalize: (outcome, interrupt, onSaved) => this.finalize(outcome, interrupt, onSaved) },
       lease: { keeper: this.spec.leases, runKey },
       defaultStepDurationMs: this.spec.defaultStepDurationMs,
     });
@@ -148,7 +148,7 @@ export class AgentRun {
   }
 
   /** Saves the run's end, then ends its stream; the shutdown hook holds the run in flight until both are done. */
-  private async finalize(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
+  private async finalize(outcome: RunOutcome, interrupt: InterruptedState | null, onSaved?: () => void): Promise<void> {
     if (this.handsOver(outcome)) {
       // In the log before the run reads interrupted: the instance that continues it appends after them.
       this.spec.channel.closeOpen();
@@ -156,6 +156,7 @@ export class AgentRun {
     }
     const traceContext = interrupt && this.spec.telemetry.traceContext();
     await this.save(outcome, interrupt && traceContext ? { ...interrupt, traceContext } : interrupt);
+    onSaved?.();
     this.ending ??= this.endStream(outcome);
     await this.ending;
   }

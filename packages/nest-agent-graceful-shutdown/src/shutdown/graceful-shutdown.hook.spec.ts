@@ -240,3 +240,37 @@ describe('GracefulShutdownHook deadline-aware steps', () => {
     expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', detail: expect.stringMatching(/tool call echo/) });
   });
 });
+
+describe('GracefulShutdownHook lease', () => {
+  it('stops renewing the lease once the end is saved, before the run has finished ending', async () => {
+    const held = new Set<string>();
+    const keeper = {
+      hold: (runKey: string) => {
+        held.add(runKey);
+        return () => held.delete(runKey);
+      },
+    };
+    let endStream!: () => void;
+    const streamEnded = new Promise<void>((resolve) => (endStream = resolve));
+    const heldWhileEnding: boolean[] = [];
+    const finalizer: RunFinalizer = {
+      finalize: async (_outcome, _interrupt, onSaved) => {
+        heldWhileEnding.push(held.has('key-1'));
+        onSaved?.();
+        heldWhileEnding.push(held.has('key-1'));
+        await streamEnded;
+      },
+    };
+    const { registry, coordinator, signals } = setup();
+    const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer, lease: { keeper, runKey: 'key-1' } });
+    const control = new RunControl();
+    hook.onRunStart({ threadId: 't1', runId: 'r1', iteration: 0, control, messages: [] });
+    const outcome: RunOutcome = { stopReason: StopReason.Completed, iteration: 1, phase: 'reasoning', pendingToolCalls: [] };
+
+    const ending = hook.onRunEnd({ threadId: 't1', runId: 'r1', iteration: 1, outcome });
+    await waitFor(() => heldWhileEnding.length === 2, 'the end saved');
+    expect(heldWhileEnding).toEqual([true, false]);
+    endStream();
+    await ending;
+  });
+});

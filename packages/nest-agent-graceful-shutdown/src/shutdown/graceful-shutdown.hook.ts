@@ -13,7 +13,8 @@ const DEFAULT_STEP_DURATION_MS = 5_000;
 
 /** Makes a run's end durable: its record, its thread's status and its interrupt marker. */
 export interface RunFinalizer {
-  finalize(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void>;
+  /** `onSaved` is called once the end is written (or refused): the lease needs no renewal from then on. */
+  finalize(outcome: RunOutcome, interrupt: InterruptedState | null, onSaved?: () => void): Promise<void>;
 }
 
 /** What the hook works with. */
@@ -67,7 +68,9 @@ export class GracefulShutdownHook implements AgentHook {
 
   async onRunEnd(event: RunEndEvent): Promise<void> {
     try {
-      await this.deps.finalizer.finalize(event.outcome, this.markerFor(event));
+      // The saved end released the lease in the store: a renewal from here on would report it
+      // lost while the run's stream is still ending.
+      await this.deps.finalizer.finalize(event.outcome, this.markerFor(event), () => this.releaseLease?.());
     } finally {
       this.releaseLease?.();
       this.unsubscribe?.();
