@@ -1,29 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, type QueryRunner } from 'typeorm';
-import { PostgresServer } from '../../../../tools/local-services';
+import type { QueryRunner } from 'typeorm';
 import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures';
 import { advanceLeaseClock } from './lease-clock.fixtures';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
+import { usePostgresDatabases } from './postgres-databases.fixtures';
 import type { StartRunCommand } from './session-store.interface';
 import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store';
 
-// A real PostgreSQL 15 on loopback for this suite; each test gets a database of its own.
-let server: PostgresServer;
-let databases = 0;
-
-beforeAll(async () => {
-  server = await PostgresServer.start();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.destroy();
-});
+const databases = usePostgresDatabases('leases');
 
 /** A store on a fresh database; `poolSize` limits the main pool, as a loaded service's is. */
 async function openStore(options: TypeOrmSessionStoreOptions = {}, poolSize = 10) {
-  const url = await server.createDatabase(`leases_${++databases}`);
-  const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true, poolSize });
-  await dataSource.initialize();
+  const dataSource = await databases.open({ poolSize });
   const store = new TypeOrmSessionStore(dataSource, options);
   return {
     store,

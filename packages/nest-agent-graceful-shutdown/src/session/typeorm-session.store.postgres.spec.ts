@@ -1,31 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PostgresServer } from '../../../../tools/local-services';
 import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { describeSessionStoreContract } from '../testing/session-store.contract';
 import { TooManyRunsError } from '../errors/too-many-runs.error';
 import { advanceLeaseClock } from './lease-clock.fixtures';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
+import { usePostgresDatabases } from './postgres-databases.fixtures';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 import { ThreadBusyError } from './session-store.interface';
 import { TypeOrmSessionStore } from './typeorm-session.store';
 
-// A real PostgreSQL 15 on loopback for this suite; each test gets a database of its own.
-let server: PostgresServer;
-let databases = 0;
-
-beforeAll(async () => {
-  server = await PostgresServer.start();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.destroy();
-});
+const databases = usePostgresDatabases('contract');
 
 describeSessionStoreContract('TypeOrmSessionStore on PostgreSQL', async (settings) => {
-  const url = await server.createDatabase(`contract_${++databases}`);
-  const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
-  await dataSource.initialize();
+  const dataSource = await databases.open();
   const store = new TypeOrmSessionStore(dataSource, settings);
   return {
     store,
@@ -45,7 +33,7 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
 
   /** Two stores on one database, as two service instances have. */
   async function twoInstances(name: string): Promise<[TypeOrmSessionStore, TypeOrmSessionStore]> {
-    const url = await server.createDatabase(name);
+    const url = await databases.server.createDatabase(name);
     const open = async () => {
       const source = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS });
       sources.push(await source.initialize());
@@ -127,13 +115,13 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     const [store] = await twoInstances('restart');
     await start(store, 'r1', 'instance-a');
     const runKey = (await store.findThread('shared'))!.lastRun!.key;
-    const stopped = server.stop('fast');
+    const stopped = databases.server.stop('fast');
 
     const written = store.appendMessages({ threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'reasoning' }, [
       { id: 'during-restart', role: 'assistant', content: 'kept' },
     ]);
     await stopped;
-    await server.startAgain();
+    await databases.server.startAgain();
 
     await expect(written).resolves.toBeUndefined();
     expect((await store.loadMessages('shared')).map((m) => m.id)).toEqual(['during-restart']);
@@ -142,9 +130,7 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
 
 describeRunEventLogContract('TypeOrmRunEventLog on PostgreSQL', async () => {
   let time = Date.parse('2025-01-02T03:00:00.000Z');
-  const url = await server.createDatabase(`event_log_${++databases}`);
-  const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
-  await dataSource.initialize();
+  const dataSource = await databases.open();
   return {
     log: new TypeOrmRunEventLog(dataSource, () => time),
     dispose: () => dataSource.destroy(),
