@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { ModuleRef } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { ShutdownCoordinator } from 'nest-agent-graceful-shutdown';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 
 /** A client's own request id is kept when it looks like one; anything else gets a fresh UUID. */
@@ -10,6 +12,18 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Probes and scrapes come every few seconds: their lines would drown the rest. */
 const QUIET_PATHS = ['/health/', '/metrics'];
+
+/**
+ * True once a shutdown has started. A shutdown ends every run stream at once, ten thousand of
+ * them on a busy instance: their request lines, written to a stdout pipe, would hold the exit
+ * up while the pipe drains, so successful requests log at debug then (the shutdown's own
+ * 'runs drained' line counts the runs). Looked up at the first line: the coordinator is created
+ * after the logger.
+ */
+function shutdownStarted(moduleRef: ModuleRef): () => boolean {
+  let coordinator: ShutdownCoordinator | undefined;
+  return () => (coordinator ??= moduleRef.get(ShutdownCoordinator, { strict: false }))?.isShuttingDown ?? false;
+}
 
 function requestId(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
@@ -27,9 +41,10 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [ConfigService],
-      useFactory: (config: ConfigService) => {
+      inject: [ConfigService, ModuleRef],
+      useFactory: (config: ConfigService, moduleRef: ModuleRef) => {
         const { logLevel } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+        const shuttingDown = shutdownStarted(moduleRef);
         return {
           assignResponse: true,
           pinoHttp: {
@@ -41,7 +56,7 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-              error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+              error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : shuttingDown() ? 'debug' : 'info',
             autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.some((path) => req.url?.startsWith(path)) },
           },
         };

@@ -189,7 +189,10 @@ export class AgentRun {
       this.logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
       return;
     }
-    this.logger.log({
+    // A shutdown stops thousands of runs at once: their lines would queue on stdout before the
+    // exit; the store's 'run ends saved' and the shutdown's 'runs drained' lines count them.
+    const byShutdown = interrupt?.reason === 'shutdown' && this.spec.shutdown.coordinator.isInterrupting;
+    (byShutdown ? this.logger.debug : this.logger.log).call(this.logger, {
       msg: 'run ended',
       threadId,
       runId,

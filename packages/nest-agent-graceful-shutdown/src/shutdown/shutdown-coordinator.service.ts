@@ -34,6 +34,8 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   private sequence?: Promise<void>;
   private drainEndsAt?: number;
   private closing = false;
+  /** Runs this shutdown stopped, for its summary line. */
+  private interrupted = 0;
   private readonly closeHandlers = new Set<() => void>();
 
   constructor(
@@ -118,6 +120,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     this.drainEndsAt = Date.now() + drainTimeoutMs;
     this.current = 'draining';
     const phases: Partial<Record<ShutdownPhaseLabel, number>> = {};
+    const inFlight = this.registry.size;
     let phaseStartedAt = performance.now();
     const phaseEnded = (phase: ShutdownPhaseLabel) => {
       const now = performance.now();
@@ -150,7 +153,8 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       await this.interruptRemaining(deadline);
       phaseEnded('close');
       if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
-      this.logger.log({ msg: 'runs drained', reason, phaseMs: phases });
+      // One line for all the runs: each stopped run's own 'run ended' line is at debug level.
+      this.logger.log({ msg: 'runs drained', reason, inFlight, interrupted: this.interrupted, phaseMs: phases });
     } finally {
       this.current = 'done';
     }
@@ -159,7 +163,10 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   private async interruptRemaining(deadline: number): Promise<void> {
     while (this.registry.size > 0 && Date.now() < deadline) {
       this.logger.log({ msg: 'interrupting runs', count: this.registry.size });
-      for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
+      for (const run of this.registry.list()) {
+        if (!run.control.stopRequest) this.interrupted++;
+        run.control.requestStop(StopReason.Interrupted, 'shutdown');
+      }
       await this.registry.waitUntilEmpty(deadline - Date.now());
     }
   }
