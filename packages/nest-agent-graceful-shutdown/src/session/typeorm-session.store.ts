@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry';
@@ -7,12 +6,10 @@ import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
 import { fencedCheckpoint } from './lease-fence';
-import { retryOnConflict } from './conflict-retry';
-import { alreadyFinished, writeFinishedRuns } from './finished-run-rows';
-import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit';
 import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
 import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
+import { RunEndWriter } from './run-end-writer';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
@@ -38,21 +35,14 @@ export interface TypeOrmSessionStoreOptions {
 
 const UNIQUE_VIOLATION = '23505';
 const RENEW_CHUNK = 500;
-/** The most run ends per transaction. */
-const FINISH_BATCH = 10_000;
 
 /** The session store on TypeORM: embedded SQLite (better-sqlite3) or PostgreSQL. */
 export class TypeOrmSessionStore implements SessionStore {
   private readonly db: SessionDatabase;
   private readonly leaseTtlMs: number;
   private readonly clock: () => number;
-  private readonly logger = new Logger('SessionStore');
   /** Runs that end together (a shutdown stops thousands at once) are saved in one transaction. */
-  private readonly finishes = new GroupCommit<FinishRunCommand>(
-    (commands) => this.finishBatch(commands),
-    FINISH_BATCH,
-    (report) => this.finished(report),
-  );
+  private readonly runEnds: RunEndWriter;
 
   /**
    * @param source the data source, or a function that returns it once it is initialized
@@ -62,6 +52,7 @@ export class TypeOrmSessionStore implements SessionStore {
     this.db = new SessionDatabase(source, options.retry ?? DEFAULT_RETRY_POLICY);
     this.leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.clock = options.now ?? Date.now;
+    this.runEnds = new RunEndWriter(this.db, () => this.at());
   }
 
   async findThread(threadId: string): Promise<ThreadRecord | null> {
@@ -175,33 +166,7 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   finishRun(command: FinishRunCommand): Promise<void> {
-    return this.finishes.submit(command);
-  }
-
-  /**
-   * The ends of the runs that finished while the last batch was written, in one transaction.
-   * A retry after a lost connection first skips the runs an unseen commit already ended.
-   */
-  private finishBatch(commands: readonly FinishRunCommand[]): Promise<BatchOutcome<void>[]> {
-    const postgres = this.db.postgres;
-    return retryOnConflict(() => this.finishBatchOnce(commands, postgres));
-  }
-
-  private finishBatchOnce(commands: readonly FinishRunCommand[], postgres: boolean): Promise<BatchOutcome<void>[]> {
-    return this.db.transaction(async (manager, attempt) => {
-      const done =
-        attempt > 0
-          ? await alreadyFinished(
-              manager,
-              postgres,
-              commands.map((c) => c.runKey),
-            )
-          : new Set<string>();
-      const rest = commands.filter((c) => !done.has(c.runKey));
-      const written = rest.length ? await writeFinishedRuns(manager, postgres, rest, this.at()) : [];
-      const byKey = new Map(rest.map((command, i) => [command.runKey, written[i]]));
-      return commands.map((command): BatchOutcome<void> => byKey.get(command.runKey) ?? { ok: true, value: undefined });
-    });
+    return this.runEnds.submit(command);
   }
 
   /** Renews on a path checkpoints cannot starve (see `SessionDatabase.renewal`). */
@@ -277,11 +242,6 @@ export class TypeOrmSessionStore implements SessionStore {
   /** A run event log in the same database, sharing its write queue on SQLite (the default log without Redis). */
   createRunEventLog(): TypeOrmRunEventLog {
     return new TypeOrmRunEventLog(() => this.db.dataSource, this.clock);
-  }
-
-  /** A batch of more than one run end is worth a line: it shows a shutdown's saves grouped. */
-  private finished({ size, durationMs }: FlushReport): void {
-    if (size > 1) this.logger.log({ msg: 'run ends saved', runs: size, ms: Math.round(durationMs) });
   }
 
   private async alreadyStored(manager: EntityManager, threadId: string, messageId: string): Promise<boolean> {
