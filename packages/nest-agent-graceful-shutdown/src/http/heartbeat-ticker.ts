@@ -1,3 +1,5 @@
+import { SharedInterval } from '../streams/shared-interval';
+
 /** A connection the ticker keeps alive: when it last wrote, and how it writes a heartbeat. */
 export interface HeartbeatTarget {
   /** `performance.now()` of its last write. */
@@ -10,9 +12,9 @@ const TICKS_PER_PERIOD = 4;
 const MIN_TICK_MS = 10;
 
 /**
- * One timer for every stream of one heartbeat period, instead of one timer per stream: ten
- * thousand idle streams cost one interval and a set, not ten thousand timers. The interval runs
- * (unref'd) only while a stream is registered.
+ * The heartbeats of every stream of one period from one timer, instead of one timer per
+ * stream: ten thousand idle streams cost one interval (a `SharedInterval` ticking four times a
+ * period, unref'd, running only while a stream is registered) and a set, not ten thousand timers.
  *
  * @example
  * const release = HeartbeatTicker.every(15_000).add(stream); // on close: release()
@@ -20,7 +22,7 @@ const MIN_TICK_MS = 10;
 export class HeartbeatTicker {
   private static readonly tickers = new Map<number, HeartbeatTicker>();
   private readonly targets = new Set<HeartbeatTarget>();
-  private timer?: NodeJS.Timeout;
+  private stopTicking?: () => void;
 
   private constructor(private readonly periodMs: number) {}
 
@@ -39,11 +41,11 @@ export class HeartbeatTicker {
   /** Beats `target` whenever it was silent for a period; the returned release is safe to call twice. */
   add(target: HeartbeatTarget): () => void {
     this.targets.add(target);
-    this.timer ??= setInterval(() => this.tick(), Math.max(MIN_TICK_MS, Math.floor(this.periodMs / TICKS_PER_PERIOD))).unref();
+    this.stopTicking ??= SharedInterval.every(Math.max(MIN_TICK_MS, Math.floor(this.periodMs / TICKS_PER_PERIOD))).add(() => this.tick());
     return () => {
       if (!this.targets.delete(target) || this.targets.size > 0) return;
-      clearInterval(this.timer);
-      this.timer = undefined;
+      this.stopTicking?.();
+      this.stopTicking = undefined;
     };
   }
 
