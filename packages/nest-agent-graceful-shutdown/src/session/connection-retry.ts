@@ -24,6 +24,21 @@ export function isTransientConnectionError(error: unknown): boolean {
   return TRANSIENT_MESSAGES.some((pattern) => pattern.test(message));
 }
 
+// PostgreSQL aborts one of two transactions that lock rows in opposite orders (deadlock) or
+// cannot be serialized; the other goes on, and the aborted one wrote nothing.
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+
+/**
+ * True for a transaction the database aborted because of another one: running it again is
+ * safe. A batch that updates thousands of threads can deadlock with a write that updates the
+ * same rows in another order; without a retry, one deadlock would fail every run of the batch.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const candidate = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = candidate?.code ?? candidate?.driverError?.code;
+  return typeof code === 'string' && CONFLICT_CODES.has(code);
+}
+
 /** How long a write keeps retrying through a database outage. */
 export interface RetryPolicy {
   /** Give up after this many milliseconds. @default 30000 */
@@ -37,7 +52,8 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { deadlineMs: 30_000, initialDelayMs: 100, maxDelayMs: 2_000 };
 
 /**
- * Runs `attempt` until it succeeds, fails with a non-transient error, or the deadline passes.
+ * Runs `attempt` until it succeeds, fails with an error that is neither transient nor a
+ * conflict with another transaction (`isTransactionConflict`), or the deadline passes.
  * `attempt` gets its attempt number: from 1 on, an earlier attempt may have committed
  * without the answer arriving, so the work must check whether it is already done.
  */
@@ -48,7 +64,7 @@ export async function retryThroughOutage<T>(attempt: (n: number) => Promise<T>, 
     try {
       return await attempt(n);
     } catch (error) {
-      if (!isTransientConnectionError(error) || Date.now() + delay > deadline) throw error;
+      if (!(isTransientConnectionError(error) || isTransactionConflict(error)) || Date.now() + delay > deadline) throw error;
       await sleep(delay);
       delay = Math.min(delay * 2, policy.maxDelayMs);
     }

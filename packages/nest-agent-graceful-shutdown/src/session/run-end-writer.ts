@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { retryOnConflict } from './conflict-retry';
 import { alreadyFinished, writeFinishedRuns } from './finished-run-rows';
 import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit';
 import type { SessionDatabase } from './session-database';
@@ -17,7 +16,7 @@ const FINISH_BATCH = 10_000;
 export class RunEndWriter {
   private readonly logger = new Logger('SessionStore');
   private readonly batches = new GroupCommit<FinishRunCommand>(
-    (commands) => retryOnConflict(() => this.write(commands)),
+    (commands) => this.write(commands),
     FINISH_BATCH,
     (report) => this.written(report),
   );

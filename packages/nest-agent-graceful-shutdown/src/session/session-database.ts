@@ -55,6 +55,20 @@ export class SessionDatabase {
   }
 
   /**
+   * The thread's row and the database's time (`now()`), read in one statement, so a status read
+   * of a running thread judges its lease without a second round trip; null for no such thread.
+   */
+  async readThread(threadId: string): Promise<{ thread: ThreadEntity; now: string } | null> {
+    const { entities, raw } = await this.dataSource
+      .getRepository(ThreadEntity)
+      .createQueryBuilder('thread')
+      .addSelect(this.clockSql(), 'database_now')
+      .where('thread.threadId = :threadId', { threadId })
+      .getRawAndEntities<{ database_now: string }>();
+    return entities[0] ? { thread: entities[0], now: raw[0].database_now } : null;
+  }
+
+  /**
    * Runs a lease renewal where checkpoints cannot starve it: on PostgreSQL on a connection of
    * its own (see `LeaseRenewalConnection`; each statement commits on its own), on SQLite in a
    * transaction at the front of the write queue, right after the one in flight.

@@ -6,7 +6,6 @@ import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../str
 import { DEFAULT_RETRY_POLICY } from './connection-retry';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
 import { RunEventEntity } from './entities/run-event.entity';
-import { retryOnConflict } from './conflict-retry';
 import { GroupCommit } from './group-commit';
 import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows';
 import { SessionDatabase } from './session-database';
@@ -30,15 +29,13 @@ export class TypeOrmRunEventLog implements RunEventLog {
   private lastEviction = 0;
   // Runs that write at the same moment (a shutdown ends thousands) share one transaction.
   private readonly appends = new GroupCommit<AppendRequest, LoggedEvent[]>((requests) =>
-    retryOnConflict(() => this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests))),
+    this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests)),
   );
   private readonly retains = new GroupCommit<RetainRequest>((requests) =>
-    retryOnConflict(() =>
-      this.db.transaction(async (manager) => {
-        await retainLogBatch(manager, this.postgres, requests);
-        return requests.map(() => ({ ok: true as const, value: undefined }));
-      }),
-    ),
+    this.db.transaction(async (manager) => {
+      await retainLogBatch(manager, this.postgres, requests);
+      return requests.map(() => ({ ok: true as const, value: undefined }));
+    }),
   );
 
   /** @param now the clock, in epoch milliseconds; tests inject one. */

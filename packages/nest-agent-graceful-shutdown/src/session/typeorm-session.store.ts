@@ -56,8 +56,9 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   async findThread(threadId: string): Promise<ThreadRecord | null> {
-    let thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
-    if (thread?.activeRunId && leaseExpired(thread, await this.db.now())) {
+    const read = await this.db.readThread(threadId);
+    let thread = read?.thread ?? null;
+    if (read && leaseExpired(read.thread, read.now)) {
       // A row another transaction holds is being written (a checkpoint renews its lease): leave it.
       await this.db.transaction(async (manager) => {
         const locked = await this.db.lockThreadIfFree(manager, threadId);
