@@ -3,6 +3,9 @@ import type { SpawnedService } from './spawned-service';
 import { messageOf } from './bench-stats';
 import { waitUntil } from './wait-until';
 
+/** How often a start refused with `Retry-After` (503 or 429) is sent again. */
+const START_RETRIES = 5;
+
 /** Runs started on one instance and all seen in flight there. */
 export interface InFlightRuns {
   /** One stream per run, in start order; abort them on every path. */
@@ -27,7 +30,7 @@ export async function putRunsInFlight(service: SpawnedService, token: string, ru
   let ended: RunStreamResult | undefined;
   try {
     for (let i = 0; i < runs; i++) {
-      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'));
+      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'), START_RETRIES);
       void stream.done.then((result) => (ended ??= result));
       streams.push(stream);
     }
@@ -68,7 +71,7 @@ export async function addRunsInFlight(
   for (let start = range.from; start < range.to; start += range.waveSize) {
     const end = Math.min(range.to, start + range.waveSize);
     for (let i = start; i < end; i++) {
-      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'));
+      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'), START_RETRIES);
       void stream.done.then((result) => (ended ??= result));
       streams.push(stream);
     }

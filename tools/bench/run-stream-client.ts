@@ -1,5 +1,5 @@
 import type { Agent } from 'node:http';
-import { openSseRequest } from './sse-request';
+import { openSseRequest, type SseRequest } from './sse-request';
 
 /** How one client's run request ended. */
 export interface RunStreamResult {
@@ -39,17 +39,44 @@ export function newThreadInput(threadId: string, runId: string, text: string): {
 /**
  * POSTs a run and follows its event stream, keeping only what the benchmark checks: the
  * event count and the terminal event. Parsing is minimal on purpose so a thousand
- * streams cost the measuring process little.
+ * streams cost the measuring process little. A refusal that asks to come back (503 or 429
+ * with `Retry-After`, e.g. a store pool busy during a burst of starts) is sent again after
+ * that delay, up to `retries` times, as a client following the contract would.
  */
-export function openRunStream(baseUrl: string, agent: Agent, token: string, input: unknown): RunStream {
+export function openRunStream(baseUrl: string, agent: Agent, token: string, input: unknown, retries = 0): RunStream {
   const result: RunStreamResult = { status: 0, events: 0 };
-  const request = openSseRequest(`${baseUrl}/v1/runs`, { method: 'POST', agent, token, body: input }, (data) => readEvent(data, result));
-  const done = request.done.then(({ status, error }) => {
-    result.status = status;
-    if (error && !result.error) result.error = error;
-    return result;
-  });
-  return { done, abort: request.abort };
+  let request: SseRequest | undefined;
+  let aborted = false;
+  let wake: (() => void) | undefined;
+  const attempt = async (): Promise<RunStreamResult> => {
+    for (let left = retries; ; left--) {
+      request = openSseRequest(`${baseUrl}/v1/runs`, { method: 'POST', agent, token, body: input }, (data) => readEvent(data, result));
+      const { status, error, retryAfterSeconds } = await request.done;
+      const retry = !aborted && left > 0 && retryAfterSeconds !== undefined && result.events === 0;
+      if (retry)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, retryAfterSeconds * 1_000);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      if (!retry || aborted) {
+        result.status = status;
+        if (error && !result.error) result.error = error;
+        return result;
+      }
+    }
+  };
+  const done = attempt();
+  return {
+    done,
+    abort: () => {
+      aborted = true;
+      wake?.();
+      request?.abort();
+    },
+  };
 }
 
 function readEvent(data: string, result: RunStreamResult): void {

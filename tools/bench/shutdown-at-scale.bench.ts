@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { measureAbortFloor, type AbortFloor } from './abort-floor';
 import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
 import { addRunsInFlight } from './in-flight-runs';
@@ -57,6 +58,8 @@ export interface ShutdownAtScaleResult {
   runInterrupted: number;
   /** One raw batched write of the same interrupted states, same database, after the exit. */
   floor?: WriteFloor;
+  /** Aborting `runs` pending calls in a fresh process of the same Node, nothing else (see `measureAbortFloor`). */
+  abortFloor?: AbortFloor;
   /** Sizes of the transactions the service saved run ends in (its `run ends saved` lines). */
   batches: number[];
   /** Memory at each of `memorySteps` (largest size only). */
@@ -131,6 +134,7 @@ export async function measureShutdownAtScale(
     if (exitWrong) problems.push(`${store.kind} N=${runs}: ${exitWrong}`);
     if (lost > 0) problems.push(`${store.kind} N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
     const floor = store.kind === 'postgres' ? await postgresWriteFloor(store.databaseUrl) : sqliteWriteFloor(service.databaseFile);
+    const abortFloor = await measureAbortFloor(runs);
     return {
       store: store.kind,
       runs,
@@ -143,6 +147,7 @@ export async function measureShutdownAtScale(
       lost,
       runInterrupted,
       floor,
+      abortFloor,
       batches,
       memory,
       problems,
@@ -155,6 +160,10 @@ export async function measureShutdownAtScale(
 
 // A floor that did not rewrite every run (some were lost) is no floor of this shutdown.
 const ratioOf = (r: ShutdownAtScaleResult) => (r.exitMs !== undefined && r.floor?.rows === r.runs ? r.exitMs / r.floor.medianMs : undefined);
+/** SIGTERM to exit over the two floors together: the least a Node service pays to abort the runs' calls and write their states. */
+const bothRatioOf = (r: ShutdownAtScaleResult) =>
+  r.exitMs !== undefined && r.floor?.rows === r.runs && r.abortFloor ? r.exitMs / (r.floor.medianMs + r.abortFloor.medianMs) : undefined;
+const ratioCell = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio.toFixed(1)}x`);
 
 /** One row per store and N, the memory steps, then the problems, if any (`failures`: measurements that could not be made). */
 export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions, failures: readonly string[] = []): string {
@@ -164,8 +173,10 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
       { heading: 'N runs', align: 'right' },
       { heading: 'open streams', align: 'right' },
       { heading: 'raw write floor', align: 'right' },
+      { heading: 'abort floor', align: 'right' },
       { heading: 'SIGTERM to exit', align: 'right' },
       { heading: 'ratio', align: 'right' },
+      { heading: 'ratio to both floors', align: 'right' },
       { heading: 'exit code', align: 'right' },
       { heading: 'save batches', align: 'right' },
       { heading: 'durable', align: 'right' },
@@ -177,8 +188,10 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
       String(r.runs),
       String(r.streams),
       r.floor?.rows === r.runs ? `${Math.round(r.floor.medianMs)} ms` : '-',
+      r.abortFloor ? `${Math.round(r.abortFloor.medianMs)} ms` : '-',
       exitTimeCell(r.exitMs),
-      ratioOf(r) === undefined ? '-' : `${ratioOf(r)!.toFixed(1)}x`,
+      ratioCell(ratioOf(r)),
+      ratioCell(bothRatioOf(r)),
       String(r.exitCode ?? r.exitSignal),
       `${r.batches.length} (largest ${Math.max(0, ...r.batches)})`,
       String(r.stored.durable),
@@ -193,7 +206,8 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
     `(b) shutdown at scale: built service, SHUTDOWN_DRAIN_TIMEOUT_MS=0, SHUTDOWN_TIMEOUT_MS=${options.shutdownTimeoutMs},`,
     `    DEMO_REASONING_MS=${options.reasoningMs}, LEASE_TTL_MS=${options.leaseTtlMs}; one run per thread, all in flight at SIGTERM,`,
     `    with every SSE stream open or only a few (the rest dropped once in flight, RUN_ON_DISCONNECT=continue);`,
-    `    floor = one raw batched write of the same interrupted states (BEGIN to COMMIT, median of 3, same database, after the exit)`,
+    `    floor = one raw batched write of the same interrupted states (BEGIN to COMMIT, median of 3, same database, after the exit);`,
+    `    abort floor = aborting N pending AbortSignal-aware calls in a fresh process of the same Node, until all settled (median of 3)`,
     '',
     table,
     '',

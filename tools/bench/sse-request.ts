@@ -18,6 +18,15 @@ export interface SseRequestEnd {
   status: number;
   /** A transport error or the refusal body, when the stream did not end normally. */
   error?: string;
+  /** A refusal to retry later (503 or 429): its `Retry-After`, in seconds. */
+  retryAfterSeconds?: number;
+}
+
+/** The `Retry-After` of a refusal that asks to come back (503, 429), in seconds; else undefined. */
+function retryAfterOf(status: number, header: string | string[] | undefined): number | undefined {
+  if (status !== 503 && status !== 429) return undefined;
+  const seconds = Number(Array.isArray(header) ? header[0] : header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /** A request whose event stream is read in the background. */
@@ -54,6 +63,7 @@ export function openSseRequest(url: string, init: SseRequestInit, onData: (data:
     req.on('error', (error) => finish(String(error)));
     req.on('response', (res) => {
       end.status = res.statusCode ?? 0;
+      end.retryAfterSeconds = retryAfterOf(end.status, res.headers['retry-after']);
       res.setEncoding('utf8');
       let buffer = '';
       res.on('data', (chunk: string) => {

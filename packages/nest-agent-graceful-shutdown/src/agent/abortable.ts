@@ -1,8 +1,15 @@
-/** Thrown by `abortable` when the signal fires before the work settles. */
+/**
+ * Thrown by `abortable` when the signal fires before the work settles. It carries no stack:
+ * a shutdown aborts the calls of thousands of runs at once, where each call stood says
+ * nothing the run's outcome does not, and capturing it was most of an abort's cost.
+ */
 export class CallAbortedError extends Error {
   override readonly name = 'CallAbortedError';
   constructor() {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super('the call was aborted because the run is stopping');
+    Error.stackTraceLimit = limit;
   }
 }
 

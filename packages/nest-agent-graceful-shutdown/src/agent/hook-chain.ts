@@ -3,6 +3,9 @@ import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interfac
 
 type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActing';
 
+/** A hook that answered synchronously is not awaited: a run passes its safe points, and a shutdown ends thousands of runs, without a promise per hook. */
+const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> => typeof (value as PromiseLike<T> | undefined)?.then === 'function';
+
 /** Calls an ordered list of hooks; the first stop decision wins. */
 export class HookChain {
   private readonly logger = new Logger('HookChain');
@@ -10,13 +13,17 @@ export class HookChain {
   constructor(private readonly hooks: readonly AgentHook[]) {}
 
   async onRunStart(event: Parameters<NonNullable<AgentHook['onRunStart']>>[0]): Promise<void> {
-    for (const hook of this.hooks) await hook.onRunStart?.(event);
+    for (const hook of this.hooks) {
+      const started = hook.onRunStart?.(event);
+      if (isPromise(started)) await started;
+    }
   }
 
   async decide<P extends DecisionPoint>(point: P, event: Parameters<NonNullable<AgentHook[P]>>[0]): Promise<HookDecision> {
     for (const hook of this.hooks) {
       const handler = hook[point] as ((e: typeof event) => HookDecision | Promise<HookDecision>) | undefined;
-      const decision = await handler?.call(hook, event);
+      const answer = handler?.call(hook, event);
+      const decision = isPromise(answer) ? await answer : answer;
       if (decision) return decision;
     }
     return undefined;
@@ -26,7 +33,8 @@ export class HookChain {
   async onRunEnd(event: RunEndEvent): Promise<void> {
     for (const hook of this.hooks) {
       try {
-        await hook.onRunEnd?.(event);
+        const ended = hook.onRunEnd?.(event);
+        if (isPromise(ended)) await ended;
       } catch (error) {
         this.logger.error({ msg: 'run end hook failed', threadId: event.threadId, runId: event.runId, error: String(error) });
       }

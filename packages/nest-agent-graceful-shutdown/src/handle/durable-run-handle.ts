@@ -237,7 +237,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private async end(failed: boolean, error: unknown): Promise<RunOutcome> {
     // Calls still in flight (a framework may give up on a step while its other calls run) and
     // their writes settle first: the outcome describes what is durable.
-    await Promise.allSettled([...this.running]);
+    if (this.running.size) await Promise.allSettled([...this.running]);
     await this.writes.idle();
     const outcome = outcomeOf({
       decided: this.decided,
