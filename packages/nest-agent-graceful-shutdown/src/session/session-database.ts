@@ -100,6 +100,16 @@ export class SessionDatabase {
     return queue ? queue.run(() => run(0)) : retryThroughOutage(run, this.retry);
   }
 
+  /**
+   * A read a run needs to go on (not a user's request, which answers 503 during an outage):
+   * retried through a lost connection like a transaction, so a database restart delays the
+   * run instead of failing it.
+   */
+  readThrough<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const { dataSource, queue } = this.connection();
+    return queue ? work(dataSource.manager) : retryThroughOutage(() => work(dataSource.manager), this.retry);
+  }
+
   /** Find options that lock the rows read for the rest of the transaction, where the database has row locks. */
   rowLock(): { lock?: { mode: 'pessimistic_write' } } {
     return this.connection().postgres ? { lock: { mode: 'pessimistic_write' } } : {};

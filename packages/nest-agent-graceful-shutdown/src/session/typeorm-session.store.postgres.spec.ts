@@ -126,6 +126,21 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     await expect(written).resolves.toBeUndefined();
     expect((await store.loadMessages('shared')).map((m) => m.id)).toEqual(['during-restart']);
   }, 60_000);
+
+  it("answers a resumed run's read of its tool calls once the database is back, instead of failing the run", async () => {
+    const [store] = await twoInstances('restart_read');
+    await start(store, 'r1', 'instance-a');
+    const runKey = (await store.findThread('shared'))!.lastRun!.key;
+    const call = { id: 'call-1', name: 'lookup', arguments: '{}' };
+    await store.recordToolCallStarted({ threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'acting' }, call);
+    await databases.server.stop('fast');
+
+    // Asked while the server is down: the connection is refused until it is back.
+    const found = store.findToolCalls('shared', ['call-1']);
+    await databases.server.startAgain();
+
+    await expect(found).resolves.toEqual([expect.objectContaining({ toolCallId: 'call-1', status: 'started' })]);
+  }, 60_000);
 });
 
 describeRunEventLogContract('TypeOrmRunEventLog on PostgreSQL', async () => {

@@ -163,7 +163,8 @@ export class TypeOrmSessionStore implements SessionStore {
   }
 
   findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]> {
-    return findToolCallRows(this.dataSource.manager, threadId, toolCallIds);
+    // A resumed run asks before it runs a pending call: a database restart must not fail it.
+    return this.db.readThrough((manager) => findToolCallRows(manager, threadId, toolCallIds));
   }
 
   finishRun(command: FinishRunCommand): Promise<void> {
