@@ -8,8 +8,8 @@ import { ThreadEntity } from './entities/thread.entity';
 import { fencedCheckpoint } from './lease-fence';
 import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
-import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
 import { RunEndWriter } from './run-end-writer';
+import { writeRunStart } from './run-start-rows';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
@@ -78,7 +78,7 @@ export class TypeOrmSessionStore implements SessionStore {
 
   async startRun(command: StartRunCommand): Promise<void> {
     try {
-      await this.db.transaction((manager) => this.startRunIn(manager, command));
+      await this.db.transaction((manager) => writeRunStart(this.db, manager, command, this.at(), this.leaseUntilSql()));
     } catch (error) {
       // Two instances creating the same new thread at once: the second one is busy.
       if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
@@ -86,50 +86,6 @@ export class TypeOrmSessionStore implements SessionStore {
       }
       throw error;
     }
-  }
-
-  private async startRunIn(manager: EntityManager, command: StartRunCommand): Promise<void> {
-    const threads = manager.getRepository(ThreadEntity);
-    const at = this.at();
-    const limit = command.maxActiveRunsPerOwner;
-    if (limit !== undefined) await lockOwnerRuns(manager, command.ownerId);
-    let thread = await this.db.lockThread(manager, command.threadId);
-    if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
-    if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
-      throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
-    }
-    if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, this.db.clockSql());
-    const existed = thread !== null;
-    thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, runState: null, createdAt: at });
-    await manager.getRepository(RunEntity).insert({
-      key: command.runKey,
-      threadId: command.threadId,
-      runId: command.runId,
-      status: 'running',
-      stopReason: null,
-      errorCode: null,
-      errorMessage: null,
-      iteration: 0,
-      phase: null,
-      instanceId: command.instanceId,
-      agentName: command.agentName ?? null,
-      startedAt: at,
-      endedAt: null,
-    });
-    await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
-    Object.assign(thread, {
-      messageCount: thread.messageCount + command.messages.length,
-      status: 'running' satisfies ThreadStatus,
-      activeRunId: command.runId,
-      lastRunKey: command.runKey,
-      leaseOwner: command.instanceId,
-      updatedAt: at,
-    });
-    const lease = { leaseExpiresAt: () => this.leaseUntilSql() };
-    // Never `save`: it reads before writing, so a thread another instance created meanwhile
-    // would be overwritten instead of failing on its primary key.
-    if (existed) await threads.update({ threadId: thread.threadId }, { ...thread, ...lease });
-    else await threads.insert({ ...thread, ...lease });
   }
 
   appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void> {

@@ -1,0 +1,58 @@
+import type { EntityManager } from 'typeorm';
+import { RunEntity } from './entities/run.entity';
+import { ThreadEntity } from './entities/thread.entity';
+import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
+import type { SessionDatabase } from './session-database';
+import type { ThreadStatus } from './session-records';
+import { insertMessages } from './session-rows';
+import { ThreadBusyError, type StartRunCommand } from './session-store.interface';
+
+/**
+ * Writes a run's start inside the caller's transaction: the thread (created if new) locked and
+ * checked free, the owner's run slot when `maxActiveRunsPerOwner` is set, the run's record, its
+ * new messages, and the thread's lease until `leaseUntilSql` (a SQL time on the database's
+ * clock). `at` is the ISO time users see. Throws `ThreadBusyError` when the thread runs, or
+ * changed since the caller read it.
+ */
+export async function writeRunStart(db: SessionDatabase, manager: EntityManager, command: StartRunCommand, at: string, leaseUntilSql: string): Promise<void> {
+  const threads = manager.getRepository(ThreadEntity);
+  const limit = command.maxActiveRunsPerOwner;
+  if (limit !== undefined) await lockOwnerRuns(manager, command.ownerId);
+  let thread = await db.lockThread(manager, command.threadId);
+  if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
+  if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
+    throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
+  }
+  if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, db.clockSql());
+  const existed = thread !== null;
+  thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, runState: null, createdAt: at });
+  await manager.getRepository(RunEntity).insert({
+    key: command.runKey,
+    threadId: command.threadId,
+    runId: command.runId,
+    status: 'running',
+    stopReason: null,
+    errorCode: null,
+    errorMessage: null,
+    iteration: 0,
+    phase: null,
+    instanceId: command.instanceId,
+    agentName: command.agentName ?? null,
+    startedAt: at,
+    endedAt: null,
+  });
+  await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
+  Object.assign(thread, {
+    messageCount: thread.messageCount + command.messages.length,
+    status: 'running' satisfies ThreadStatus,
+    activeRunId: command.runId,
+    lastRunKey: command.runKey,
+    leaseOwner: command.instanceId,
+    updatedAt: at,
+  });
+  const lease = { leaseExpiresAt: () => leaseUntilSql };
+  // Never `save`: it reads before writing, so a thread another instance created meanwhile
+  // would be overwritten instead of failing on its primary key.
+  if (existed) await threads.update({ threadId: thread.threadId }, { ...thread, ...lease });
+  else await threads.insert({ ...thread, ...lease });
+}
