@@ -7,7 +7,7 @@ import { judgeHandover, type HandoverReport } from './handover-report';
 import { summarizeRuns } from './handover-summary';
 import { auditHistories } from './history-audit';
 import { RollingCluster, type RollingClusterOptions } from './rolling-cluster';
-import { rollOutUnderLoad, sessionOptions } from './rollout-under-load';
+import { rollOutUnderLoad, rolloutFacts, sessionOptions } from './rollout-under-load';
 import { auditRunLogs } from './run-log-audit';
 
 export interface HandoverProofOptions extends RollingClusterOptions {
@@ -47,13 +47,7 @@ export async function runHandoverProof(options: HandoverProofOptions): Promise<H
     const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
     const { moments, gaps } = handoverMoments(runs);
     return judgeHandover({
-      sessions: sessionsWanted,
-      instances: cluster.instanceCount,
-      demo: cluster.demo,
-      timing: cluster.timing,
-      graceMs: cluster.graceMs,
-      shutdowns,
-      lbChanges: cluster.controller.changes.length,
+      ...rolloutFacts(cluster, sessionsWanted, shutdowns),
       runs: summarizeRuns(runs, cluster.continuations),
       logs,
       audit,

@@ -1,24 +1,13 @@
-import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
 import type { HandoverRunSummary } from './handover-summary';
 import type { HistoryAudit } from './history-audit';
 import { BrokenPromises, formatProofReport, ms, type ReportRow } from './proof-report';
-import type { DemoAgentSettings } from './rolling-cluster';
 import { formatMetricsScrape } from './metrics-scrape-report';
-import type { InstanceShutdown } from './rollout';
+import type { RolloutFacts } from './rollout-under-load';
 import type { RolloutRecord } from './rollout-timeline';
 import type { RunLogAudit } from './run-log-audit';
 import type { Spread } from './spread';
 
-export interface HandoverReportInput {
-  sessions: number;
-  instances: number;
-  demo: DemoAgentSettings;
-  timing: ShutdownTimingInputs & ShutdownTimings;
-  /** The grace period counted from the signal, in ms. */
-  graceMs: number;
-  shutdowns: InstanceShutdown[];
-  /** Changes the endpoints controller made to nginx's upstreams. */
-  lbChanges: number;
+export interface HandoverReportInput extends RolloutFacts {
   runs: HandoverRunSummary;
   logs: RunLogAudit;
   audit: HistoryAudit;

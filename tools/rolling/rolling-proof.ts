@@ -3,7 +3,7 @@ import { ClientSession, ClientTally } from './client-session';
 import { auditHistories } from './history-audit';
 import { RollingCluster, type RollingClusterOptions } from './rolling-cluster';
 import { judge, type RollingReport } from './rolling-report';
-import { rollOutUnderLoad, sessionOptions } from './rollout-under-load';
+import { rollOutUnderLoad, rolloutFacts, sessionOptions } from './rollout-under-load';
 
 export interface RollingProofOptions extends RollingClusterOptions {
   /** How old instances are replaced: `SIGTERM` (a rollout) or `SIGKILL` (a crash). */
@@ -36,13 +36,7 @@ export async function runRollingProof(options: RollingProofOptions): Promise<Rol
     const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
     return judge({
       mode: options.mode,
-      sessions: sessionsWanted,
-      instances: cluster.instanceCount,
-      demo: cluster.demo,
-      timing: cluster.timing,
-      graceMs: cluster.graceMs,
-      shutdowns,
-      lbChanges: cluster.controller.changes.length,
+      ...rolloutFacts(cluster, sessionsWanted, shutdowns),
       tally,
       audit,
       durationMs: performance.now() - began,

@@ -1,9 +1,8 @@
-import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
 import type { ClientTally } from './client-session';
 import type { HistoryAudit } from './history-audit';
 import { BrokenPromises, formatProofReport, ms, type ReportRow } from './proof-report';
 import { formatMetricsScrape } from './metrics-scrape-report';
-import type { InstanceShutdown } from './rollout';
+import type { RolloutFacts } from './rollout-under-load';
 import type { RolloutRecord } from './rollout-timeline';
 import { spread } from './spread';
 
@@ -17,17 +16,8 @@ export interface LatencySummary {
   extraP95: number;
 }
 
-export interface RollingReportInput {
+export interface RollingReportInput extends RolloutFacts {
   mode: 'sigterm' | 'sigkill';
-  sessions: number;
-  instances: number;
-  demo: { steps: number; reasoningMs: number; toolMs: number };
-  timing: ShutdownTimingInputs & ShutdownTimings;
-  /** The grace period counted from the signal (the preStop sleep excluded), in ms. */
-  graceMs: number;
-  shutdowns: InstanceShutdown[];
-  /** Changes the endpoints controller made to nginx's upstreams. */
-  lbChanges: number;
   tally: ClientTally;
   audit: HistoryAudit;
   durationMs: number;

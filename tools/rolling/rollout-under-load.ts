@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil, withDeadline } from '../bench/wait-until';
 import type { ClientSessionOptions } from './client-session';
-import type { RollingCluster } from './rolling-cluster';
+import type { ShutdownTimingInputs, ShutdownTimings } from '../deploy/shutdown-timings';
+import type { DemoAgentSettings, RollingCluster } from './rolling-cluster';
 import { rollOut, type InstanceShutdown, type RolloutOptions } from './rollout';
 
 /** Deadline of one client turn, in ms: past it the turn counts as not completed. */
@@ -10,6 +11,32 @@ export const TURN_DEADLINE_MS = 90_000;
 
 /** How long the sessions may take to have one run each under way, in ms. */
 const SESSIONS_START_TIMEOUT_MS = 60_000;
+
+/** What both rolling proofs report of their cluster and its rollout. */
+export interface RolloutFacts {
+  sessions: number;
+  instances: number;
+  demo: DemoAgentSettings;
+  timing: ShutdownTimingInputs & ShutdownTimings;
+  /** The grace period counted from the signal (the preStop sleep excluded), in ms. */
+  graceMs: number;
+  shutdowns: InstanceShutdown[];
+  /** Changes the endpoints controller made to nginx's upstreams. */
+  lbChanges: number;
+}
+
+/** The cluster's part of a proof's report, once its rollout under `sessions` clients is done. */
+export function rolloutFacts(cluster: RollingCluster, sessions: number, shutdowns: InstanceShutdown[]): RolloutFacts {
+  return {
+    sessions,
+    instances: cluster.instanceCount,
+    demo: cluster.demo,
+    timing: cluster.timing,
+    graceMs: cluster.graceMs,
+    shutdowns,
+    lbChanges: cluster.controller.changes.length,
+  };
+}
 
 /** A client's conversation: one turn at a time, each resolving true when it completed. */
 export interface Conversation {
