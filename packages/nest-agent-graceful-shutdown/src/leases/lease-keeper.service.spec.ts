@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import { resolveShutdownOptions } from '../graceful-shutdown.constants';
 import { advanceLeaseClock } from '../session/lease-clock.fixtures';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema';
@@ -67,6 +68,50 @@ describe('LeaseKeeper', () => {
 
     expect(lost).toEqual(['t1']);
     expect(keeper.size).toBe(1);
+  });
+
+  describe('confirm, before a tool call', () => {
+    const leaseUntil = async (threadId: string) =>
+      (await dataSource.query(`SELECT lease_expires_at AS until FROM agent_threads WHERE thread_id = ?`, [threadId]))[0].until as string;
+
+    it('trusts a lease extended less than half its length ago, without a write', async () => {
+      const runKey = await running('t1');
+      keeper.hold(runKey, 't1', () => undefined);
+      await advanceLeaseClock(dataSource, 1_000);
+      const before = await leaseUntil('t1');
+
+      await keeper.confirm(runKey, 't1', performance.now());
+
+      expect(await leaseUntil('t1')).toBe(before);
+    });
+
+    it('renews a lease last extended longer ago (the process was paused) and goes on while it is still held', async () => {
+      const runKey = await running('t1');
+      const lost: string[] = [];
+      keeper.hold(runKey, 't1', () => lost.push('t1'));
+      await advanceLeaseClock(dataSource, 1_000);
+      const before = await leaseUntil('t1');
+
+      await keeper.confirm(runKey, 't1', performance.now() - LEASE_TTL_MS);
+
+      expect((await leaseUntil('t1')) > before).toBe(true);
+      expect(lost).toEqual([]);
+      expect(keeper.size).toBe(1);
+    });
+
+    it('refuses, and stops the run once, when the lease was taken over while the process was paused', async () => {
+      const runKey = await running('t1');
+      const lost: string[] = [];
+      keeper.hold(runKey, 't1', () => lost.push('t1'));
+      await advanceLeaseClock(dataSource, LEASE_TTL_MS + 1);
+      await store.recoverCrashedRuns();
+
+      await expect(keeper.confirm(runKey, 't1', performance.now() - 2 * LEASE_TTL_MS)).rejects.toBeInstanceOf(LeaseLostError);
+      await keeper.renew();
+
+      expect(lost).toEqual(['t1']);
+      expect(keeper.size).toBe(0);
+    });
   });
 
   it('stops renewing a lease once it is released, so it expires', async () => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { LeaseLostError } from '../errors/lease-lost.error';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
 
 /** A lease this process holds for one run attempt. */
@@ -45,6 +46,28 @@ export class LeaseKeeper implements OnApplicationShutdown {
       this.held.delete(runKey);
       if (this.held.size === 0) this.stopTimer();
     };
+  }
+
+  /**
+   * Resolves once the lease of run attempt `runKey` is surely still held: called before the run
+   * starts a side effect (a tool call). `extendedAt` is `performance.now()` when the write that
+   * last extended the lease (the call's record) was sent, so the lease lasts at least the lease
+   * length from then. Past half of it (the process was paused, or its event loop starved,
+   * between that write and now) the lease is renewed first: a paused instance that wakes up
+   * after another took its run over must not run the call again. Rejects with `LeaseLostError`,
+   * and tells the run, when the lease is gone.
+   */
+  async confirm(runKey: string, threadId: string, extendedAt: number): Promise<void> {
+    for (let since = extendedAt; performance.now() - since >= this.options.leaseTtlMs / 2;) {
+      since = performance.now();
+      const lost = await this.store.renewLeases(this.options.instanceId, [runKey]);
+      if (lost.length === 0) continue;
+      const lease = this.held.get(runKey);
+      this.held.delete(runKey);
+      this.logger.warn({ msg: 'lease lost before a tool call, stopping run', threadId, runKey });
+      lease?.onLost();
+      throw new LeaseLostError(threadId, runKey);
+    }
   }
 
   /** One renewal round; the timer calls it, and tests call it to not wait for the timer. */

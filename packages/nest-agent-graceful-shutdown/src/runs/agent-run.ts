@@ -88,7 +88,7 @@ export class AgentRun {
       savedState: this.spec.savedState,
       hooks: [...this.spec.hooks, shutdownHook],
       control: this.control,
-      checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }),
+      checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }, { confirm: (at) => this.spec.leases.confirm(runKey, threadId, at) }),
       emit,
       partialOutput: this.spec.partialOutput,
       toolTraits: (name) => this.spec.agent.toolTraits(name),

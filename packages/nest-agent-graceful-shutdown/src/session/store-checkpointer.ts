@@ -3,19 +3,31 @@ import type { StepCheckpointer, StepProgress } from '../agent/step-checkpointer.
 import type { ToolCallRecord } from './session-records';
 import type { SessionStore } from './session-store.interface';
 
-/** Checkpoints each finished step of one run into the session store. */
+/** Confirms that a run still holds its thread's lease (see `LeaseKeeper.confirm`). */
+export interface LeaseConfirmation {
+  /** @param extendedAt `performance.now()` when the write that last extended the lease was sent. */
+  confirm(extendedAt: number): Promise<void>;
+}
+
+/**
+ * Checkpoints each finished step of one run into the session store. With `lease`, a tool call's
+ * record resolves only once the run surely still holds its lease: the call runs right after.
+ */
 export class StoreCheckpointer implements StepCheckpointer {
   constructor(
     private readonly store: SessionStore,
     private readonly run: { threadId: string; runId: string; runKey: string },
+    private readonly lease?: LeaseConfirmation,
   ) {}
 
   append(messages: readonly AgentMessage[], progress: StepProgress): Promise<void> {
     return this.store.appendMessages({ ...this.run, ...progress }, messages);
   }
 
-  toolCallStarted(call: ToolCall, progress: StepProgress): Promise<void> {
-    return this.store.recordToolCallStarted({ ...this.run, ...progress }, call);
+  async toolCallStarted(call: ToolCall, progress: StepProgress): Promise<void> {
+    const sentAt = performance.now();
+    await this.store.recordToolCallStarted({ ...this.run, ...progress }, call);
+    await this.lease?.confirm(sentAt);
   }
 
   findToolCalls(toolCallIds: readonly string[]): Promise<ToolCallRecord[]> {
