@@ -1,38 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { resolveShutdownOptions } from '../graceful-shutdown.constants';
 import { LeaseKeeper } from '../leases/lease-keeper.service';
-import { advanceLeaseClock } from './lease-clock.fixtures';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
+import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures';
 import { StoreCheckpointer } from './store-checkpointer';
-import { TypeOrmSessionStore } from './typeorm-session.store';
+import type { TypeOrmSessionStore } from './typeorm-session.store';
 
 const LEASE_TTL_MS = 10_000;
 const CALL = { id: 'call-1', name: 'lookup', arguments: '{}' };
 const PROGRESS = { iteration: 1, phase: 'acting' as const };
 
 describe('StoreCheckpointer, recording a tool call about to run', () => {
-  let dir: string;
-  let dataSource: DataSource;
+  let sqlite: SqliteStoreFixture;
   let store: TypeOrmSessionStore;
   let keeper: LeaseKeeper;
   let runKey: string;
   let lost: number;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'store-checkpointer-'));
-    dataSource = await new DataSource({
-      type: 'better-sqlite3',
-      database: join(dir, 's.sqlite'),
-      entities: SESSION_ENTITIES,
-      migrations: SESSION_MIGRATIONS,
-      migrationsRun: true,
-    }).initialize();
-    store = new TypeOrmSessionStore(dataSource, { leaseTtlMs: LEASE_TTL_MS });
+    sqlite = await openSqliteStore({ leaseTtlMs: LEASE_TTL_MS });
+    store = sqlite.store;
     keeper = new LeaseKeeper(resolveShutdownOptions({ leases: { ttlMs: LEASE_TTL_MS }, instanceId: 'instance-a' }), store);
     runKey = randomUUID();
     await store.startRun({ threadId: 't1', ownerId: 'alice', runKey, runId: 'r1', instanceId: 'instance-a', messages: [] });
@@ -42,8 +29,7 @@ describe('StoreCheckpointer, recording a tool call about to run', () => {
 
   afterEach(async () => {
     keeper.onApplicationShutdown();
-    await dataSource.destroy();
-    await rm(dir, { recursive: true, force: true });
+    await sqlite.close();
   });
 
   it('resolves once the record is written and the lease is confirmed from when it was sent', async () => {
@@ -62,7 +48,7 @@ describe('StoreCheckpointer, recording a tool call about to run', () => {
     // The pause: the record committed, then a lease length went by and the crash sweep took the run.
     const pausedAfterTheRecord = {
       confirm: async (sentAt: number) => {
-        await advanceLeaseClock(dataSource, LEASE_TTL_MS + 1);
+        await sqlite.advanceDatabaseClock(LEASE_TTL_MS + 1);
         await store.recoverCrashedRuns();
         return keeper.confirm(runKey, 't1', sentAt - LEASE_TTL_MS);
       },
