@@ -110,7 +110,8 @@ export class ChaosUser {
     const record: TurnRecord = { turn, messageId, outcome: 'failed' };
     this.turns.push(record);
     this.agent.addMessage({ id: messageId, role: 'user', content: `Turn ${turn}: do the demo task.` });
-    const deadline = Date.now() + turnDeadlineMs;
+    // Time spent waiting for a human's answer is the user's, not the service's: it moves the deadline.
+    let deadline = Date.now() + turnDeadlineMs;
     const runIds = new Set<string>();
     let resume: ResumeEntry[] | undefined;
     while (Date.now() < deadline) {
@@ -120,10 +121,12 @@ export class ChaosUser {
       resume = undefined;
       if (terminal?.type === 'finished' && terminal.interrupts.length === 0) return void (record.outcome = 'completed');
       if (terminal?.type === 'finished') {
-        resume = await this.answer(
+        const answered = await this.answer(
           terminal.interrupts.map((i) => i.id),
-          deadline,
+          turnDeadlineMs,
         );
+        resume = answered.entries;
+        deadline += answered.waitedMs;
         continue;
       }
       if (terminal?.type === 'error' && terminal.code === 'RUN_CANCELED') return void (record.outcome = 'cancelled');
@@ -136,7 +139,11 @@ export class ChaosUser {
       const ownRun = thread.lastRun !== null && runIds.has(thread.lastRun.runId);
       if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'completed') return void (record.outcome = 'completed');
       if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'canceled') return void (record.outcome = 'cancelled');
-      if (thread.status === 'awaiting_approval') resume = await this.answer(pendingInterrupts(thread), deadline);
+      if (thread.status === 'awaiting_approval') {
+        const answered = await this.answer(pendingInterrupts(thread), turnDeadlineMs);
+        resume = answered.entries;
+        deadline += answered.waitedMs;
+      }
     }
     record.failure = `turn ${turn} did not end within ${turnDeadlineMs} ms`;
   }
@@ -165,13 +172,18 @@ export class ChaosUser {
     return terminal;
   }
 
-  /** The answers to `interruptIds`: the schedule's (reviewed users) or the user's own (mostly approvals). */
-  private async answer(interruptIds: string[], deadline: number): Promise<ResumeEntry[]> {
+  /**
+   * The answers to `interruptIds`: the schedule's (reviewed users, who wait for it up to
+   * `patienceMs`, then approve themselves) or the user's own (mostly approvals); and how long
+   * the user waited for them.
+   */
+  private async answer(interruptIds: string[], patienceMs: number): Promise<{ entries: ResumeEntry[]; waitedMs: number }> {
+    const startedAt = Date.now();
     const entries: ResumeEntry[] = [];
     for (const interruptId of interruptIds) {
       let answer: ApprovalAnswer;
       if (this.options.reviewed) {
-        const given = await this.answers.next(Math.max(0, deadline - Date.now()));
+        const given = await this.answers.next(patienceMs);
         answer = given.answer;
         if (given.by === 'schedule') this.approvals.bySchedule++;
         else this.approvals.byUser++;
@@ -182,7 +194,7 @@ export class ChaosUser {
       if (answer === 'reject') this.approvals.rejected++;
       entries.push(answer === 'approve' ? { interruptId, status: 'resolved', payload: { approved: true } } : { interruptId, status: 'cancelled' });
     }
-    return entries;
+    return { entries, waitedMs: Date.now() - startedAt };
   }
 
   private settled(deadline: number): Promise<ThreadStatus | undefined> {
