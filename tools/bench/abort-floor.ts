@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { summarize } from './bench-stats';
 
 /** The least it costs this Node to stop `calls` pending calls: the median of `samplesMs`. */
 export interface AbortFloor {
@@ -21,6 +22,5 @@ const CHILD = resolve(__dirname, 'abort-floor-child.js');
 export async function measureAbortFloor(calls: number, repeats = 3): Promise<AbortFloor> {
   const { stdout } = await promisify(execFile)(process.execPath, [CHILD, String(calls), String(repeats)], { timeout: 60_000 });
   const { samplesMs } = JSON.parse(stdout) as { samplesMs: number[] };
-  const medianMs = [...samplesMs].sort((a, b) => a - b)[Math.floor(samplesMs.length / 2)];
-  return { medianMs, samplesMs, calls };
+  return { medianMs: summarize(samplesMs).p50, samplesMs, calls };
 }

@@ -113,6 +113,11 @@ export class ChaosUser {
     // Time spent waiting for a human's answer is the user's, not the service's: it moves the deadline.
     let deadline = Date.now() + turnDeadlineMs;
     const runIds = new Set<string>();
+    const answerAll = async (interruptIds: string[]) => {
+      const answered = await this.answer(interruptIds, turnDeadlineMs);
+      deadline += answered.waitedMs;
+      return answered.entries;
+    };
     let resume: ResumeEntry[] | undefined;
     while (Date.now() < deadline) {
       const runId = randomUUID();
@@ -121,12 +126,7 @@ export class ChaosUser {
       resume = undefined;
       if (terminal?.type === 'finished' && terminal.interrupts.length === 0) return void (record.outcome = 'completed');
       if (terminal?.type === 'finished') {
-        const answered = await this.answer(
-          terminal.interrupts.map((i) => i.id),
-          turnDeadlineMs,
-        );
-        resume = answered.entries;
-        deadline += answered.waitedMs;
+        resume = await answerAll(terminal.interrupts.map((i) => i.id));
         continue;
       }
       if (terminal?.type === 'error' && terminal.code === 'RUN_CANCELED') return void (record.outcome = 'cancelled');
@@ -139,11 +139,7 @@ export class ChaosUser {
       const ownRun = thread.lastRun !== null && runIds.has(thread.lastRun.runId);
       if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'completed') return void (record.outcome = 'completed');
       if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'canceled') return void (record.outcome = 'cancelled');
-      if (thread.status === 'awaiting_approval') {
-        const answered = await this.answer(pendingInterrupts(thread), turnDeadlineMs);
-        resume = answered.entries;
-        deadline += answered.waitedMs;
-      }
+      if (thread.status === 'awaiting_approval') resume = await answerAll(pendingInterrupts(thread));
     }
     record.failure = `turn ${turn} did not end within ${turnDeadlineMs} ms`;
   }

@@ -3,6 +3,9 @@ import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../grac
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
 
+/** How many renewals `confirm` tries before it gives a lease up as lost. */
+const CONFIRM_ATTEMPTS = 3;
+
 /** A lease this process holds for one run attempt. */
 interface HeldLease {
   threadId: string;
@@ -53,21 +56,21 @@ export class LeaseKeeper implements OnApplicationShutdown {
    * starts a side effect (a tool call). `extendedAt` is `performance.now()` when the write that
    * last extended the lease (the call's record) was sent, so the lease lasts at least the lease
    * length from then. Past half of it (the process was paused, or its event loop starved,
-   * between that write and now) the lease is renewed first: a paused instance that wakes up
-   * after another took its run over must not run the call again. Rejects with `LeaseLostError`,
-   * and tells the run, when the lease is gone.
+   * between that write and now) the lease is renewed first, until a renewal comes back within
+   * half a lease, at most `CONFIRM_ATTEMPTS` times: a paused instance that wakes up after
+   * another took its run over must not run the call again. Rejects with `LeaseLostError`, and
+   * stops the run, when the lease is gone or could not be confirmed.
    */
   async confirm(runKey: string, threadId: string, extendedAt: number): Promise<void> {
-    for (let since = extendedAt; performance.now() - since >= this.options.leaseTtlMs / 2;) {
-      since = performance.now();
-      const lost = await this.store.renewLeases(this.options.instanceId, [runKey]);
-      if (lost.length === 0) continue;
-      const lease = this.held.get(runKey);
-      this.held.delete(runKey);
-      this.logger.warn({ msg: 'lease lost before a tool call, stopping run', threadId, runKey });
-      lease?.onLost();
-      throw new LeaseLostError(threadId, runKey);
+    const fresh = (since: number) => performance.now() - since < this.options.leaseTtlMs / 2;
+    if (fresh(extendedAt)) return;
+    for (let attempt = 0; attempt < CONFIRM_ATTEMPTS; attempt++) {
+      const sentAt = performance.now();
+      if ((await this.store.renewLeases(this.options.instanceId, [runKey])).length > 0) break;
+      if (fresh(sentAt)) return;
     }
+    this.lose(runKey, threadId, 'lease lost before a tool call, stopping run');
+    throw new LeaseLostError(threadId, runKey);
   }
 
   /** One renewal round; the timer calls it, and tests call it to not wait for the timer. */
@@ -78,16 +81,21 @@ export class LeaseKeeper implements OnApplicationShutdown {
       const lost = await this.store.renewLeases(this.options.instanceId, [...this.held.keys()]);
       for (const runKey of lost) {
         const lease = this.held.get(runKey);
-        if (!lease) continue;
-        this.logger.warn({ msg: 'lease lost, stopping run', threadId: lease.threadId, runKey });
-        this.held.delete(runKey);
-        lease.onLost();
+        if (lease) this.lose(runKey, lease.threadId, 'lease lost, stopping run');
       }
     } catch (error) {
       this.logger.warn({ msg: 'leases not renewed', leases: this.held.size, error: String(error) });
     } finally {
       this.renewing = false;
     }
+  }
+
+  /** Forgets a lease that is gone and tells its run to stop (once: the lease is no longer held after). */
+  private lose(runKey: string, threadId: string, msg: string): void {
+    const lease = this.held.get(runKey);
+    this.held.delete(runKey);
+    this.logger.warn({ msg, threadId, runKey });
+    lease?.onLost();
   }
 
   onApplicationShutdown(): void {

@@ -101,9 +101,8 @@ export class SessionDatabase {
   }
 
   /**
-   * A read a run needs to go on (not a user's request, which answers 503 during an outage):
-   * retried through a lost connection like a transaction, so a database restart delays the
-   * run instead of failing it.
+   * A read a run needs to go on (a resumed run's tool call records), retried through a lost
+   * connection like a transaction: a database restart delays the run instead of failing it.
    */
   readThrough<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const { dataSource, queue } = this.connection();
