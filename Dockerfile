@@ -6,13 +6,9 @@
 # DATABASE_URL is set), so it runs with a read-only root filesystem.
 
 # ---- build: compile TypeScript, then drop the dev dependencies -------------------------------
-FROM node:20.20.2-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 is native: when no prebuilt binary matches, npm ci compiles it with node-gyp.
-# The toolchain stays in this stage.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
+# No compiler: better-sqlite3 ships Node-API prebuilds for linux-x64 and linux-arm64.
 # Manifests first (the service's and the library workspace's), so the dependency layer is cached
 # until the lockfile changes.
 COPY package.json package-lock.json ./
@@ -24,7 +20,7 @@ COPY packages/nest-agent-graceful-shutdown/src ./packages/nest-agent-graceful-sh
 COPY src ./src
 COPY console ./console
 # The library first (the service imports its build), then the service, then the console page
-# (bundled into dist/console; served only with CONSOLE_ENABLED=true in production). The compiled
+# (bundled into dist/console; served only with CONSOLE_ENABLED=true in production). The
 # better-sqlite3 binding survives the prune: it is a production dependency.
 RUN npm run build -w nest-agent-graceful-shutdown \
  && npx nest build \
@@ -32,7 +28,7 @@ RUN npm run build -w nest-agent-graceful-shutdown \
  && npm prune --omit=dev
 
 # ---- runtime ---------------------------------------------------------------------------------
-FROM node:20.20.2-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 # tini is PID 1: it forwards SIGTERM to node (which starts the graceful shutdown) and reaps
 # zombies. As PID 1, node would ignore every signal it has no handler for (the kernel gives PID 1
 # no default actions); npm as PID 1 would not forward SIGTERM reliably.

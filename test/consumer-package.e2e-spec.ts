@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureNodeRuntime, PostgresServer, REPO_ROOT as REPO } from '../tools/local-services';
+import { ensureNodeRuntime, PostgresServer, REPO_ROOT as REPO, type NodeMajor } from '../tools/local-services';
 import { CONSUMER_NEST_VERSION, ConsumerProcess, installConsumerApp, installedCopies, packLibrary } from './support/consumer-app';
 import { runInput } from './support/http';
 import { postRun } from './support/sse';
@@ -67,13 +67,13 @@ describe('the packed library', () => {
   });
 });
 
-/** How the app runs: its platform and signal handling, and the Node major (default: this process's Node 20). */
-const MODES: Array<{ name: string; env: Record<string, string>; node?: 22 | 24 }> = [
+/** How the app runs: its platform and signal handling, and the Node major (default: this process's, the project's Node 24). */
+const MODES: Array<{ name: string; env: Record<string, string>; node?: NodeMajor }> = [
   { name: 'on Express', env: { PLATFORM: 'express' } },
   { name: 'on Fastify', env: { PLATFORM: 'fastify' } },
   { name: 'on Express with app.enableShutdownHooks()', env: { PLATFORM: 'express', SHUTDOWN_HOOKS: '1' } },
   { name: 'on Fastify under Node 22', env: { PLATFORM: 'fastify' }, node: 22 },
-  { name: 'on Express with app.enableShutdownHooks() under Node 24', env: { PLATFORM: 'express', SHUTDOWN_HOOKS: '1' }, node: 24 },
+  { name: 'on Express with app.enableShutdownHooks() under Node 26', env: { PLATFORM: 'express', SHUTDOWN_HOOKS: '1' }, node: 26 },
 ];
 
 describe.each(MODES)('a consumer app $name', ({ env, node }) => {

@@ -58,8 +58,9 @@ describe('Dockerfile', () => {
     expect(runs(build).some((run) => /\bnpm run build:console\b/.test(run) && run.indexOf('build:console') < run.indexOf('npm prune'))).toBe(true);
   });
 
-  it('runs from a pinned Node 20 slim image', () => {
-    expect(finalStage.image).toMatch(/^node:20\.\d+\.\d+-(bookworm-)?slim$/);
+  it('runs from a pinned slim image of the Node the project runs on (its `node` devDependency)', () => {
+    const { devDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(finalStage.image).toBe(`node:${devDependencies.node}-bookworm-slim`);
     for (const stage of stages) expect(stage.image).toBe(finalStage.image);
   });
 

@@ -17,5 +17,4 @@ export { ensurePromtool } from './promtool';
 export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';
 export { REPO_ROOT } from './repo-root';
-export { ensureNodeRuntime } from './node-runtimes';
-export { ensureBetterSqlite3 } from './native-modules';
+export { ensureNodeRuntime, type NodeMajor } from './node-runtimes';

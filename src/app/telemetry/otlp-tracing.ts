@@ -1,8 +1,11 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 
 /**
@@ -14,16 +17,20 @@ import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 @Injectable()
 export class OtlpTracing implements OnApplicationShutdown {
   private readonly logger = new Logger('Tracing');
-  private readonly provider?: NodeTracerProvider;
+  private readonly provider?: TracerProvider;
 
   constructor(config: ConfigService) {
     const app = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
     if (!app.otlpEndpoint) return;
-    this.provider = new NodeTracerProvider({
+    this.provider = new TracerProvider({
       resource: resourceFromAttributes({ 'service.name': app.serviceName }),
-      spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
     });
-    this.provider.register();
+    // What NodeTracerProvider.register() did before SDK 3: the provider, a context manager that
+    // follows async calls (so a tool's span nests under its run's), and W3C trace context.
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    trace.setGlobalTracerProvider(this.provider);
     this.logger.log({ msg: 'exporting traces', endpoint: app.otlpEndpoint, serviceName: app.serviceName });
   }
 

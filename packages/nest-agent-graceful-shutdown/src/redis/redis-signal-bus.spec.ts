@@ -110,7 +110,7 @@ describe('RedisSignalBus', () => {
     let cancels = 0;
     a.onCancel('t1', 'r1', () => cancels++);
 
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     // Reconnects wait 200 ms, so nobody hears the message: only the key can carry it.
     expect(await admin.call('PUBSUB', 'NUMSUB', `${prefix}cancel`)).toEqual([`${prefix}cancel`, 0]);
     await b.publishCancel({ threadId: 't1', runId: 'r1' });
@@ -123,7 +123,7 @@ describe('RedisSignalBus', () => {
     const [a, b] = [await instance(), await instance()];
     const cancels = listen(a, 1_201);
 
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await b.publishCancel({ threadId: 'load', runId: 'run-1200' });
 
     await waitFor(() => cancels() === 1, 'the re-synced cancel of the last run');
@@ -157,7 +157,7 @@ describe('RedisSignalBus', () => {
     a.onCancel('a:b', 'c', () => cancels++);
 
     await b.publishCancel({ threadId: 'a', runId: 'b:c' });
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await waitFor(() => a.health().connected && b.health().connected, 'both instances to re-sync');
     await drain(b, a);
 

@@ -1,5 +1,7 @@
-import { DataSource, type EntityManager } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
+
+/** PostgreSQL's data source options, by the same name in TypeORM 0.3 and 1 (their files differ). */
+type PostgresConnectionOptions = Extract<DataSourceOptions, { type: 'postgres' }>;
 
 /**
  * Server-side limits of the renewal connection, in milliseconds: a renewal never waits long

@@ -133,7 +133,8 @@ export class SessionDatabase {
     if (!this.resolved) {
       const dataSource = typeof this.source === 'function' ? this.source() : this.source;
       const type = dataSource.options.type;
-      const embedded = type === 'better-sqlite3' || type === 'sqlite';
+      // TypeORM 1 dropped the `sqlite` driver; a host on 0.3 may still use it.
+      const embedded = type === 'better-sqlite3' || (type as string) === 'sqlite';
       const postgres = type === 'postgres';
       this.resolved = {
         dataSource,
