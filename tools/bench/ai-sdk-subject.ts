@@ -3,14 +3,14 @@ import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from 'a
 import { aiSdkAgent } from '../../packages/nest-agent-graceful-shutdown/src/ai-sdk/ai-sdk-agent';
 import type { AdapterSubject } from './adapter-overhead.bench';
 
-type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
-type CallOptions = Parameters<LanguageModelV3['doStream']>[0];
-type StreamPart = Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: 'v4' }>;
+type CallOptions = Parameters<LanguageModelV4['doStream']>[0];
+type StreamPart = Awaited<ReturnType<LanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
 const USAGE = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
 
 /** A model that answers at once: a call of `noop` per round (counted from the prompt's tool results), then a text answer. */
-function instantModel(rounds: number): LanguageModelV3 {
+function instantModel(rounds: number): LanguageModelV4 {
   const partsFor = (options: CallOptions): StreamPart[] => {
     const done = options.prompt.filter((message) => message.role === 'tool').length;
     const answer: StreamPart[] =
@@ -25,7 +25,7 @@ function instantModel(rounds: number): LanguageModelV3 {
     return [{ type: 'stream-start', warnings: [] }, ...answer, { type: 'finish', usage: USAGE, finishReason: { unified, raw: unified } }];
   };
   return {
-    specificationVersion: 'v3',
+    specificationVersion: 'v4',
     provider: 'bench',
     modelId: 'instant',
     supportedUrls: {},

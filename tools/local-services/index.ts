@@ -18,3 +18,5 @@ export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';
 export { REPO_ROOT } from './repo-root';
 export { ensureNodeRuntime, type NodeMajor } from './node-runtimes';
+export { ensurePeerSet, PEER_SET_RESOLVER, peerSetJestEnv, type PeerVersions } from './peer-set';
+export { OLDEST_PEERS } from './oldest-peers';

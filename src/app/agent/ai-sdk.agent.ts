@@ -7,11 +7,11 @@ import { DemoTool } from '../demo/demo-tool';
 import { DemoLanguageModel } from './ai-sdk/demo-language-model';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
 
-/** The run a demo tool call belongs to, as the adapter passes it to tools (`experimental_context`). */
-interface RunContext {
+/** The run a demo tool call belongs to, as the adapter passes it to tools (their `context`). */
+type RunContext = {
   threadId: string;
   runId: string;
-}
+};
 
 /**
  * The reference agent written with the AI SDK (AGENT_FRAMEWORK=ai-sdk): `streamText` settings
@@ -23,8 +23,8 @@ export function aiSdkServiceAgent(config: AppConfig): DurableAgent {
   const demoStep = tool({
     description: demo.definition.description,
     inputSchema: jsonSchema<{ step: number }>(demo.definition.parameters),
-    execute: (input, { toolCallId, abortSignal, experimental_context }) => {
-      const run = experimental_context as RunContext;
+    execute: (input, { toolCallId, abortSignal, context }) => {
+      const run = context as RunContext;
       return demo.execute(input, { threadId: run.threadId, runId: run.runId, toolCallId, signal: abortSignal ?? new AbortController().signal });
     },
   });

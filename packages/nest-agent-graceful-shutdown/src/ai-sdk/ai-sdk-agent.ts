@@ -1,14 +1,18 @@
 import { streamText, wrapLanguageModel, type ToolSet } from 'ai';
 import { CallAbortedError } from '../agent/abortable';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
-import type { AiSdkAgentSettings, LanguageModelV3 } from './ai-sdk-types';
+import type { AiSdkAgentSettings, StreamTextOptions, VersionedSettings, WrappableModel } from './ai-sdk-types';
 import { durableMiddleware } from './durable-middleware';
 import { durableTools, executeDirectly } from './durable-tools';
+import { installedAi, type InstalledAi } from './installed-ai';
 import { toModelMessages } from './model-messages';
+import { sdkApproval, type SdkApproval } from './tool-approval';
+import { toolContexts } from './tool-contexts';
+import { wrappableModel } from './wrappable-model';
 
 /** What the module needs to know beside the AI SDK settings. */
 export interface AiSdkAgentOptions {
-  /** Per tool name: `idempotent`, `requiresApproval`, `expectedDurationMs`. A tool with the SDK's `needsApproval` requires approval. @default none */
+  /** Per tool name: `idempotent`, `requiresApproval`, `expectedDurationMs`. A tool the SDK would ask approval for (`needsApproval`, or AI SDK 7's `toolApproval`) requires approval. @default none */
   toolTraits?: Record<string, ToolTraits>;
   /** How long one model call is expected to take, in milliseconds (a drain does not start one that would outlast it). @default the module's `defaultStepDurationMs` */
   expectedReasoningMs?: number;
@@ -16,10 +20,12 @@ export interface AiSdkAgentOptions {
 
 /**
  * Runs an AI SDK agent (the settings you give `streamText` or a `ToolLoopAgent`: model, tools,
- * system, stopWhen, …) under the module. Each step's model call is a pre-reasoning safe point
+ * system, stopWhen, …) under the module, with the `ai` you installed: AI SDK 7 (a model of
+ * specification v4 or v3) or AI SDK 6 (v3). Each step's model call is a pre-reasoning safe point
  * (a language-model middleware), each tool execution goes through the run's tool-call records,
  * the run's signal is the `abortSignal`, and the conversation is the stored one.
  *
+ * @throws TypeError when the model is a model id string or of a specification the installed `ai` cannot wrap.
  * @example
  * const agent = aiSdkAgent({ model: openai.chat('gpt-4o-mini'), tools: { weather }, stopWhen: stepCountIs(10) });
  * const run = await runs.start(userId, parseRunInput(body), agent);
@@ -31,41 +37,42 @@ export function aiSdkAgent<TOOLS extends ToolSet>(settings: AiSdkAgentSettings<T
 /** See `aiSdkAgent`. */
 export class AiSdkAgent implements DurableAgent {
   private readonly tools: ToolSet;
-  private readonly model: LanguageModelV3;
+  private readonly model: WrappableModel;
+  private readonly ai: InstalledAi;
+  private readonly approval: SdkApproval;
 
   constructor(
     private readonly settings: AiSdkAgentSettings,
     private readonly options: AiSdkAgentOptions = {},
   ) {
+    this.ai = installedAi();
     this.tools = settings.tools ?? {};
-    if (typeof settings.model === 'string' || settings.model.specificationVersion !== 'v3') {
-      throw new TypeError('aiSdkAgent needs a model instance of AI SDK 6 (specification v3), e.g. openai.chat("gpt-4o-mini"), not a model id string');
-    }
-    this.model = settings.model;
+    this.model = wrappableModel(settings.model, this.ai);
+    this.approval = sdkApproval(this.tools, (settings as VersionedSettings).toolApproval);
   }
 
   toolTraits(name: string): ToolTraits | undefined {
-    const tool = this.tools[name];
     const declared = this.options.toolTraits?.[name];
-    if (!tool && !declared) return undefined;
-    const sdkApproval = (tool as { needsApproval?: unknown } | undefined)?.needsApproval;
-    return { ...(sdkApproval ? { requiresApproval: true } : {}), ...declared };
+    if (!this.tools[name] && !declared) return undefined;
+    return { ...(this.approval.toolNames.has(name) ? { requiresApproval: true } : {}), ...declared };
   }
 
   async run(handle: RunHandle): Promise<void> {
-    // Tools learn which run calls them, unless you pass a context of your own.
-    const context: unknown = this.settings.experimental_context ?? { threadId: handle.threadId, runId: handle.runId };
-    await handle.prepare((call, signal) => executeDirectly(this.tools, call, signal, context));
-    const result = streamText({
+    const contexts = toolContexts(this.ai, this.settings as VersionedSettings, this.tools, { threadId: handle.threadId, runId: handle.runId });
+    await handle.prepare((call, signal) => executeDirectly(this.tools, call, signal, contexts.option(call.name)));
+    // Built loosely and passed as the installed major's options: the context and approval keys differ between 6 and 7.
+    const options = {
       // The resume message is a system message inside the conversation, on purpose.
       allowSystemInMessages: true,
       ...this.settings,
+      ...contexts.setting,
+      ...(this.ai.major === 7 ? { toolApproval: this.approval.toolApproval } : {}),
       model: wrapLanguageModel({ model: this.model, middleware: durableMiddleware(handle, this.options.expectedReasoningMs) }),
       tools: durableTools(this.tools, handle),
       messages: toModelMessages(handle.messages),
       abortSignal: handle.signal,
-      experimental_context: context,
-    });
+    };
+    const result = streamText(options as StreamTextOptions);
     for await (const part of result.fullStream) {
       if (part.type === 'error') throw part.error;
     }

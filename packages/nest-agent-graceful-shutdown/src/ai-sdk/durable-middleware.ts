@@ -2,12 +2,15 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { ToolCall } from '../agent/agent-message';
 import type { AnswerStream, RunHandle } from '../handle/run-handle.interface';
 import type { GenerateResult, StreamPart } from './ai-sdk-types';
+import { installedAi } from './installed-ai';
 import { reportUsage } from './usage';
 
 /**
  * A language-model middleware that makes every model call of a run a pre-reasoning safe point,
  * streams its text and tool calls as AG-UI events, and makes the whole answer durable before
  * the AI SDK sees its tool calls, so no tool runs before the message that asked for it is stored.
+ * It declares the specification of the installed `ai` (v4 with AI SDK 7, v3 with AI SDK 6); the
+ * parts it reads have the same shape in both.
  */
 export function durableMiddleware(handle: RunHandle, expectedDurationMs?: number): LanguageModelMiddleware {
   const reason = async () => {
@@ -16,7 +19,8 @@ export function durableMiddleware(handle: RunHandle, expectedDurationMs?: number
     return handle.startAnswer();
   };
   return {
-    specificationVersion: 'v3',
+    // AI SDK 6's middleware type wants 'v3', AI SDK 7's any string: the cast serves both.
+    specificationVersion: installedAi().middlewareSpec as LanguageModelMiddleware['specificationVersion'],
     async wrapGenerate({ doGenerate }) {
       const answer = await reason();
       let result: GenerateResult;

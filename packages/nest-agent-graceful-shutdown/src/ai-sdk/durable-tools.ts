@@ -32,12 +32,16 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
   );
 }
 
-/** Runs a call of an interrupted or approved step with the tool's own `execute`, outside a model step. */
-export async function executeDirectly(tools: ToolSet, call: ToolCall, signal: AbortSignal, context: unknown): Promise<string> {
+/**
+ * Runs a call of an interrupted or approved step with the tool's own `execute`, outside a model
+ * step. `context` is the tool's context option as the installed `ai` names it (see `toolContexts`).
+ */
+export async function executeDirectly(tools: ToolSet, call: ToolCall, signal: AbortSignal, context: Record<string, unknown>): Promise<string> {
   const execute = tools[call.name]?.execute;
   if (!execute) return unknownToolResult(call.name);
   const input = parseToolArguments(call);
-  const options: ExecuteOptions = { toolCallId: call.id, messages: [], abortSignal: signal, experimental_context: context };
+  // The context key differs between the majors, so these options are one major's, cast.
+  const options = { toolCallId: call.id, messages: [], abortSignal: signal, ...context } as unknown as ExecuteOptions;
   return toolOutputText(await settle(execute(input, options)));
 }
 

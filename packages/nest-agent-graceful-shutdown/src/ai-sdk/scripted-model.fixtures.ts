@@ -1,9 +1,10 @@
 import { waitForHold, type ScriptedTurn } from '../testing/run-handle-harness';
-import type { LanguageModelV3, StreamPart } from './ai-sdk-types';
+import type { StreamPart, WrappableModel } from './ai-sdk-types';
+import { installedAi } from './installed-ai';
 
 const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } };
 
-/** The stream parts of one scripted turn: text deltas, then tool calls, then the finish. */
+/** The stream parts of one scripted turn: text deltas, then tool calls, then the finish (the same in v3 and v4). */
 function partsOf(turn: ScriptedTurn): StreamPart[] {
   const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
   if (turn.text) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: turn.text }, { type: 'text-end', id: 't' });
@@ -13,23 +14,27 @@ function partsOf(turn: ScriptedTurn): StreamPart[] {
   return parts;
 }
 
-/** An AI SDK model that plays `turns` in order (the last one repeats), streamed; counts its calls. */
-export function scriptedModel(turns: readonly ScriptedTurn[], hold?: (call: number) => Promise<void> | undefined) {
+/**
+ * An AI SDK model that plays `turns` in order (the last one repeats), streamed; counts its calls.
+ * It is of specification `spec`: by default the installed `ai`'s own (v4 with ai 7, v3 with ai 6).
+ */
+export function scriptedModel(turns: readonly ScriptedTurn[], hold?: (call: number) => Promise<void> | undefined, spec = installedAi().modelSpecs[0]) {
   let calls = 0;
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
+  const model = {
+    specificationVersion: spec,
     provider: 'scripted',
     modelId: 'scripted',
     supportedUrls: {},
     async doGenerate() {
       throw new Error('the scripted model only streams');
     },
-    async doStream(options) {
+    async doStream(options: { abortSignal?: AbortSignal }) {
       const n = calls++;
       await waitForHold(hold?.(n), options.abortSignal);
       const parts = partsOf(turns[Math.min(n, turns.length - 1)]);
       return { stream: new ReadableStream<StreamPart>({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
     },
   };
-  return { model, calls: () => calls };
+  // One object serves both specifications: the parts and call options it uses are the same in v3 and v4.
+  return { model: model as unknown as WrappableModel, calls: () => calls };
 }

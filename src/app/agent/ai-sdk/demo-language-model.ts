@@ -2,9 +2,9 @@ import type { LanguageModel } from 'ai';
 import type { AgentMessage } from 'nest-agent-graceful-shutdown';
 import { DemoModel, type DemoModelOptions } from '../../demo/demo-model';
 
-type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
-type CallOptions = Parameters<LanguageModelV3['doStream']>[0];
-type StreamPart = Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: 'v4' }>;
+type CallOptions = Parameters<LanguageModelV4['doStream']>[0];
+type StreamPart = Awaited<ReturnType<LanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
 const NO_USAGE = {
   inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
@@ -16,8 +16,8 @@ const NO_USAGE = {
  * reading the AI SDK prompt as a history. It streams its answer; each call takes the demo's
  * reasoning time and honours the call's abort signal.
  */
-export class DemoLanguageModel implements LanguageModelV3 {
-  readonly specificationVersion = 'v3';
+export class DemoLanguageModel implements LanguageModelV4 {
+  readonly specificationVersion = 'v4';
   readonly provider = 'demo';
   readonly modelId = 'demo';
   readonly supportedUrls = {};
@@ -27,7 +27,7 @@ export class DemoLanguageModel implements LanguageModelV3 {
     this.demo = new DemoModel(options);
   }
 
-  async doGenerate(options: CallOptions): Promise<Awaited<ReturnType<LanguageModelV3['doGenerate']>>> {
+  async doGenerate(options: CallOptions): Promise<Awaited<ReturnType<LanguageModelV4['doGenerate']>>> {
     const answer = await this.answer(options);
     const calls = answer.toolCalls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: call.arguments }));
     return {
@@ -38,7 +38,7 @@ export class DemoLanguageModel implements LanguageModelV3 {
     };
   }
 
-  async doStream(options: CallOptions): Promise<Awaited<ReturnType<LanguageModelV3['doStream']>>> {
+  async doStream(options: CallOptions): Promise<Awaited<ReturnType<LanguageModelV4['doStream']>>> {
     const answer = await this.answer(options);
     const parts: StreamPart[] = [{ type: 'stream-start', warnings: [] }];
     if (answer.content)
