@@ -108,23 +108,30 @@ async function apt(args: string[]): Promise<void> {
   }
 }
 
-async function install(): Promise<void> {
-  const missing: string[] = [];
-  if (!findPostgresBinDir()) missing.push('postgresql');
-  if (!findRedisServer()) missing.push('redis-server');
-  if (!findNginx()) missing.push('nginx');
-  if (!findChromium()) missing.push('chromium');
+/**
+ * Installs the named Debian packages with apt-get as root (minutes on a cold cache); otherwise
+ * throws an error naming the command to run. `purpose` says in that error what they are for.
+ */
+export async function installDebianPackages(missing: readonly string[], purpose: string): Promise<void> {
   if (missing.length === 0) return;
-
   if (process.getuid?.() !== 0) {
     throw new Error(
-      `Missing Debian packages for the local test services: ${missing.join(', ')}. ` +
+      `Missing Debian packages for ${purpose}: ${missing.join(', ')}. ` +
         `Install them as root: \`apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}\`.`,
     );
   }
   console.log(`local-services: installing ${missing.join(', ')} with apt-get (once per machine)…`);
   await apt(['update']);
   await apt(['install', '-y', '--no-install-recommends', ...missing]);
+}
+
+async function install(): Promise<void> {
+  const missing: string[] = [];
+  if (!findPostgresBinDir()) missing.push('postgresql');
+  if (!findRedisServer()) missing.push('redis-server');
+  if (!findNginx()) missing.push('nginx');
+  if (!findChromium()) missing.push('chromium');
+  await installDebianPackages(missing, 'the local test services');
 }
 
 let ensuring: Promise<void> | undefined;

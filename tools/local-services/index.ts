@@ -6,6 +6,7 @@ export {
   findNginx,
   findPostgresBinDir,
   findRedisServer,
+  installDebianPackages,
   nginxBinary,
   postgresBinDir,
   redisServerBinary,
