@@ -17,3 +17,4 @@ export { InvalidThreadListQueryError } from './invalid-thread-list-query.error';
 export { TooManyRunsError } from './too-many-runs.error';
 export { TooManyMessagesError } from './too-many-messages.error';
 export { HistoryLimitError } from './history-limit.error';
+export { NewerRecordFormatError } from './newer-record-format.error';

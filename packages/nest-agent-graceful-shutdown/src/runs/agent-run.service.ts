@@ -7,12 +7,14 @@ import type { DurableAgent } from '../handle/run-handle.interface';
 import type { AgentMessage } from '../agent/agent-message';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
 import { RunInProgressError } from '../errors/run-in-progress.error';
+import { NewerRecordFormatError } from '../errors/newer-record-format.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { ApprovalPendingError } from '../errors/approval-pending.error';
 import { planApprovals } from '../resume/approval-answers';
 import { approvalInterruptId } from '../resume/approval-interrupts';
 import { planResume, type ResumePlan } from '../resume/resume-planner';
 import type { ThreadRecord } from '../session/session-records';
+import { RECORD_FORMAT_VERSION } from '../session/record-format';
 import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../session/session-store.interface';
 import { LeaseKeeper } from '../leases/lease-keeper.service';
 import { findDanglingToolCalls } from '../resume/dangling-tool-calls';
@@ -83,7 +85,8 @@ export class AgentRunService {
     const thread = await this.store.findThread(threadId);
     const runId = thread?.status === 'interrupted' ? (thread.interrupt?.runId ?? thread.lastRun?.runId) : undefined;
     const agentName = thread?.lastRun?.agentName;
-    if (!thread || !runId || !agentName || !this.agents.get(agentName)) return null;
+    // A thread a newer release wrote is that release's to continue.
+    if (!thread || thread.newerFormatVersion !== undefined || !runId || !agentName || !this.agents.get(agentName)) return null;
     try {
       return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread);
     } catch (error) {
@@ -99,6 +102,7 @@ export class AgentRunService {
     this.coordinator.assertAcceptingRuns();
     const thread = continued ?? (await this.store.findThread(threadId));
     if (thread) await this.threads.assertAccess(userId, thread);
+    if (thread?.newerFormatVersion !== undefined) throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
     if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
     const history = thread ? await this.store.loadMessages(threadId) : [];
     const known = new Set(history.map((message) => message.id));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
 import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures';
+import { describeRecordFormat } from './record-format.fixtures';
 import { advanceLeaseClock } from './lease-clock.fixtures';
 import { usePostgresDatabases } from './postgres-databases.fixtures';
 import type { StartRunCommand } from './session-store.interface';
@@ -23,6 +24,8 @@ async function openStore(options: TypeOrmSessionStoreOptions = {}, poolSize = 10
 }
 
 describeDatabaseLeaseClock('TypeOrmSessionStore on PostgreSQL', (options) => openStore(options));
+
+describeRecordFormat('TypeOrmSessionStore on PostgreSQL', (options) => openStore(options));
 
 describe('lease renewal and sweeps on PostgreSQL', () => {
   let opened: Awaited<ReturnType<typeof openStore>>;

@@ -1,5 +1,6 @@
 import { In, IsNull, Not, Raw, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import { ThreadEntity } from './entities/thread.entity';
+import { understoodFormatWhere } from './record-format';
 
 // Whether a run's lease is live or expired is decided here only, and always against the
 // database's clock (`SessionDatabase.clockSql()` / `now()`): lease times are ISO text in the
@@ -76,7 +77,8 @@ export async function crashCandidates(
   clockSql: string,
   options: { exclusiveInstanceId?: string; exceptRunKeys?: readonly string[] } = {},
 ): Promise<string[]> {
-  const active = { activeRunId: Not(IsNull()) };
+  // A thread a newer release wrote is never a candidate: recording its crash is that release's job.
+  const active = { activeRunId: Not(IsNull()), ...understoodFormatWhere };
   const { exclusiveInstanceId } = options;
   const others = exclusiveInstanceId
     ? [
@@ -84,9 +86,10 @@ export async function crashCandidates(
         { ...active, leaseOwner: IsNull() },
       ]
     : [];
-  const rows = await manager
-    .getRepository(ThreadEntity)
-    .find({ select: { threadId: true, lastRunKey: true }, where: [...expiredLeaseWhere(clockSql), ...others] });
+  const rows = await manager.getRepository(ThreadEntity).find({
+    select: { threadId: true, lastRunKey: true },
+    where: [...expiredLeaseWhere(clockSql).map((where) => ({ ...where, ...understoodFormatWhere })), ...others],
+  });
   const own = new Set(options.exceptRunKeys);
   return rows.filter((row) => row.lastRunKey === null || !own.has(row.lastRunKey)).map((row) => row.threadId);
 }

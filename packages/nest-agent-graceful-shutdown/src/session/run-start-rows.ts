@@ -4,6 +4,8 @@ import { ThreadEntity } from './entities/thread.entity';
 import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
 import type { SessionDatabase } from './session-database';
 import type { ThreadStatus } from './session-records';
+import { NewerRecordFormatError } from '../errors/newer-record-format.error';
+import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format';
 import { insertMessages } from './session-rows';
 import { ThreadBusyError, type StartRunCommand } from './session-store.interface';
 
@@ -12,20 +14,29 @@ import { ThreadBusyError, type StartRunCommand } from './session-store.interface
  * checked free, the owner's run slot when `maxActiveRunsPerOwner` is set, the run's record, its
  * new messages, and the thread's lease until `leaseUntilSql` (a SQL time on the database's
  * clock). `at` is the ISO time users see. Throws `ThreadBusyError` when the thread runs, or
- * changed since the caller read it.
+ * changed since the caller read it, and `NewerRecordFormatError` when a newer release wrote it.
  */
 export async function writeRunStart(db: SessionDatabase, manager: EntityManager, command: StartRunCommand, at: string, leaseUntilSql: string): Promise<void> {
   const threads = manager.getRepository(ThreadEntity);
   const limit = command.maxActiveRunsPerOwner;
   if (limit !== undefined) await lockOwnerRuns(manager, command.ownerId);
   let thread = await db.lockThread(manager, command.threadId);
+  if (thread && !understandsFormat(thread)) throw new NewerRecordFormatError(command.threadId, thread.formatVersion, RECORD_FORMAT_VERSION);
   if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
   if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
     throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
   }
   if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, db.clockSql());
   const existed = thread !== null;
-  thread ??= threads.create({ threadId: command.threadId, ownerId: command.ownerId, messageCount: 0, interrupt: null, runState: null, createdAt: at });
+  thread ??= threads.create({
+    threadId: command.threadId,
+    ownerId: command.ownerId,
+    messageCount: 0,
+    interrupt: null,
+    runState: null,
+    formatVersion: RECORD_FORMAT_VERSION,
+    createdAt: at,
+  });
   await manager.getRepository(RunEntity).insert({
     key: command.runKey,
     threadId: command.threadId,

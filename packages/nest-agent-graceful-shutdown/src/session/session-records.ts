@@ -40,6 +40,12 @@ export interface ThreadRecord {
   /** The agent framework's state saved for the thread (`RunHandle.saveState`); null when none. */
   runState: unknown;
   lastRun: RunRecord | null;
+  /**
+   * The format of the thread's records, when a newer release than this one wrote them
+   * (`RECORD_FORMAT_VERSION` of that release); absent when this release understands them. The
+   * run service leaves such a thread alone, and the store reads neither its marker nor its state.
+   */
+  newerFormatVersion?: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -4,6 +4,7 @@ import type { RunPhase, StopReason } from '../agent/stop-reason';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { MessageEntity } from './entities/message.entity';
 import type { RunEntity } from './entities/run.entity';
+import { understandsFormat } from './record-format';
 import type { ThreadEntity } from './entities/thread.entity';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from './session-records';
 
@@ -69,15 +70,18 @@ export function toRunRecord(row: RunEntity): RunRecord {
 }
 
 export function toThreadRecord(thread: ThreadEntity, lastRun: RunEntity | null): ThreadRecord {
+  const understood = understandsFormat(thread);
   return {
     threadId: thread.threadId,
     ownerId: thread.ownerId,
     status: thread.status as ThreadStatus,
     messageCount: thread.messageCount,
     activeRunId: thread.activeRunId,
-    interrupt: thread.interrupt ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
-    runState: thread.runState ? (JSON.parse(thread.runState) as unknown) : null,
+    // A newer release's marker and state may not read as this release's: they are left unread.
+    interrupt: thread.interrupt && understood ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
+    runState: thread.runState && understood ? (JSON.parse(thread.runState) as unknown) : null,
     lastRun: lastRun ? toRunRecord(lastRun) : null,
+    ...(understood ? {} : { newerFormatVersion: thread.formatVersion }),
     createdAt: thread.createdAt,
     updatedAt: thread.updatedAt,
   };

@@ -5,6 +5,7 @@ import { AddRunState1732406400000 } from './migrations/1732406400000-add-run-sta
 import { AddRunAgentName1732492800000 } from './migrations/1732492800000-add-run-agent-name';
 import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run-event-logs';
 import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-thread-list-index';
+import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-record-format';
 import { MessageEntity } from './entities/message.entity';
 import { RunEventEntity } from './entities/run-event.entity';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
@@ -24,6 +25,7 @@ export const SESSION_MIGRATIONS = [
   AddRunAgentName1732492800000,
   AddRunEventLogs1732579200000,
   AddThreadListIndex1732665600000,
+  AddRecordFormat1764028800000,
 ];
 
 /**

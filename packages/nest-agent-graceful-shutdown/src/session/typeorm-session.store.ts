@@ -11,6 +11,7 @@ import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallReco
 import { RunEndWriter } from './run-end-writer';
 import { writeRunStart } from './run-start-rows';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
+import { understandsFormat, understoodFormatWhere } from './record-format';
 import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
 import { findThreadPage } from './thread-list-rows';
@@ -58,7 +59,8 @@ export class TypeOrmSessionStore implements SessionStore {
   async findThread(threadId: string): Promise<ThreadRecord | null> {
     const read = await this.db.readThread(threadId);
     let thread = read?.thread ?? null;
-    if (read && leaseExpired(read.thread, read.now)) {
+    // A thread a newer release wrote is reported as it is: repairing it is that release's job.
+    if (read && understandsFormat(read.thread) && leaseExpired(read.thread, read.now)) {
       // A row another transaction holds is being written (a checkpoint renews its lease): leave it.
       await this.db.transaction(async (manager) => {
         const locked = await this.db.lockThreadIfFree(manager, threadId);
@@ -162,7 +164,7 @@ export class TypeOrmSessionStore implements SessionStore {
         // A row another transaction holds is skipped, not waited for: the next sweep sees it again.
         const thread = await this.db.lockThreadIfFree(manager, threadId);
         const takenOver = exclusiveInstanceId !== undefined && thread?.leaseOwner !== exclusiveInstanceId;
-        if (!thread?.activeRunId || !(takenOver || leaseExpired(thread, await this.db.now(manager)))) return 0;
+        if (!thread?.activeRunId || !understandsFormat(thread) || !(takenOver || leaseExpired(thread, await this.db.now(manager)))) return 0;
         await recordCrash(manager, thread, this.at());
         return 1;
       });
@@ -173,7 +175,7 @@ export class TypeOrmSessionStore implements SessionStore {
   async findInterruptedThreads(limit: number): Promise<string[]> {
     const rows = await this.dataSource.getRepository(ThreadEntity).find({
       select: { threadId: true },
-      where: { status: 'interrupted' satisfies ThreadStatus, activeRunId: IsNull() },
+      where: { status: 'interrupted' satisfies ThreadStatus, activeRunId: IsNull(), ...understoodFormatWhere },
       order: { updatedAt: 'ASC' },
       take: limit,
     });

@@ -42,6 +42,10 @@ export class ThreadEntity {
   @Column({ name: 'lease_expires_at', type: 'varchar', length: 32, nullable: true })
   leaseExpiresAt: string | null;
 
+  /** The format of the thread's records (`RECORD_FORMAT_VERSION` of the release that wrote them). */
+  @Column({ name: 'format_version', type: 'integer', default: 1 })
+  formatVersion: number;
+
   @Column({ name: 'created_at', type: 'varchar', length: 32 })
   createdAt: string;
 
