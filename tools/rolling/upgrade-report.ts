@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import type { ServiceBuild } from '../bench/service-build';
+import { REPO_ROOT } from '../local-services/repo-root';
 import { formatProofReport, type ReportRow } from './proof-report';
 import type { ReleaseResumes } from './release-resumes';
 import { reportParts, type RollingReport } from './rolling-report';
@@ -72,7 +74,7 @@ export function formatUpgradeReport(report: UpgradeReport): string {
   table.splice(after('instances replaced'), 0, ...perInstance);
   const title = [
     `rolling upgrade proof, ${from.release} to ${to.release}, SIGTERM mode`,
-    `old release ${from.release} on Node ${from.nodeVersion} (${from.dir}); new release ${to.release} on Node ${to.nodeVersion}`,
+    `old release ${from.release} on Node ${from.nodeVersion} (${relative(REPO_ROOT, from.dir)}); new release ${to.release} on Node ${to.nodeVersion}`,
   ];
   return formatProofReport([...title, ...heading.slice(1)], table, report, sections);
 }
