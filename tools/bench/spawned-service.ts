@@ -2,16 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../local-services/free-port';
-import { REPO_ROOT } from '../local-services/repo-root';
 import { getJson, type JsonResponse } from './http-json';
+import { mainOf, THIS_BUILD, type ServiceBuild } from './service-build';
 import { waitUntil, withDeadline } from './wait-until';
 
-// The built service, whether this file runs built (dist-tools) or from source (tools/bench, under jest).
-const MAIN = resolve(REPO_ROOT, 'dist/main.js');
 const LOG_TAIL_CHARS = 16_000;
 
 /** How the process ended, and when (`performance.now()` in this process). */
@@ -55,19 +53,22 @@ export class SpawnedService {
   /**
    * Starts the service with `env` on top of a minimal environment and waits until it is ready.
    * `onLine` gets each line the service prints on stdout (its JSON log); `nodeArgs` go to node
-   * before the script (e.g. `--expose-gc`).
+   * before the script (e.g. `--expose-gc`); `build` is the release started, by default this
+   * checkout's `dist/main.js` on this process's Node.
    */
   static async start(
     env: Record<string, string>,
     readyTimeoutMs = 60_000,
     onLine?: (line: string) => void,
     nodeArgs: readonly string[] = [],
+    build: ServiceBuild = THIS_BUILD,
   ): Promise<SpawnedService> {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
     let service: SpawnedService | undefined;
     try {
       const port = await freePort();
-      const child = spawn(process.execPath, [...nodeArgs, MAIN], {
+      const child = spawn(build.node, [...nodeArgs, mainOf(build)], {
+        cwd: build.dir,
         env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -94,6 +95,11 @@ export class SpawnedService {
   /** The SQLite file of the embedded store. */
   get databaseFile(): string {
     return join(this.dataDir, 'agents.sqlite');
+  }
+
+  /** The process id: the service records runs under `<hostname>-<pid>` (its default instance id). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   get alive(): boolean {

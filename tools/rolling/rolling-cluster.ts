@@ -1,50 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { finished } from 'node:stream/promises';
-import { join } from 'node:path';
 import { JwtService } from '@nestjs/jwt';
+import { THIS_BUILD, type ServiceBuild } from '../bench/service-build';
 import { SpawnedService } from '../bench/spawned-service';
 import { shutdownTimings, type ShutdownTimingInputs, type ShutdownTimings } from '../deploy/shutdown-timings';
 import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisServer } from '../local-services';
 import { EndpointsController } from './endpoints-controller';
 import { ExecutionLedger } from './execution-ledger';
+import { InstanceLogFiles } from './instance-log-files';
+import type { DemoAgentSettings, RollingClusterOptions } from './rolling-cluster.types';
 import { MetricsScraper } from './metrics-scraper';
 import { RolloutTimeline } from './rollout-timeline';
 import { RunContinuations } from './run-continuations';
 
-/** The demo agent of the instances: tool rounds per turn and the time of each call, in ms. */
-export interface DemoAgentSettings {
-  steps: number;
-  reasoningMs: number;
-  toolMs: number;
-}
-
-export interface RollingClusterOptions {
-  /** Instances before and after the rollout. Default: 3. */
-  instances?: number;
-  /**
-   * Default: 3, 400, 400: a turn of about 2.8 s, longer than the drain, so a shutdown finds
-   * runs of every age.
-   */
-  demo?: DemoAgentSettings;
-  /** The shutdown numbers, derived as the Helm chart derives them. Default: no preStop, 1 s drain, 2 s to save, 1 s slack. */
-  timing?: ShutdownTimingInputs;
-  /**
-   * `LEASE_TTL_MS` of the instances: how soon a killed instance's threads resume elsewhere.
-   * Default: 5000. It must outlast the slowest lease renewal: with seven processes on two
-   * cores, renewals queued behind checkpoints have taken over 1.5 s here.
-   */
-  leaseTtlMs?: number;
-  /** Progress lines, for a human watching. */
-  log?: (line: string) => void;
-  /** When set, each instance's log is written to `<logDir>/<instance>.log`. */
-  logDir?: string;
-}
+export type { DemoAgentSettings, RollingClusterOptions } from './rolling-cluster.types';
 
 /** One running instance of the service, by the name the report uses. */
 export interface ClusterInstance {
   name: string;
   service: SpawnedService;
+  /** The release it runs, and on which Node. */
+  build: ServiceBuild;
 }
 
 /** How long an instance may take to boot and become ready, in ms. */
@@ -82,8 +57,7 @@ export class RollingCluster {
   private redisServer?: RedisServer;
   private endpoints?: EndpointsController;
   private env: Record<string, string> = {};
-  /** The instances' log files (with `logDir`), written as the lines come and closed by `dispose()`. */
-  private readonly logFiles: WriteStream[] = [];
+  private readonly logFiles: InstanceLogFiles;
 
   private constructor(private readonly options: RollingClusterOptions) {
     this.instanceCount = options.instances ?? 3;
@@ -93,6 +67,7 @@ export class RollingCluster {
     this.timing = { ...inputs, ...derived };
     this.graceMs = (derived.terminationGracePeriodSeconds - inputs.preStopSeconds) * 1000;
     this.log = options.log ?? (() => undefined);
+    this.logFiles = new InstanceLogFiles(options.logDir, this.log);
   }
 
   /**
@@ -136,29 +111,25 @@ export class RollingCluster {
     return this.jwt.sign({ sub }, { algorithm: 'HS256', expiresIn: '1h' });
   }
 
-  /** Starts an instance named `name`, and resolves once nginx routes to it. */
-  async launch(name: string): Promise<ClusterInstance> {
-    const instance = await this.spawn(name);
+  /** Starts an instance of `build` named `name`, and resolves once nginx routes to it. */
+  async launch(name: string, build: ServiceBuild = THIS_BUILD): Promise<ClusterInstance> {
+    const instance = await this.spawn(name, build);
     await this.route(instance);
     return instance;
   }
 
-  /** Starts an instance named `name` and resolves once it is ready, without routing it: a warm spare for {@link route}. */
-  async spawn(name: string): Promise<ClusterInstance> {
-    const readers = [this.ledger.reader(name), this.continuations.reader(name)];
-    // Written without blocking: this process also times the clients' streams.
-    const logFile = this.options.logDir ? createWriteStream(join(this.options.logDir, `${name}.log`), { flags: 'a' }) : undefined;
-    if (logFile) {
-      logFile.on('error', (error) => this.log(`${name}'s log file failed: ${String(error)}`));
-      this.logFiles.push(logFile);
-    }
+  /**
+   * Starts an instance of `build` (default: this checkout's) named `name` and resolves once it
+   * is ready, without routing it: a warm spare for {@link route}.
+   */
+  async spawn(name: string, build: ServiceBuild = THIS_BUILD): Promise<ClusterInstance> {
+    const readers = [this.ledger.reader(name), this.continuations.reader(name), this.logFiles.open(name)];
     const onLine = (line: string) => {
-      for (const read of readers) read(line);
-      if (logFile?.writable) logFile.write(`${line}\n`);
+      for (const read of readers) read?.(line);
     };
     this.timeline.launched(name);
-    const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine);
-    const instance = { name, service };
+    const service = await SpawnedService.start(this.env, READY_TIMEOUT_MS, onLine, [], build);
+    const instance = { name, service, build };
     this.instances.push(instance);
     return instance;
   }
@@ -178,7 +149,6 @@ export class RollingCluster {
 
   private async boot(env: Record<string, string>): Promise<void> {
     await ensureLocalServicePackages();
-    if (this.options.logDir) mkdirSync(this.options.logDir, { recursive: true });
     const postgres = await PostgresServer.start();
     this.postgresServer = postgres;
     this.cleanups.push(() => postgres.destroy());
@@ -186,7 +156,7 @@ export class RollingCluster {
     this.redisServer = redis;
     this.cleanups.push(() => redis.destroy());
     // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
-    this.cleanups.push(() => this.closeLogFiles());
+    this.cleanups.push(() => this.logFiles.close());
     const nginx = await NginxServer.start();
     this.nginxServer = nginx;
     this.cleanups.push(() => nginx.destroy());
@@ -209,12 +179,6 @@ export class RollingCluster {
       DEMO_TOOL_MS: String(this.demo.toolMs),
       ...env,
     };
-    for (let i = 1; i <= this.instanceCount; i++) await this.launch(`old-${i}`);
-  }
-
-  private async closeLogFiles(): Promise<void> {
-    const files = this.logFiles.splice(0);
-    for (const file of files) file.end();
-    await Promise.all(files.map((file) => finished(file)));
+    for (let i = 1; i <= this.instanceCount; i++) await this.launch(`old-${i}`, this.options.oldBuild);
   }
 }

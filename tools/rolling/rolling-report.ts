@@ -63,8 +63,21 @@ export function judge(input: RollingReportInput): RollingReport {
   return { ...input, latency: summarize(tally), problems, passed: problems.length === 0 };
 }
 
+/** A report's parts, for a proof that adds its own (see `upgrade-report.ts`): heading lines, the table, the sections below it. */
+export interface ReportParts {
+  heading: string[];
+  rows: ReportRow[];
+  sections: string[];
+}
+
 /** The report as a human reads it: what happened, then each promise and whether it held. */
 export function formatReport(report: RollingReport): string {
+  const { heading, rows, sections } = reportParts(report);
+  return formatProofReport(heading, rows, report, sections);
+}
+
+/** What {@link formatReport} prints, in parts. */
+export function reportParts(report: RollingReport): ReportParts {
   const { tally, audit, latency, timing } = report;
   const longest = Math.max(...report.shutdowns.map((s) => s.durationMs));
   const rows: ReportRow[] = [
@@ -104,5 +117,5 @@ export function formatReport(report: RollingReport): string {
     `demo agent: ${report.demo.steps} steps, ${report.demo.reasoningMs} ms reasoning, ${report.demo.toolMs} ms per tool call`,
     `timings: preStop ${timing.preStopSeconds} s, drain ${timing.drainTimeoutMs} ms, shutdown timeout ${timing.shutdownTimeoutMs} ms, grace ${timing.terminationGracePeriodSeconds} s`,
   ];
-  return formatProofReport(heading, rows, report, [formatMetricsScrape(report.record.metrics)]);
+  return { heading, rows, sections: [formatMetricsScrape(report.record.metrics)] };
 }

@@ -4,26 +4,35 @@ import { runHandoverProof } from './handover-proof';
 import { formatReport } from './rolling-report';
 import { runRollingProof } from './rolling-proof';
 import { writeTimelineImage, type ProofReport } from './timeline-image';
+import { formatUpgradeReport } from './upgrade-report';
+import { runUpgradeProof } from './upgrade-proof';
 
-type Mode = 'sigterm' | 'sigkill' | 'handover';
+type Mode = ProofReport['mode'];
 
-/** What each `--mode` runs, in order; `both` is kept for the scripts written before `handover`. */
+/**
+ * What each `--mode` runs, in order; `both` is kept for the scripts written before `handover`.
+ * `all` is this release's own rollouts: `upgrade` builds another commit first (minutes of npm
+ * on a cold cache), so it runs only when asked for.
+ */
 const MODES: Record<string, Mode[]> = {
   sigterm: ['sigterm'],
   sigkill: ['sigkill'],
   handover: ['handover'],
+  upgrade: ['upgrade'],
   both: ['sigterm', 'sigkill'],
   all: ['sigterm', 'sigkill', 'handover'],
 };
 
 /**
- * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|all] [--sessions N] [--logs DIR] [--out DIR] [--publish]`:
+ * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--sessions N] [--logs DIR] [--out DIR] [--publish]`:
  * runs the rolling deployment proof, prints its report and writes its timeline,
  * `rolling-<mode>.svg|png`, into `demo-output/rolling/` (or `--out`), and with `--publish` into
  * `docs/images/` too, where the README shows it; with `--logs`, keeps every instance's log.
  * Exits 1 when a promise did not hold. `sigterm` and `sigkill` test the
  * client's retry (resume mode `client`), `handover` the instances' own continuation (resume
- * mode `auto`) followed by the resumable client; `all` runs the three, `both` the first two.
+ * mode `auto`) followed by the resumable client; `upgrade` is the `sigterm` rollout from the
+ * previous release (`previous-release.ts`, built once into `node_modules/.cache/releases/`) to
+ * this checkout's build; `all` runs the first three, `both` the first two.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -45,6 +54,9 @@ async function main(): Promise<void> {
     if (mode === 'handover') {
       proof = { mode, report: await runHandoverProof({ sessions, logDir, log }) };
       console.log(`\n${formatHandoverReport(proof.report)}\n`);
+    } else if (mode === 'upgrade') {
+      proof = { mode, report: await runUpgradeProof({ sessions, logDir, log }) };
+      console.log(`\n${formatUpgradeReport(proof.report)}\n`);
     } else {
       proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log }) };
       console.log(`\n${formatReport(proof.report)}\n`);

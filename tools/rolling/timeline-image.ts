@@ -4,9 +4,11 @@ import type { RollingReport } from './rolling-report';
 import { spread } from './spread';
 import { timelineSvg, type TimelineTitle } from './timeline-chart';
 import { timelineRows } from './timeline-data';
+import type { UpgradeReport } from './upgrade-report';
 
-/** A report of either proof, told apart by its mode. */
-export type ProofReport = { mode: 'sigterm' | 'sigkill'; report: RollingReport } | { mode: 'handover'; report: HandoverReport };
+/** A report of any proof, told apart by its mode. */
+export type ProofReport =
+  { mode: 'sigterm' | 'sigkill'; report: RollingReport } | { mode: 'handover'; report: HandoverReport } | { mode: 'upgrade'; report: UpgradeReport };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -28,6 +30,16 @@ export function timelineTitle(proof: ProofReport): TimelineTitle {
     };
   }
   const { tally, audit } = proof.report;
+  if (proof.mode === 'upgrade') {
+    const { from, to, resumes } = proof.report.upgrade;
+    return {
+      title: `Rolling upgrade, ${from.release} to ${to.release} (SIGTERM, resume mode client): ${replaced}`,
+      facts: [
+        `${resumes.interruptedByOld} runs interrupted by old instances, ${resumes.resumedByNew} of them resumed by new ones; ${gapLine}`,
+        `messages lost ${audit.messagesLost.length}, tool calls run twice ${audit.toolExecutionsDuplicated.length}, runs stuck ${resumes.runsStuck.length}; ${verdict}`,
+      ],
+    };
+  }
   const disturbed = proof.mode === 'sigterm' ? `${tally.runsInterrupted} runs interrupted (RUN_INTERRUPTED)` : `${tally.runsCutOff} runs cut off`;
   return {
     title: `Rolling deployment, ${proof.mode.toUpperCase()} (resume mode client): ${replaced}`,
