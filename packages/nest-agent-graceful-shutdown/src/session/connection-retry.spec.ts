@@ -72,7 +72,8 @@ describe('retryThroughOutage with conflicts', () => {
         calls++;
         throw deadlock();
       },
-      { deadlineMs: 20, initialDelayMs: 5, maxDelayMs: 5 },
+      // A deadline a hundred delays long: a starved event loop still leaves room for a retry.
+      { deadlineMs: 500, initialDelayMs: 5, maxDelayMs: 5 },
     );
     await expect(failing).rejects.toThrow('deadlock detected');
     expect(calls).toBeGreaterThan(1);
