@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ConsumerApp, ConsumerMode } from './consumer-app-matrix';
 import { ConsumerProcess } from './consumer-process';
 import { check, same } from './proof-checks';
-import { postRunEvents, runInput } from './run-events';
+import { postRunEvents, runInput } from '../bench/run-events';
 
 const USER = { 'x-user': 'alice' };
 /** How the library answers a call that may have started when its run stopped (it is not run again). */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../local-services/node-runtimes';
 import type { Podman } from './podman';
@@ -28,7 +28,7 @@ async function unpackNpmPackage(spec: string, work: string, target: string): Pro
   await run('tar', ['-xzf', tarball], { cwd: dir, fix: 'is there free disk space?' });
   rmSync(target, { recursive: true, force: true });
   mkdirSync(join(target, '..'), { recursive: true });
-  await run('mv', [join(dir, 'package'), target], { cwd: dir, fix: 'is there free disk space?' });
+  renameSync(join(dir, 'package'), target);
 }
 
 /**

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchIdentity } from '../bench/bench-identity';
+import { postRunEvents, type RunEvents } from '../bench/run-events';
+import { newThreadInput } from '../bench/run-stream-client';
 import { waitUntil } from '../bench/wait-until';
 import { shutdownTimings } from '../deploy/shutdown-timings';
 import { freePort, REPO_ROOT } from '../local-services';
 import { baseImageName, ensureBaseImage } from './base-image';
 import { Podman } from './podman';
-import { postRun, runInput } from './run-stream';
 
 /**
  * npm run image:proof: builds the real Dockerfile with podman against a locally made base image,
@@ -19,7 +20,16 @@ import { postRun, runInput } from './run-stream';
 const IMAGE = 'localhost/agent-service:proof';
 const CACHE = join(REPO_ROOT, 'node_modules', '.cache', 'image-proof');
 /** The chart's arithmetic, without the preStop sleep (podman has none) and with a short drain, so the stop lands mid-run. */
+/** Tool rounds per run: the ledger must show each of them finished exactly once. */
+const DEMO_STEPS = 4;
 const TIMINGS = shutdownTimings({ preStopSeconds: 0, drainSeconds: 1, saveMarginSeconds: 5, exitMarginSeconds: 2 });
+
+/** POSTs a run of `threadId` (one user message) and reads its events; a refusal fails the proof. */
+async function postRun(baseUrl: string, token: string, threadId: string): Promise<RunEvents> {
+  const stream = await postRunEvents(`${baseUrl}/v1/runs`, { authorization: `Bearer ${token}` }, newThreadInput(threadId, 'r1', 'go'));
+  if (stream.status !== 200) throw new Error(`POST /v1/runs for ${threadId} answered ${stream.status}`);
+  return stream;
+}
 
 async function main(): Promise<void> {
   await Podman.ensureInstalled();
@@ -43,7 +53,7 @@ async function main(): Promise<void> {
   const settings: Record<string, string> = {
     ...env,
     PORT: String(port),
-    DEMO_STEPS: '4',
+    DEMO_STEPS: String(DEMO_STEPS),
     DEMO_TOOL_MS: '1500',
     SHUTDOWN_DRAIN_TIMEOUT_MS: String(TIMINGS.drainTimeoutMs),
     SHUTDOWN_TIMEOUT_MS: String(TIMINGS.shutdownTimeoutMs),
@@ -75,23 +85,23 @@ async function main(): Promise<void> {
     await ready();
     const startToReadyMs = Date.now() - started;
 
-    const full = await postRun(baseUrl, token, runInput('proof-full', 'r1'));
-    const fullEnd = await full.terminal;
+    const full = await postRun(baseUrl, token, 'proof-full');
+    const fullEnd = await full.terminal();
     if (fullEnd?.type !== 'RUN_FINISHED') throw new Error(`a full run ended with ${JSON.stringify(fullEnd)}`);
 
-    const cut = await postRun(baseUrl, token, runInput('proof-cut', 'r1'));
-    await waitUntil(async () => (cut.events.some((event) => event.type === 'TOOL_CALL_RESULT') ? true : undefined), 'the first tool result', 30_000, 20);
+    const cut = await postRun(baseUrl, token, 'proof-cut');
+    await cut.waitFor((event) => event.type === 'TOOL_CALL_RESULT', 'the first tool result');
     started = Date.now();
     await podman.run(['stop', '-t', String(TIMINGS.terminationGracePeriodSeconds), name]);
     const stopMs = Date.now() - started;
     const exitCode = Number(await podman.run(['inspect', name, '--format', '{{.State.ExitCode}}']));
-    const cutEnd = await cut.terminal;
+    const cutEnd = await cut.terminal();
 
     await podman.run(['start', name]);
     await ready();
     const status = (await (await fetch(`${baseUrl}/v1/threads/proof-cut`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string };
-    const retry = await postRun(baseUrl, token, runInput('proof-cut', 'r1'));
-    const retryEnd = await retry.terminal;
+    const retry = await postRun(baseUrl, token, 'proof-cut');
+    const retryEnd = await retry.terminal();
     const logs = await podman.run(['logs', name]);
     const finished = [...logs.matchAll(/"msg":"demo tool finished"[^\n]*"threadId":"proof-cut"[^\n]*"toolCallId":"([^"]+)"/g)].map((match) => match[1]);
     const twice = finished.filter((id, index) => finished.indexOf(id) !== index);
@@ -108,7 +118,7 @@ async function main(): Promise<void> {
       ['container exit code (0: SIGTERM handled, no SIGKILL)', `${exitCode} after ${stopMs} ms`, exitCode === 0],
       ['thread status after the restart', status.status, status.status === 'interrupted'],
       ['the retry on the restarted container', retryEnd?.type ?? 'no end', retryEnd?.type === 'RUN_FINISHED'],
-      ['demo tool calls finished twice', String(twice.length), twice.length === 0 && finished.length === 4],
+      ['demo tool calls finished twice', String(twice.length), twice.length === 0 && finished.length === DEMO_STEPS],
     ];
     console.log('\n| check | result | holds |\n| --- | --- | --- |');
     for (const [check, result, holds] of rows) console.log(`| ${check} | ${result} | ${holds ? 'yes' : 'NO'} |`);

@@ -7,8 +7,6 @@
  * folder. The set is named by the environment: PEER_SET_DIR (the folder holding its
  * node_modules) and PEER_SET_NAMES (a JSON array of package names).
  */
-const dir = process.env.PEER_SET_DIR;
-const names = new Set(JSON.parse(process.env.PEER_SET_NAMES || '[]'));
 
 /** `@scope/name` or `name` of a bare request such as `@nestjs/core/injector`, else undefined. */
 function packageOf(request) {
@@ -17,8 +15,15 @@ function packageOf(request) {
   return request.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-module.exports = (request, options) => {
-  const name = packageOf(request);
-  if (dir && name && names.has(name)) return options.defaultResolver(request, { ...options, basedir: dir });
-  return options.defaultResolver(request, options);
-};
+/** The resolver for the set of `names` installed under `dir` (no set when `dir` is unset). */
+function createPeerSetResolver(dir, names) {
+  const set = new Set(names);
+  return (request, options) => {
+    const name = packageOf(request);
+    if (dir && name && set.has(name)) return options.defaultResolver(request, { ...options, basedir: dir });
+    return options.defaultResolver(request, options);
+  };
+}
+
+module.exports = createPeerSetResolver(process.env.PEER_SET_DIR, JSON.parse(process.env.PEER_SET_NAMES || '[]'));
+module.exports.createPeerSetResolver = createPeerSetResolver;

@@ -102,6 +102,7 @@ export class AgentRunService {
     this.coordinator.assertAcceptingRuns();
     const thread = continued ?? (await this.store.findThread(threadId));
     if (thread) await this.threads.assertAccess(userId, thread);
+    // Refused before the resume plan reads its records or the event log is opened; the store's start checks it again under the row lock.
     if (thread?.newerFormatVersion !== undefined) throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
     if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
     const history = thread ? await this.store.loadMessages(threadId) : [];

@@ -1,4 +1,5 @@
-import { waitUntil } from '../bench/wait-until';
+import { drainSseFrames } from './sse-frames';
+import { waitUntil } from './wait-until';
 
 /** One AG-UI event as it arrived. */
 export interface RunEvent {
@@ -33,16 +34,7 @@ export async function postRunEvents(url: string, headers: Record<string, string>
     try {
       for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(bytes, { stream: true });
-        for (let split = buffer.indexOf('\n\n'); split >= 0; split = buffer.indexOf('\n\n')) {
-          const data = buffer
-            .slice(0, split)
-            .split('\n')
-            .filter((line) => line.startsWith('data: '))
-            .map((line) => line.slice(6))
-            .join('');
-          buffer = buffer.slice(split + 2);
-          if (data) events.push(JSON.parse(data) as RunEvent);
-        }
+        buffer = drainSseFrames(buffer, (data) => events.push(JSON.parse(data) as RunEvent));
       }
     } catch {
       // the server closed the connection: what arrived is kept
