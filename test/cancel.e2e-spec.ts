@@ -183,15 +183,27 @@ describe('a cancel while a tool runs', () => {
     });
   });
 
-  it('runs a later request that reuses the canceled run id instead of canceling it at once', async () => {
+  it('answers a retry of the canceled run with its replay, and refuses new messages under its id, writing nothing', async () => {
     const stream = await startRun(service.baseUrl, user, runInput('thread-cancel-reuse', 'run-1', [{ id: 'r-u1', content: 'x' }]));
     await acting(stream);
     expect((await cancel(service, 'thread-cancel-reuse', '?waitMs=20000')).body).toMatchObject({ stopped: true, stopReason: 'canceled' });
+    await stream.done;
+    const before = (await api(service.baseUrl, '/v1/threads/thread-cancel-reuse/messages', { token: user })).body;
 
-    const retry = runInput('thread-cancel-reuse', 'run-1', [
-      { id: 'r-u1', content: 'x' },
-      { id: 'r-u2', content: 'again' },
-    ]);
-    expect(await (await startRun(service.baseUrl, user, retry)).terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    const replay = await startRun(service.baseUrl, user, runInput('thread-cancel-reuse', 'run-1', [{ id: 'r-u1', content: 'x' }]));
+    const reused = await startRun(
+      service.baseUrl,
+      user,
+      runInput('thread-cancel-reuse', 'run-1', [
+        { id: 'r-u1', content: 'x' },
+        { id: 'r-u2', content: 'again' },
+      ]),
+    );
+
+    expect(await replay.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
+    expect(replay.frames).toEqual(stream.frames);
+    expect(reused.status).toBe(409);
+    expect(reused.error).toMatchObject({ code: 'RUN_ID_REUSED', field: 'messages' });
+    expect((await api(service.baseUrl, '/v1/threads/thread-cancel-reuse/messages', { token: user })).body).toEqual(before);
   });
 });

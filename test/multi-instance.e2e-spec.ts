@@ -32,6 +32,10 @@ const toolResults = async (service: ServiceProcess, threadId: string) => {
   return body.messages as Array<{ role: string; content: string; runId: string }>;
 };
 
+/** How many attempts the instances started for `threadId` (their `run started` log lines). */
+const runAttempts = (instances: readonly ServiceProcess[], threadId: string) =>
+  instances.flatMap((service) => service.logs.split('\n')).filter((line) => line.includes('"run started"') && line.includes(`"threadId":"${threadId}"`)).length;
+
 const isToolResult = (content: string) => (event: AgUiEvent) => event.type === 'TOOL_CALL_RESULT' && event.content === content;
 
 describe('two instances on one PostgreSQL and one Redis', () => {
@@ -59,6 +63,38 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     expect(second.error).toMatchObject({ code: 'RUN_IN_PROGRESS' });
     expect(await running.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect((await toolResults(b, 'thread-x-busy')).filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('joins on B the run active on A when its identical request is retried there, and replays it on B once it ended, with one attempt', async () => {
+    const [a, b] = await twoInstances({ DEMO_STEPS: '2', DEMO_TOOL_MS: '600' });
+    const input = runInput('thread-x-retry', 'run-1', [{ id: 'u1', content: 'go' }]);
+    const first = await startRun(a.baseUrl, user, input);
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const joined = await startRun(b.baseUrl, user, input);
+    await Promise.all([first.done, joined.done]);
+    const replayed = await startRun(b.baseUrl, user, input);
+    await replayed.done;
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(joined.frames).toEqual(first.frames);
+    expect(replayed.frames).toEqual(first.frames);
+    expect(runAttempts([a, b], 'thread-x-retry')).toBe(1);
+    expect(toolLedger([a, b], 'demo tool started', 'thread-x-retry')).toHaveLength(2);
+  });
+
+  it('makes one run of two identical requests sent at once to A and to B: one runs it, the other joins it', async () => {
+    const [a, b] = await twoInstances({ DEMO_STEPS: '1', DEMO_TOOL_MS: '300' });
+    const input = runInput('thread-x-twice', 'run-1', [{ id: 'u1', content: 'go' }]);
+
+    const [one, two] = await Promise.all([startRun(a.baseUrl, user, input), startRun(b.baseUrl, user, input)]);
+    await Promise.all([one.done, two.done]);
+
+    expect([one.error, two.error]).toEqual([undefined, undefined]);
+    expect(await one.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(two.frames).toEqual(one.frames);
+    expect(runAttempts([a, b], 'thread-x-twice')).toBe(1);
+    expect((await toolResults(a, 'thread-x-twice')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
   it('resumes on B the thread of a SIGKILLed A once its lease expires, running every step exactly once', async () => {

@@ -46,6 +46,8 @@ export { AgentRunService } from './runs/agent-run.service';
 export { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from './agents/agent-registry';
 export type { ResumeMode } from './resume/resume-mode';
 export { RunStreamService, type JoinQuery } from './streams/run-stream.service';
+export { ExistingRunStream, type ExistingRunAnswerKind } from './streams/existing-run-stream';
+export type { RunAnswer, RunRequestOptions } from './runs/run-answer';
 export { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey, type RunLogListener } from './streams/run-event-log.interface';
 export { InMemoryRunEventLog } from './streams/in-memory-run-event-log';
 export type { AgentRun } from './runs/agent-run';

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { AgentServiceError } from 'nest-agent-graceful-shutdown';
 
 const CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -40,7 +41,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const statusCode = error.getStatus();
       const body = error.getResponse() as { message?: string | string[]; code?: string };
       const text = typeof body === 'string' ? body : Array.isArray(body.message) ? body.message.join('; ') : body.message;
-      return { statusCode, code: body.code ?? CODES[statusCode] ?? 'ERROR', message: text ?? error.message };
+      // The library's errors carry fields a client acts on (`runId`, `status`, `field`): kept.
+      const details = error instanceof AgentServiceError ? (body as Record<string, unknown>) : {};
+      return { ...details, statusCode, code: body.code ?? CODES[statusCode] ?? 'ERROR', message: text ?? error.message };
     }
     const status = (error as { status?: number }).status;
     if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };

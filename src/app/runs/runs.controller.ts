@@ -16,10 +16,20 @@ export class RunsController {
     private readonly cancels: RunCancelService,
   ) {}
 
-  /** Body: AG-UI `RunAgentInput`. Answers with the run's AG-UI events as server-sent events. */
+  /**
+   * Body: AG-UI `RunAgentInput`. Answers with the run's AG-UI events as server-sent events; a
+   * request naming an existing run joins or replays it, after `Last-Event-ID` when sent.
+   */
   @Post()
-  async run(@CurrentUser() userId: string, @Body() body: unknown, @Res() response: Response): Promise<void> {
-    const run = await this.runs.start(userId, parseRunInput(body), SERVICE_AGENT_NAME);
+  async run(
+    @CurrentUser() userId: string,
+    @Body() body: unknown,
+    @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Res() response: Response,
+  ): Promise<void> {
+    const input = parseRunInput(body);
+    const lastEventId = parseLastEventId(lastEventIdHeader, undefined);
+    const run = await this.runs.start(userId, input, SERVICE_AGENT_NAME, { lastEventId });
     await run.streamTo(response);
   }
 

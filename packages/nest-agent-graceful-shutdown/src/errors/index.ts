@@ -18,3 +18,6 @@ export { TooManyRunsError } from './too-many-runs.error';
 export { TooManyMessagesError } from './too-many-messages.error';
 export { HistoryLimitError } from './history-limit.error';
 export { NewerRecordFormatError } from './newer-record-format.error';
+export { RunAlreadyEndedError } from './run-already-ended.error';
+export { RunIdReusedError } from './run-id-reused.error';
+export { InvalidEventIdError } from './invalid-event-id.error';

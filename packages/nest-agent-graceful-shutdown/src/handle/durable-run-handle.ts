@@ -103,7 +103,8 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   async prepare(execute: (call: ToolCall, signal: AbortSignal) => Promise<string>): Promise<readonly AgentMessage[]> {
     this.pending.add(...this.pendingToolCalls);
     for (const call of this.pendingToolCalls) await this.runTool(call, (signal) => execute(call, signal));
-    if (this.prelude.length) await this.checkpoint(this.prelude);
+    if (this.spec.preludeStored) this.remember(this.prelude);
+    else await this.checkpoint(this.prelude);
     return this.conversation;
   }
 

@@ -6,6 +6,8 @@ import type { ToolTraits } from './run-handle.interface';
 export interface RunHandleSpec extends AgentRunInput, AgentRunEnvironment {
   /** True when the run continues an interrupted one. */
   resumed?: boolean;
+  /** True when the `prelude` was stored with the run's start: it is not checkpointed again. */
+  preludeStored?: boolean;
   /** The framework state an earlier run saved. */
   savedState?: unknown;
   /** What the module knows of a tool by name. */

@@ -20,6 +20,8 @@ export interface AgentRunSpec {
   /** Calls a human approved: they run without pausing again. */
   approvedToolCallIds: ReadonlySet<string>;
   prelude: readonly AgentMessage[];
+  /** True when `prelude` was stored with the run's start. */
+  preludeStored: boolean;
   /** True when the run continues an interrupted one. */
   resumed: boolean;
   /** The agent framework's state an earlier run of the thread saved. */

@@ -8,6 +8,7 @@ import { GracefulShutdownModule } from '../graceful-shutdown.module';
 import type { CheckpointTarget } from '../session/session-store.interface';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
 import { AgentRunService } from './agent-run.service';
+import { AgentRun } from './agent-run';
 
 const LEASE_TTL_MS = 600;
 
@@ -58,6 +59,7 @@ describe('AgentRun, a tool call whose record came back after the run lost its le
     };
     const run = await app.get(AgentRunService).start('alice', { threadId: 't1', runId: 'r1', userMessages: [{ id: 'm1', content: 'pay' }], resume: [] }, agent);
 
+    if (!(run instanceof AgentRun)) throw new Error('a new run must be started');
     const outcome = await run.execute();
 
     expect(executed).toEqual([]);

@@ -30,6 +30,9 @@ import type { ValidRunInput } from './run-input';
 import { assertMessageLimits } from './run-limits';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { RunTelemetry } from '../telemetry/run-telemetry';
+import { RunStreamService } from '../streams/run-stream.service';
+import { existingRunRequest } from './existing-run-request';
+import type { RunAnswer, RunRequestOptions } from './run-answer';
 
 /**
  * Starts and continues agent runs on durable threads. Every run it starts carries the
@@ -50,6 +53,7 @@ export class AgentRunService {
     private readonly agents: AgentRegistry,
     @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
     private readonly telemetry: AgentTelemetry,
+    private readonly streams: RunStreamService,
   ) {}
 
   private mode?: ResumeMode;
@@ -61,18 +65,50 @@ export class AgentRunService {
   }
 
   /**
-   * Admits and records a run. Refuses it, writing nothing, during a shutdown
+   * Answers a run request. A `runId` names one run of a thread, so a request naming a run the
+   * thread already has is idempotent: an active run (on any instance) is joined, from
+   * `request.lastEventId`; an ended one is answered by a replay of its log, or
+   * `RunAlreadyEndedError` once the log is gone; an interrupted one resumes. New input under
+   * an existing `runId` is refused (`RunIdReusedError`). Two identical requests at once make
+   * one run: the second joins it.
+   *
+   * Otherwise it admits and records a new run. Refuses it, writing nothing, during a shutdown
    * (`ShuttingDownError`), on a thread the access policy refuses `userId`
    * (`ThreadAccessDeniedError`), while
-   * the thread has an active run (`RunInProgressError`), or over a limit (`limits`:
+   * the thread has another active run (`RunInProgressError`), or over a limit (`limits`:
    * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`). Messages already in the history
    * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
    * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
    * instance.
+   *
+   * @example
+   * const run = await runs.start(userId, parseRunInput(body), 'support', { lastEventId });
+   * await run.streamTo(response);
    */
   @AnswersStoreOutages()
-  async start(userId: string, input: ValidRunInput, agent: AgentRef): Promise<AgentRun> {
-    return this.admit(userId, input, agent);
+  async start(userId: string, input: ValidRunInput, agent: AgentRef, request: RunRequestOptions = {}): Promise<RunAnswer> {
+    const thread = await this.store.findThread(input.threadId);
+    const existing = thread && (await this.existing(userId, thread, input, request));
+    if (existing) return existing;
+    try {
+      return await this.admit(userId, input, agent, thread);
+    } catch (error) {
+      if (!(error instanceof RunInProgressError)) throw error;
+      // Lost a race: an identical request may have made the run meanwhile; then it is joined.
+      const now = await this.store.findThread(input.threadId);
+      const raced = now && (await this.existing(userId, now, input, request));
+      if (raced) return raced;
+      throw error;
+    }
+  }
+
+  /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */
+  private async existing(userId: string, thread: ThreadRecord, input: ValidRunInput, request: RunRequestOptions): Promise<RunAnswer | null> {
+    const { threadId, runId } = input;
+    const run = thread.lastRun?.runId === runId ? thread.lastRun : await this.store.findRun(threadId, runId);
+    if (!run) return null;
+    await this.threads.assertAccess(userId, thread);
+    return existingRunRequest({ thread, run, input, lastEventId: request.lastEventId ?? 0 }, { store: this.store, streams: this.streams });
   }
 
   /**
@@ -88,19 +124,21 @@ export class AgentRunService {
     // A thread a newer release wrote is that release's to continue.
     if (!thread || thread.newerFormatVersion !== undefined || !runId || !agentName || !this.agents.get(agentName)) return null;
     try {
-      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread);
+      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread, true);
     } catch (error) {
       if (error instanceof RunInProgressError) return null;
       throw error;
     }
   }
 
-  /** @param continued the interrupted thread an instance continues on its own, as just read; unset for a client's request. */
-  private async admit(userId: string, input: ValidRunInput, ref: AgentRef, continued?: ThreadRecord): Promise<AgentRun> {
+  /**
+   * @param thread the thread as just read; null when it does not exist yet.
+   * @param continued true when an instance continues the interrupted `thread` on its own, with no client.
+   */
+  private async admit(userId: string, input: ValidRunInput, ref: AgentRef, thread: ThreadRecord | null, continued = false): Promise<AgentRun> {
     const { threadId, runId } = input;
     const { agent, name: agentName } = this.agents.resolve(ref);
     this.coordinator.assertAcceptingRuns();
-    const thread = continued ?? (await this.store.findThread(threadId));
     if (thread) await this.threads.assertAccess(userId, thread);
     // Refused before the resume plan reads its records or the event log is opened; the store's start checks it again under the row lock.
     if (thread?.newerFormatVersion !== undefined) throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
@@ -118,6 +156,9 @@ export class AgentRunService {
     this.coordinator.assertAcceptingRuns();
     const channel = await this.openChannel(thread, threadId, runId);
     const runKey = randomUUID();
+    // A plain new run stores its input with its start, so that a concurrent retry finds it held;
+    // a resumed or approved run stores it later, after the resume message and the calls it runs first.
+    const inputAtStart = plan.toRun.length === 0 && !plan.resumeMessage;
     try {
       await this.store.startRun({
         threadId,
@@ -126,7 +167,7 @@ export class AgentRunService {
         runId,
         instanceId: this.options.instanceId,
         agentName,
-        messages: plan.resolvedResults,
+        messages: inputAtStart ? [...plan.resolvedResults, ...newMessages] : plan.resolvedResults,
         expectedLastRunKey: thread?.lastRun?.key ?? null,
         maxActiveRunsPerOwner: this.runSlotLimit(thread),
       });
@@ -144,6 +185,7 @@ export class AgentRunService {
       toRun: plan.toRun,
       approvedToolCallIds: plan.approvedIds,
       prelude: plan.resumeMessage ? [plan.resumeMessage, ...newMessages] : newMessages,
+      preludeStored: inputAtStart,
       resumed: plan.resumeMessage !== null,
       savedState: thread?.runState ?? null,
       hooks: this.options.hooks,
@@ -156,7 +198,7 @@ export class AgentRunService {
       sseHeartbeatMs: this.options.sseHeartbeatMs,
       channel,
       streams: { retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
-      continuation: continued !== undefined && channel.continuing,
+      continuation: continued && channel.continuing,
       telemetry: new RunTelemetry(this.telemetry, {
         threadId,
         runId,

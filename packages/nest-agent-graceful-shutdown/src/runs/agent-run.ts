@@ -83,6 +83,7 @@ export class AgentRun {
       history: this.spec.history,
       pendingToolCalls: this.spec.toRun,
       prelude: this.spec.prelude,
+      preludeStored: this.spec.preludeStored,
       approvedToolCallIds: this.spec.approvedToolCallIds,
       resumed: this.spec.resumed,
       savedState: this.spec.savedState,

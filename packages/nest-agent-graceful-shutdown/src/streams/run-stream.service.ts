@@ -6,13 +6,16 @@ import { StreamGoneError } from '../errors/stream-gone.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
 import { SseEventStream } from '../http/sse-event-stream';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
-import { AgentRunService } from '../runs/agent-run.service';
+import { InvalidEventIdError } from '../errors/invalid-event-id.error';
+import { resolveResumeMode, type ResumeMode } from '../resume/resume-mode';
+import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
 import { terminalEvent } from '../runs/run-outcome-mapping';
 import type { ThreadRecord } from '../session/session-records';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { ThreadQueryService } from '../threads/thread-query.service';
+import { ExistingRunStream, type ExistingRunAnswerKind } from './existing-run-stream';
 import { JoinedStream } from './joined-stream';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { isTerminal } from './stream-shape';
@@ -44,8 +47,8 @@ export class RunStreamService implements OnModuleInit {
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
+    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
     private readonly threads: ThreadQueryService,
-    private readonly runs: AgentRunService,
     private readonly coordinator: ShutdownCoordinator,
     private readonly telemetry: AgentTelemetry,
   ) {}
@@ -56,10 +59,13 @@ export class RunStreamService implements OnModuleInit {
     });
   }
 
+  private mode?: ResumeMode;
+
   /**
    * Streams the run's events to `response` as server-sent events, resolving when the stream
    * ends. Refuses before writing anything: 404 (unknown thread or run), 403 (another user's
-   * thread), 410 (log evicted or incomplete), 503 (log unreachable).
+   * thread), 400 (an event id beyond the log's end), 410 (log evicted or incomplete), 503 (log
+   * unreachable).
    */
   @AnswersStoreOutages()
   async join(userId: string, threadId: string, query: JoinQuery, response: HttpResponseTarget): Promise<void> {
@@ -67,9 +73,23 @@ export class RunStreamService implements OnModuleInit {
     const runId = query.runId ?? thread.activeRunId ?? thread.lastRun?.runId;
     if (!runId) throw new RunNotFoundError(threadId, '(none yet)');
     if (runId !== thread.lastRun?.runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
-    const key = { threadId, runId };
-    const after = query.lastEventId ?? 0;
+    const stream = await this.prepare(thread, runId, query.lastEventId ?? 0);
+    await stream.streamTo(response);
+  }
+
+  /**
+   * The stream of an existing run of `thread` (already read, its access checked), after event
+   * `after`: every refusal (400, 410, 503) is made here, before anything is written.
+   */
+  async prepare(thread: ThreadRecord, runId: string, after: number): Promise<ExistingRunStream> {
+    const key = { threadId: thread.threadId, runId };
     const first = await this.firstPage(key, after, thread);
+    const kind: ExistingRunAnswerKind = thread.activeRunId === runId ? 'joined' : 'replayed';
+    return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response));
+  }
+
+  private async follow(key: RunLogKey, after: number, first: LoggedEvent[], response: HttpResponseTarget): Promise<void> {
+    const { threadId, runId } = key;
     const stream = new JoinedStream(new SseEventStream(toServerResponse(response), this.options.sseHeartbeatMs), this.log, key, after, {
       intervalMs: Math.max(1_000, Math.min(this.options.leaseTtlMs, 5_000)),
       check: () => this.stoppedNotice(key),
@@ -84,6 +104,12 @@ export class RunStreamService implements OnModuleInit {
       stream.end();
       this.joined.delete(stream);
     }
+  }
+
+  /** Who continues an interrupted run in this deployment; decided once, as the run service decides it. */
+  private get resumeMode(): ResumeMode {
+    this.mode ??= resolveResumeMode(this.options, this.store, this.signals);
+    return this.mode;
   }
 
   /** The first events to send; a log that is gone or has lost the events asked for is refused here. */
@@ -102,9 +128,9 @@ export class RunStreamService implements OnModuleInit {
     if (first?.length) return first;
     // Nothing after `after`: fine when the client has it all; not when the log lost its end.
     const last = await this.log.last(key).catch(() => undefined);
-    if (after > 0 && last !== undefined && (last?.id ?? 0) < after) {
-      throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `the log ends at event ${last?.id ?? 0}, before event ${after}`);
-    }
+    // A log that ends before `after` never had that id; a log that is gone may have lost it.
+    if (after > 0 && last && last.id < after) throw new InvalidEventIdError(key.threadId, key.runId, after, last.id);
+    if (after > 0 && last === null) throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `the log ends before event ${after}`);
     const waiting = active || thread.status === 'interrupted';
     if (!waiting && last && !isTerminal(last.event) && !this.recentlyEnded(thread, key.runId)) {
       throw new StreamGoneError(key.threadId, key.runId, 'incomplete', 'the log ends before the run did');
@@ -125,7 +151,7 @@ export class RunStreamService implements OnModuleInit {
     const thread = await this.store.findThread(key.threadId);
     if (!thread || thread.activeRunId === key.runId || this.recentlyEnded(thread, key.runId)) return undefined;
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
-    if (interrupted && this.runs.resumeMode === 'auto') return undefined;
+    if (interrupted && this.resumeMode === 'auto') return undefined;
     if (!interrupted) return null;
     return terminalEvent(key.threadId, key.runId, {
       status: 'interrupted',

@@ -1,0 +1,19 @@
+import type { ExistingRunStream } from '../streams/existing-run-stream';
+import type { AgentRun } from './agent-run';
+
+/**
+ * What `AgentRunService.start` answers a run request with: the run it started or resumed
+ * (`AgentRun`), or the stream of the run the request named, which already exists
+ * (`ExistingRunStream`: joined live, or replayed from its log). Either way, `streamTo(response)`
+ * writes the answer.
+ */
+export type RunAnswer = AgentRun | ExistingRunStream;
+
+/** Where the answer to a request naming an existing run starts. */
+export interface RunRequestOptions {
+  /**
+   * The request's `Last-Event-ID`: an answer that joins or replays an existing run sends the
+   * events after it. Unset: from the run's first event. A new run ignores it.
+   */
+  lastEventId?: number;
+}

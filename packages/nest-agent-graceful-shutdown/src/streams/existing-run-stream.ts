@@ -1,0 +1,28 @@
+import type { HttpResponseTarget } from '../http/server-response';
+
+/** How a request for an existing run is answered: following it live, or replaying its ended log. */
+export type ExistingRunAnswerKind = 'joined' | 'replayed';
+
+/**
+ * The answer to a request that names a run which already exists: its event stream from the
+ * log, with the ids it had, to its terminal event. Every check was made before this was made,
+ * so `streamTo` writes the stream and nothing else; no model is called and nothing is written
+ * to the thread.
+ */
+export class ExistingRunStream {
+  constructor(
+    readonly threadId: string,
+    readonly runId: string,
+    /** `joined`: the run is active and is followed live; `replayed`: it ended and its log is replayed. */
+    readonly kind: ExistingRunAnswerKind,
+    private readonly write: (response: HttpResponseTarget) => Promise<void>,
+  ) {}
+
+  /**
+   * Streams the run's events to `response` as server-sent events (an Express `Response`, a
+   * Fastify `FastifyReply` or a Node `ServerResponse`), resolving when the stream ends.
+   */
+  streamTo(response: HttpResponseTarget): Promise<void> {
+    return this.write(response);
+  }
+}
