@@ -105,6 +105,8 @@ export class AgentRunService {
   /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */
   private async existing(userId: string, thread: ThreadRecord, input: ValidRunInput, request: RunRequestOptions): Promise<RunAnswer | null> {
     const { threadId, runId } = input;
+    // A thread a newer release wrote is read no further: the admission refuses it.
+    if (thread.newerFormatVersion !== undefined) return null;
     const run = thread.lastRun?.runId === runId ? thread.lastRun : await this.store.findRun(threadId, runId);
     if (!run) return null;
     await this.threads.assertAccess(userId, thread);
