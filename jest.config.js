@@ -13,6 +13,7 @@ const SINGLE_INSTANCE_SUITES = [
   'cancel',
   'crash',
   'input',
+  'hostile-input',
   'openai-model',
   'shutdown',
   'shutdown-at-scale',
