@@ -96,6 +96,12 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   ...tokenRows.map(([name, token]): HostileRow => ({ name, send: post(token, runBody('hostile-token')), status: 401, code: 'UNAUTHORIZED' })),
   {
+    name: 'a token in a cookie, no Authorization',
+    send: get('/v1/threads', { cookie: `session=${tokens.valid}; csrf=${TEST_SECRET}` }),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
     name: 'a valid token followed by junk',
     send: post(undefined, runBody('hostile-junk'), { authorization: `Bearer ${tokens.valid} junk` }),
     status: 401,
