@@ -13,13 +13,13 @@ const SINGLE_INSTANCE_SUITES = [
   'cancel',
   'crash',
   'input',
-  'hostile-input',
   'openai-model',
   'shutdown',
   'shutdown-at-scale',
   'ai-sdk-agent',
   'langgraph-agent',
   'openai-agents-agent',
+  'hostile-input',
 ];
 
 /** @type {import('jest').Config} */
