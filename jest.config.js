@@ -20,6 +20,7 @@ const SINGLE_INSTANCE_SUITES = [
   'ai-sdk-agent',
   'langgraph-agent',
   'openai-agents-agent',
+  'hostile-input',
 ];
 
 /** @type {import('jest').Config} */

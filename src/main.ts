@@ -5,7 +5,9 @@ import { Logger } from 'nestjs-pino';
 import pino from 'pino';
 import { AppModule } from './app/app.module';
 import { loadAppConfig, type AppConfig } from './app/config/app-config';
+import { answerClientErrors } from './app/http/client-error.handler';
 import { jsonBodyParser } from './app/http/json-body.parser';
+import { applyServerTimeouts } from './app/http/server-timeouts';
 
 /** Lines written before the application's own logger exists, in the same JSON shape. */
 const bootLogger = pino({ formatters: { level: (label) => ({ level: label }) }, base: { pid: process.pid, context: 'Bootstrap' } });
@@ -21,11 +23,16 @@ async function bootstrap(): Promise<void> {
   }
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, bodyParser: false, abortOnError: false });
   app.useLogger(app.get(Logger));
+  // Nothing tells a client which framework serves it.
+  app.disable('x-powered-by');
+  applyServerTimeouts(app.getHttpServer(), config.http);
+  answerClientErrors(app.getHttpServer());
   app.use(jsonBodyParser(config.bodyLimit));
   await app.listen(config.port);
   bootLogger.info({
     msg: 'listening',
     port: config.port,
+    ...(config.metricsPort ? { metricsPort: config.metricsPort } : {}),
     store: config.databaseUrl ? 'postgres' : 'sqlite',
     signals: config.redisUrl ? 'redis' : 'in-process',
   });

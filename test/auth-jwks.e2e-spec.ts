@@ -74,6 +74,8 @@ describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
     ['a sub that is not a string', () => tokenWith(rsa, claims({ sub: 42 }))],
     ['an unknown kid', () => tokenWith(signingKey('RS256'), claims())],
     ['an ES256 signature under the RSA key id', () => signJwt({ alg: 'ES256', typ: 'JWT', kid: rsa.kid }, claims(), ec)],
+    ['an iat ahead of the clock', () => tokenWith(rsa, claims({ iat: now() + 120 }))],
+    ['a crit header', () => signJwt({ alg: 'RS256', typ: 'JWT', kid: rsa.kid, crit: ['exp'] }, claims(), rsa)],
   ];
 
   it.each(forged)('answers 401 to %s and writes nothing', async (name, token) => {

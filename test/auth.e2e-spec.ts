@@ -13,6 +13,12 @@ const badTokens: Array<[string, string | undefined]> = [
   ['a garbage token', 'not-a-jwt'],
   ['a token without sub', new JwtService({ secret: TEST_SECRET }).sign({ name: 'alice' }, { algorithm: 'HS256' })],
   ['an expired token', new JwtService({ secret: TEST_SECRET }).sign({ sub: 'alice', exp: Math.floor(Date.now() / 1000) - 60 })],
+  ['an HS256 token without exp', new JwtService({ secret: TEST_SECRET }).sign({ sub: 'alice' }, { algorithm: 'HS256' })],
+  [
+    'an HS256 token living longer than AUTH_MAX_TOKEN_AGE_S',
+    new JwtService({ secret: TEST_SECRET }).sign({ sub: 'alice' }, { algorithm: 'HS256', expiresIn: '2d' }),
+  ],
+  ['an iat ahead of the clock', new JwtService({ secret: TEST_SECRET }).sign({ sub: 'alice', iat: Math.floor(Date.now() / 1000) + 120 }, { expiresIn: '1h' })],
 ];
 
 const endpoints: Array<[string, string, string, unknown?]> = [
@@ -37,6 +43,20 @@ describe('authentication and ownership', () => {
     owned = await snapshot();
   });
   afterAll(() => service?.stop());
+
+  it.each([
+    ['anything after the token', (token: string) => `Bearer ${token} junk`],
+    ['another scheme', (token: string) => `Basic ${token}`],
+  ])('answers 401 to an Authorization header with %s', async (_what, header) => {
+    const response = await api(service.baseUrl, `/v1/threads/${OWNED}`, { headers: { authorization: header(alice) } });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ statusCode: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('takes the scheme in any case', async () => {
+    const response = await api(service.baseUrl, `/v1/threads/${OWNED}`, { headers: { authorization: `bearer ${alice}` } });
+    expect(response.status).toBe(200);
+  });
 
   describe.each(endpoints)('%s', (_name, method, path, body) => {
     it.each(badTokens)('answers 401 UNAUTHORIZED to %s and writes nothing', async (_what, token) => {

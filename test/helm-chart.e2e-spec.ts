@@ -197,7 +197,18 @@ describe('the Deployment', () => {
       AUTH_ISSUER: 'https://idp.example.test/',
       AUTH_AUDIENCE: 'agents',
     });
-    expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual([]);
+    expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual(['AUTH_MAX_TOKEN_AGE_S']);
+  });
+
+  it('passes the token age limit and the HTTP server timeouts, in seconds not minutes', () => {
+    const data = findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data;
+    expect(data).toMatchObject({
+      AUTH_MAX_TOKEN_AGE_S: '86400',
+      HTTP_HEADERS_TIMEOUT_MS: '10000',
+      HTTP_REQUEST_TIMEOUT_MS: '30000',
+      HTTP_KEEPALIVE_TIMEOUT_MS: '65000',
+    });
+    expect(() => loadAppConfig({ ...data, AUTH_JWT_SECRET: 'x' })).not.toThrow();
   });
 
   it('makes the HS256 secret optional only when a JWKS is set, so a JWKS-only release needs no such key', async () => {

@@ -75,8 +75,36 @@ describe('the chart’s metrics settings', () => {
     expect(podAnnotations(off)['prometheus.io/scrape']).toBeUndefined();
   });
 
-  it('annotate the pods for annotation-based scraping by default, on the container port', () => {
-    expect(podAnnotations(byDefault)).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '3000', 'prometheus.io/path': '/metrics' });
+  it('annotate the pods for annotation-based scraping by default, on the metrics port', () => {
+    expect(podAnnotations(byDefault)).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/port': '9464', 'prometheus.io/path': '/metrics' });
+  });
+
+  it('serve /metrics on a port of its own (METRICS_PORT), a container port and a Service port named metrics apart from http', () => {
+    expect(findObject(byDefault, 'ConfigMap').data).toMatchObject({ PORT: '3000', METRICS_PORT: '9464' });
+    const container = findObject<Deployment>(byDefault, 'Deployment').spec.template.spec.containers[0] as {
+      ports: Array<{ name: string; containerPort: number }>;
+    };
+    expect(container.ports).toEqual([
+      { name: 'http', containerPort: 3000, protocol: 'TCP' },
+      { name: 'metrics', containerPort: 9464, protocol: 'TCP' },
+    ]);
+    const ports = (findObject(byDefault, 'Service').spec as { ports: Array<{ name: string; port: number; targetPort: string }> }).ports;
+    expect(ports.map(({ name, port, targetPort }) => ({ name, port, targetPort }))).toEqual([
+      { name: 'http', port: 80, targetPort: 'http' },
+      { name: 'metrics', port: 9464, targetPort: 'metrics' },
+    ]);
+  });
+
+  it('leave the metrics port out with config.metricsEnabled false', async () => {
+    const off = await render({ set: ['config.metricsEnabled=false'] });
+    expect(findObject(off, 'ConfigMap').data).not.toHaveProperty('METRICS_PORT');
+    expect((findObject(off, 'Service').spec as { ports: Array<{ name: string }> }).ports.map((port) => port.name)).toEqual(['http']);
+  });
+
+  it('make helm refuse a metrics port equal to the container port', async () => {
+    const result = await helm(templateArgs({ set: ['metricsPort=3000'] }));
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toMatch(/metricsPort must differ from containerPort/);
   });
 
   it('render no ServiceMonitor, PrometheusRule or dashboard by default', () => {
@@ -108,13 +136,13 @@ describe('the chart’s metrics settings', () => {
 });
 
 describe('the ServiceMonitor', () => {
-  it('scrapes /metrics on the Service’s http port, in the release’s namespace', () => {
+  it('scrapes /metrics on the Service’s metrics port, in the release’s namespace', () => {
     const spec = findObject(allOn, 'ServiceMonitor').spec as ServiceMonitorSpec;
     const service = findObject(allOn, 'Service');
     expect(spec.selector.matchLabels).toEqual(expect.objectContaining({ 'app.kubernetes.io/instance': 'agent-service' }));
     expect(Object.entries(spec.selector.matchLabels).every(([key, value]) => service.metadata!.labels![key] === value)).toBe(true);
     const ports = (service.spec as { ports: Array<{ name: string }> }).ports.map((port) => port.name);
-    expect(spec.endpoints).toEqual([{ port: 'http', path: '/metrics', interval: '15s', scrapeTimeout: '10s' }]);
+    expect(spec.endpoints).toEqual([{ port: 'metrics', path: '/metrics', interval: '15s', scrapeTimeout: '10s' }]);
     expect(ports).toContain(spec.endpoints[0].port);
     expect(spec.namespaceSelector.matchNames).toEqual(['default']);
   });

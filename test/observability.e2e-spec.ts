@@ -1,3 +1,4 @@
+import { freePort } from '../tools/local-services';
 import { api, runInput, tokenFor } from './support/http';
 import { scrape } from './support/metrics-scrape';
 import { ServiceGroup } from './support/service-group';
@@ -136,5 +137,31 @@ describe('GET /metrics around a shutdown', () => {
     const metrics = await scrape(service.baseUrl);
     expect(metrics.status).toBe(404);
     expect(JSON.parse(metrics.text)).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('GET /metrics on METRICS_PORT', () => {
+  const services = new ServiceGroup();
+  afterAll(() => services.stopAll());
+
+  it('serves every metric of the contract on the metrics port only, through a run and its shutdown, and exits 0', async () => {
+    const metricsPort = await freePort();
+    const service = await services.start({ env: { METRICS_PORT: String(metricsPort), DEMO_STEPS: '1' } });
+    const metricsUrl = `http://127.0.0.1:${metricsPort}`;
+    expect(await (await startRun(service.baseUrl, user, runInput('metrics-port', 'run-1', [{ id: 'u1', content: 'go' }]))).terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+    });
+
+    const metrics = await scrape(metricsUrl);
+    expect(metrics.status).toBe(200);
+    for (const name of CONTRACT_METRICS) expect(metrics.text).toContain(`# TYPE ${name} `);
+    expect(metrics.value('agent_runs_total', { outcome: 'completed' })).toBe(1);
+    const onApi = await scrape(service.baseUrl);
+    expect(onApi.status).toBe(404);
+    expect(JSON.parse(onApi.text)).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+    expect((await fetch(`${metricsUrl}/v1/threads`)).status).toBe(404);
+
+    service.kill('SIGTERM');
+    expect((await service.waitForExit(15_000)).code).toBe(0);
   });
 });

@@ -23,4 +23,17 @@ describe('the service at startup', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('AGENT_FRAMEWORK');
   });
+
+  it.each([
+    ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '0' }],
+    ['HTTP_HEADERS_TIMEOUT_MS', { HTTP_HEADERS_TIMEOUT_MS: '2 minutes' }],
+    ['HTTP_KEEPALIVE_TIMEOUT_MS', { HTTP_KEEPALIVE_TIMEOUT_MS: '-1' }],
+    ['AUTH_MAX_TOKEN_AGE_S', { AUTH_MAX_TOKEN_AGE_S: 'forever' }],
+    ['METRICS_PORT', { METRICS_PORT: '70000' }],
+  ])('refuses to start with a bad %s, naming the variable', async (name, env) => {
+    const { code, output } = await startExpectingExit(env);
+
+    expect(code).not.toBe(0);
+    expect(output).toContain(name);
+  });
 });

@@ -21,5 +21,8 @@ export interface BenchIdentity {
 export function benchIdentity(user = 'bench-user'): BenchIdentity {
   const secret = randomBytes(32).toString('hex');
   const limitsOff = { MAX_RUNS_PER_USER: '0', RATE_LIMIT_PER_MINUTE: '0' };
-  return { env: { NODE_ENV: 'production', AUTH_JWT_SECRET: secret, ...limitsOff }, token: new JwtService({ secret }).sign({ sub: user }) };
+  return {
+    env: { NODE_ENV: 'production', AUTH_JWT_SECRET: secret, ...limitsOff },
+    token: new JwtService({ secret }).sign({ sub: user }, { algorithm: 'HS256', expiresIn: '12h' }),
+  };
 }

@@ -52,7 +52,7 @@ export { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey, type
 export { InMemoryRunEventLog } from './streams/in-memory-run-event-log';
 export type { AgentRun } from './runs/agent-run';
 export type { HttpResponseTarget } from './http/server-response';
-export { parseRunInput, ID_PATTERN, type ValidRunInput } from './runs/run-input';
+export { parseRunInput, ID_PATTERN, ID_RULE, isValidId, type ValidRunInput } from './runs/run-input';
 export { RunCancelService, type CancelResult } from './runs/run-cancel.service';
 export { ThreadQueryService } from './threads/thread-query.service';
 export { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';

@@ -2,9 +2,7 @@ import { Injectable, ServiceUnavailableException, UnauthorizedException } from '
 import { ConfigService } from '@nestjs/config';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
-
-/** Clock skew allowed between the identity provider and this instance on `exp` and `nbf`, in seconds. */
-const CLOCK_TOLERANCE_S = 5;
+import { CLOCK_TOLERANCE_S, issuedInFuture } from './token-claims';
 
 /** After a fetch of the key set, an unknown `kid` waits this long before the next fetch, in milliseconds. */
 const JWKS_COOLDOWN_MS = 5_000;
@@ -19,8 +17,8 @@ function keySetUnreachable(error: unknown): boolean {
 /**
  * Checks RS256 and ES256 bearer tokens against an OIDC provider's JWKS (`AUTH_JWKS_URL`):
  * signature by a published key (a new `kid` makes it fetch the set again, so key rotation is
- * honoured), `AUTH_ISSUER` and `AUTH_AUDIENCE` when set, `exp` and `nbf` with a 5-second
- * tolerance. Any other algorithm (`none`, HS256 made with a public key) is refused.
+ * honoured), `AUTH_ISSUER` and `AUTH_AUDIENCE` when set, `exp`, `nbf` and `iat` (not ahead of
+ * the clock) with a 5-second tolerance. A `crit` header naming an extension is refused. Any other algorithm (`none`, HS256 made with a public key) is refused.
  */
 @Injectable()
 export class JwksVerifier {
@@ -43,17 +41,21 @@ export class JwksVerifier {
   /** The token's claims; 401 for a token that does not verify, 503 while the key set cannot be fetched. */
   async verify(token: string): Promise<JWTPayload> {
     if (!this.keys) throw new UnauthorizedException('the bearer token is invalid or expired');
+    let payload: JWTPayload;
     try {
-      const { payload } = await jwtVerify(token, this.keys, {
+      ({ payload } = await jwtVerify(token, this.keys, {
         algorithms: ['RS256', 'ES256'],
         issuer: this.issuer,
         audience: this.audience,
         clockTolerance: CLOCK_TOLERANCE_S,
-      });
-      return payload;
+        // No extension is understood here: a token that names one in `crit` is refused.
+        crit: {},
+      }));
     } catch (error) {
       if (keySetUnreachable(error)) throw new ServiceUnavailableException("the identity provider's keys cannot be fetched now; retry shortly");
       throw new UnauthorizedException('the bearer token is invalid or expired');
     }
+    if (issuedInFuture(payload, Date.now() / 1000)) throw new UnauthorizedException('the bearer token is invalid or expired');
+    return payload;
   }
 }

@@ -1,31 +1,42 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
-import { decodeProtectedHeader } from 'jose';
+import { decodeProtectedHeader, type ProtectedHeaderParameters } from 'jose';
+import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+import { bearerToken } from './bearer-token';
 import { JwksVerifier } from './jwks-verifier';
 import { IS_PUBLIC } from './public.decorator';
+import { CLOCK_TOLERANCE_S, lifetimeProblem } from './token-claims';
 
 const INVALID = 'the bearer token is invalid or expired';
 
 /**
- * Requires `Authorization: Bearer <JWT>`; the user is the token's `sub`, a non-empty string.
- * HS256 tokens are checked with `AUTH_JWT_SECRET`; RS256 and ES256 tokens against
- * `AUTH_JWKS_URL` (`JwksVerifier`). The token's header picks the check, and each check allows
- * only its own algorithms: `alg: none` or an HS256 token made with a public key never passes.
+ * Requires `Authorization: Bearer <JWT>` (the scheme in any case, nothing after the token); the
+ * user is the token's `sub`, a non-empty string. HS256 tokens are checked with
+ * `AUTH_JWT_SECRET` and must carry `exp`, at most `AUTH_MAX_TOKEN_AGE_S` after `iat`; RS256 and
+ * ES256 tokens against `AUTH_JWKS_URL` (`JwksVerifier`). The token's header picks the check, and
+ * each check allows only its own algorithms: `alg: none` or an HS256 token made with a public
+ * key never passes. A token with a `crit` header is refused: no extension is understood here.
  */
 @Injectable()
 export class JwtAuthGuard implements CanActivate {
+  private readonly maxTokenAgeS: number;
+
   constructor(
     private readonly jwt: JwtService,
     private readonly jwks: JwksVerifier,
     private readonly reflector: Reflector,
-  ) {}
+    config: ConfigService,
+  ) {
+    this.maxTokenAgeS = config.getOrThrow<AppConfig>(APP_CONFIG_KEY).authMaxTokenAgeS;
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; userId?: string }>();
-    const [scheme, token] = (request.headers.authorization ?? '').split(' ');
-    if (scheme !== 'Bearer' || !token) throw new UnauthorizedException('send Authorization: Bearer <token>');
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw new UnauthorizedException('send Authorization: Bearer <token>');
     const payload = await this.claims(token);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) {
       throw new UnauthorizedException('the bearer token has no subject (sub)');
@@ -35,17 +46,21 @@ export class JwtAuthGuard implements CanActivate {
   }
 
   private async claims(token: string): Promise<{ sub?: unknown }> {
-    let alg: unknown;
+    let header: ProtectedHeaderParameters;
     try {
-      alg = decodeProtectedHeader(token).alg;
+      header = decodeProtectedHeader(token);
     } catch {
       throw new UnauthorizedException(INVALID);
     }
-    if (alg !== 'HS256') return this.jwks.verify(token);
+    if (header.crit !== undefined) throw new UnauthorizedException(INVALID);
+    if (header.alg !== 'HS256') return this.jwks.verify(token);
+    let payload: { sub?: unknown; exp?: unknown; iat?: unknown };
     try {
-      return await this.jwt.verifyAsync<{ sub?: unknown }>(token, { algorithms: ['HS256'] });
+      payload = await this.jwt.verifyAsync(token, { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE_S });
     } catch {
       throw new UnauthorizedException(INVALID);
     }
+    if (lifetimeProblem(payload, this.maxTokenAgeS, Date.now() / 1000)) throw new UnauthorizedException(INVALID);
+    return payload;
   }
 }

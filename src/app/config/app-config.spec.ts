@@ -59,4 +59,46 @@ describe('loadAppConfig', () => {
       expect(() => loadAppConfig({ ...base, [name]: 'many' })).toThrow(new RegExp(name));
     },
   );
+
+  it('sets the HTTP timeouts, the token age and the metrics port to their defaults when unset', () => {
+    const config = loadAppConfig(base);
+    expect(config.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+    expect(config.authMaxTokenAgeS).toBe(86_400);
+    expect(config.metricsPort).toBeUndefined();
+  });
+
+  it('reads METRICS_PORT, AUTH_MAX_TOKEN_AGE_S and the HTTP timeouts when set', () => {
+    const config = loadAppConfig({
+      ...base,
+      METRICS_PORT: '9464',
+      AUTH_MAX_TOKEN_AGE_S: '3600',
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '4000',
+      HTTP_KEEPALIVE_TIMEOUT_MS: '7000',
+    });
+    expect(config).toMatchObject({
+      metricsPort: 9464,
+      authMaxTokenAgeS: 3600,
+      http: { headersTimeoutMs: 2000, requestTimeoutMs: 4000, keepAliveTimeoutMs: 7000 },
+    });
+  });
+
+  it.each(['METRICS_PORT', 'AUTH_MAX_TOKEN_AGE_S', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_KEEPALIVE_TIMEOUT_MS'])(
+    'refuses a %s that is not a whole number ≥ 1, naming it',
+    (name) => {
+      expect(() => loadAppConfig({ ...base, [name]: '0' })).toThrow(new RegExp(name));
+      expect(() => loadAppConfig({ ...base, [name]: 'soon' })).toThrow(new RegExp(name));
+    },
+  );
+
+  it('refuses a METRICS_PORT beyond 65535 or equal to PORT, naming it', () => {
+    expect(() => loadAppConfig({ ...base, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => loadAppConfig({ ...base, PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
+  });
+
+  it('refuses a headers timeout longer than the request timeout, naming both', () => {
+    expect(() => loadAppConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS.*HTTP_REQUEST_TIMEOUT_MS/,
+    );
+  });
 });

@@ -49,6 +49,11 @@ const EnvSchema = z.object({
   MAX_MESSAGES_PER_REQUEST: int(100),
   MAX_HISTORY_MESSAGES: int(10_000),
   RATE_LIMIT_PER_MINUTE: int(6_000),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  AUTH_MAX_TOKEN_AGE_S: int(86_400, 1),
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1),
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1),
+  HTTP_KEEPALIVE_TIMEOUT_MS: int(5_000, 1),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -106,6 +111,22 @@ export interface AppConfig {
   consoleEnabled: boolean;
   /** Per-user limits, each answered with 429 and `Retry-After`; 0 turns one off. */
   limits: AppLimits;
+  /** A port of its own for `GET /metrics`, which the API port then answers 404; unset: the API port serves it. */
+  metricsPort?: number;
+  /** The longest life of an HS256 token, `exp` after `iat` (or after now without `iat`), in seconds. @default 86400 */
+  authMaxTokenAgeS: number;
+  /** The HTTP server's timeouts: a request too slow to arrive gets 408. */
+  http: HttpServerTimeouts;
+}
+
+/** The HTTP server's timeouts (Node's `headersTimeout`, `requestTimeout`, `keepAliveTimeout`), in milliseconds. */
+export interface HttpServerTimeouts {
+  /** Time to receive a request's headers. @default 10000 */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, headers and body; a response (an event stream) may last longer. @default 30000 */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open for a next request. @default 5000 */
+  keepAliveTimeoutMs: number;
 }
 
 /** The per-user limits of the service (see the README's table); 0 turns one off. */
@@ -144,6 +165,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   }
   if (e.REDIS_URL && !/^rediss?:\/\//.test(e.REDIS_URL)) {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)');
+  }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new Error('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request');
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
+    throw new Error('METRICS_PORT must differ from PORT; leave it unset to serve /metrics on the API port');
   }
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
@@ -195,6 +222,13 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       maxMessagesPerRequest: e.MAX_MESSAGES_PER_REQUEST,
       maxHistoryMessages: e.MAX_HISTORY_MESSAGES,
       ratePerMinute: e.RATE_LIMIT_PER_MINUTE,
+    },
+    metricsPort: e.METRICS_PORT,
+    authMaxTokenAgeS: e.AUTH_MAX_TOKEN_AGE_S,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEPALIVE_TIMEOUT_MS,
     },
   };
 }

@@ -45,12 +45,13 @@ export class ConsoleController {
   /**
    * The dev token, for the page to fill in its Token box: only while the secret was made at
    * boot (`AUTH_JWT_SECRET` unset, never in production) and only to a browser on this machine
-   * that names it as localhost. Anyone else gets 404 and pastes a token.
+   * that names it as localhost, with no proxy header (a reverse proxy on this machine is not
+   * this machine's browser). Anyone else gets 404 and pastes a token.
    */
   @Get('console/dev-token')
   token(@Req() request: Request, @Res() response: Response): void {
     this.assertEnabled();
-    if (!this.devToken.value || !isLoopbackRequest(request.socket.remoteAddress, request.headers.host)) {
+    if (!this.devToken.value || !isLoopbackRequest(request.socket.remoteAddress, request.headers)) {
       throw new NotFoundException({ code: 'NO_DEV_TOKEN', message: 'no dev token here: paste a bearer token signed with AUTH_JWT_SECRET' });
     }
     response.set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' }).json({ token: this.devToken.value, userId: DEV_USER });

@@ -1,14 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown';
 import type { AppConfig } from '../config/app-config';
+import { prepareSqliteFile } from './sqlite-file';
 
 /** How long a PostgreSQL session may sit idle inside a transaction before the server aborts it, in milliseconds. */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
 /**
- * PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`.
+ * PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`, readable
+ * by its owner only (`prepareSqliteFile`).
  * Never `synchronize`: the schema comes from the migrations, run at boot (see `open-data-source.ts`)
  * or by `npm run migrate`.
  */
@@ -26,11 +26,10 @@ export function databaseOptions(config: AppConfig): DataSourceOptions {
       extra: { max: 20, idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS },
     };
   }
-  mkdirSync(config.dataDir, { recursive: true });
   return {
     ...common,
     type: 'better-sqlite3',
-    database: join(config.dataDir, 'agents.sqlite'),
+    database: prepareSqliteFile(config.dataDir),
     enableWAL: true,
     // WAL with NORMAL sync survives a killed process; only a power loss could drop the last commits.
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {

@@ -8,6 +8,7 @@ const CODES: Record<number, string> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'VALIDATION_FAILED',
@@ -47,6 +48,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     const status = (error as { status?: number }).status;
     if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+    // A client's fault reported by middleware (an http-errors error): answered, not logged as the service's failure.
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return { statusCode: status, code: CODES[status] ?? 'BAD_REQUEST', message: 'the request cannot be served as sent' };
+    }
     this.logger.error({ msg: 'unhandled error', error: error instanceof Error ? error.stack : String(error) });
     return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL_ERROR', message: 'internal error' };
   }

@@ -6,9 +6,24 @@ import { ModuleRef } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ShutdownCoordinator } from 'nest-agent-graceful-shutdown';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+import { REDACTED, redactUrl } from './redact-url';
 
 /** A client's own request id is kept when it looks like one; anything else gets a fresh UUID. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Credentials a line could carry if a serializer ever let headers through: censored by pino
+ * whatever the serializers do.
+ */
+const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+];
 
 /** Probes and scrapes come every few seconds: their lines would drown the rest. */
 const QUIET_PATHS = ['/health/', '/metrics'];
@@ -35,8 +50,10 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 /**
  * JSON logs through pino: one line per event, with the request id (`req.id`, also answered as
  * `X-Request-Id`) on every line written while a request is served, and the thread and run where
- * known (`RequestLogContext`). Headers are not logged, so neither are tokens; message contents are
- * never logged at the default level.
+ * known (`RequestLogContext`). Headers are not logged, and `authorization`, `cookie` and
+ * `set-cookie` are censored should one be; the request target is logged with the values of
+ * credential-bearing query parameters (`access_token`, `code`, `api_key`…) replaced
+ * (`redactUrl`). Message contents are never logged at the default level.
  */
 @Module({
   imports: [
@@ -51,8 +68,9 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
             level: logLevel,
             genReqId: requestId,
             formatters: { level: (label: string) => ({ level: label }) },
+            redact: { paths: REDACT_PATHS, censor: REDACTED },
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>

@@ -5,17 +5,23 @@ import { Registry } from 'prom-client';
 import { Public } from '../auth/public.decorator';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 
-/** `GET /metrics`: Prometheus text format, unauthenticated like the probes; 404 with `METRICS_ENABLED=false`. */
+/**
+ * `GET /metrics`: Prometheus text format, unauthenticated like the probes; 404 with
+ * `METRICS_ENABLED=false`, and with `METRICS_PORT` set (`MetricsServer` serves it there).
+ */
 @Public()
 @Controller('metrics')
 export class MetricsController {
   private readonly enabled: boolean;
+  private readonly elsewhere?: number;
 
   constructor(
     @Inject(AGENT_METRICS_REGISTRY) private readonly registry: Registry,
     config: ConfigService,
   ) {
-    this.enabled = config.getOrThrow<AppConfig>(APP_CONFIG_KEY).metricsEnabled;
+    const { metricsEnabled, metricsPort } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+    this.enabled = metricsEnabled;
+    this.elsewhere = metricsPort;
   }
 
   @Get()
@@ -23,6 +29,7 @@ export class MetricsController {
   @Header('Cache-Control', 'no-store')
   async scrape(): Promise<string> {
     if (!this.enabled) throw new NotFoundException('metrics are turned off (METRICS_ENABLED=false)');
+    if (this.elsewhere !== undefined) throw new NotFoundException('metrics are served on their own port (METRICS_PORT)');
     return this.registry.metrics();
   }
 }

@@ -2,8 +2,19 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { RunAgentInput } from '@ag-ui/core';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
 
-/** Thread and run ids: letters, digits and `._:-`, 1 to 128 characters. */
+/** Thread and run ids: letters, digits and `._:-`, 1 to 128 characters (but see `isValidId`). */
 export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What an id must be, for messages that name a bad one. */
+export const ID_RULE = `must match ${ID_PATTERN.source} and not be . or ..`;
+
+/**
+ * Whether `id` is a valid thread or run id: it matches `ID_PATTERN` and is not `.` or `..`,
+ * which a path or URL would take for a directory step rather than a name.
+ */
+export function isValidId(id: string): boolean {
+  return ID_PATTERN.test(id) && id !== '.' && id !== '..';
+}
 
 /** A message of the client's input that the service may add to the history. */
 export interface IncomingUserMessage {
@@ -40,8 +51,8 @@ export function parseRunInput(body: unknown): ValidRunInput {
     throw new InvalidRunInputError(fieldPath(issue.path) || 'body', issue.message);
   }
   const input: RunAgentInput = parsed.data as RunAgentInput;
-  if (!ID_PATTERN.test(input.threadId)) throw new InvalidRunInputError('threadId', `must match ${ID_PATTERN.source}`);
-  if (!ID_PATTERN.test(input.runId)) throw new InvalidRunInputError('runId', `must match ${ID_PATTERN.source}`);
+  if (!isValidId(input.threadId)) throw new InvalidRunInputError('threadId', ID_RULE);
+  if (!isValidId(input.runId)) throw new InvalidRunInputError('runId', ID_RULE);
   const seen = new Set<string>();
   const userMessages: IncomingUserMessage[] = [];
   input.messages.forEach((message, index) => {
