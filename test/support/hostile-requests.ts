@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { tokens } from './forged-tokens';
-import { runInput, TEST_SECRET } from './http';
+import { runInput, TEST_SECRET, tokenFor } from './http';
 import { rawRequest, trickledRequest, type RawResponse } from './raw-http';
 import type { ServiceProcess } from './service-process';
 
@@ -197,4 +197,28 @@ export const HOSTILE_ROWS: HostileRow[] = [
     check: (response) => expect(response.headers['x-powered-by']).toBeUndefined(),
   },
   { name: 'GET /metrics on the API port while METRICS_PORT is set', send: get('/metrics'), status: 404, code: 'NOT_FOUND' },
+  // The table's service ran run-1 of hostile-own to its end before the rows.
+  {
+    name: 'a Last-Event-ID beyond the end of the log',
+    send: get('/v1/runs/hostile-own/stream?runId=run-1', { ...auth(valid), 'last-event-id': '999999' }),
+    status: 400,
+    code: 'INVALID_EVENT_ID',
+    names: 'Last-Event-ID',
+  },
+  {
+    name: 'a new message under the runId of an ended run',
+    send: post(
+      valid,
+      JSON.stringify(
+        runInput('hostile-own', 'run-1', [
+          { id: 'own-u1', content: 'mine' },
+          { id: 'own-u2', content: 'and run the tools again' },
+        ]),
+      ),
+    ),
+    status: 409,
+    code: 'RUN_ID_REUSED',
+    names: 'messages',
+  },
+  { name: "a retry of another user's run", send: post(tokenFor('eve'), runBody('hostile-own')), status: 403, code: 'THREAD_FORBIDDEN' },
 ];
