@@ -99,6 +99,7 @@ export class AgentRun {
       partialOutput: this.spec.partialOutput,
       toolTraits: (name) => this.spec.agent.toolTraits(name),
       instruments: this.spec.telemetry,
+      toolLeftRunning: (call, work) => this.spec.shutdown.registry.toolCallsLeftRunning.add({ threadId, runId, call }, work),
     });
     this.handle = handle;
     const outcome = await this.spec.telemetry.within(() => driveRun(this.spec.agent, handle));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RunControl } from '../agent/run-control';
 import type { StopReason } from '../agent/stop-reason';
+import { RunningToolCalls } from './running-tool-calls';
 
 /** Told of each run that leaves the registry, with how it ended (undefined: not said). */
 export type RunEndedListener = (run: InFlightRun, stopReason: StopReason | undefined) => void;
@@ -21,6 +22,8 @@ export class InFlightRunRegistry {
   private readonly runs = new Set<InFlightRun>();
   private readonly emptyWaiters = new Set<() => void>();
   private readonly endedListeners = new Set<RunEndedListener>();
+  /** Tool calls of stopped runs whose tools, ignoring their abort, still run. */
+  readonly toolCallsLeftRunning = new RunningToolCalls();
 
   get size(): number {
     return this.runs.size;

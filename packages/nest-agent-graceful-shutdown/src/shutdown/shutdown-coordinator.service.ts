@@ -155,8 +155,9 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       await this.interruptRemaining(deadline);
       phaseEnded('close');
       if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
+      const abandonedToolCalls = this.abandonRunningToolCalls();
       // One line for all the runs: each stopped run's own 'run ended' line is at debug level.
-      this.logger.log({ msg: 'runs drained', reason, inFlight, ...tally.totals, phaseMs: phases });
+      this.logger.log({ msg: 'runs drained', reason, inFlight, ...tally.totals, abandonedToolCalls, phaseMs: phases });
     } finally {
       stopCounting();
       this.current = 'done';
@@ -169,6 +170,20 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
       await this.registry.waitUntilEmpty(deadline - Date.now());
     }
+  }
+
+  /**
+   * Every run is saved; a tool that ignored its abort may still be running, and the process
+   * exits under it. Its outcome is already recorded as unknown (a resume re-runs it only if it
+   * is idempotent): each is named once and counted. Returns how many.
+   */
+  private abandonRunningToolCalls(): number {
+    const running = this.registry.toolCallsLeftRunning.list();
+    for (const { threadId, runId, call } of running) {
+      this.logger.warn({ msg: 'tool call abandoned', threadId, runId, toolCallId: call.id, tool: call.name });
+      this.telemetry?.notify('toolCallAbandoned', threadId, runId, call.name);
+    }
+    return running.length;
   }
 
   private async closeHttpServer(deadline: number): Promise<void> {
