@@ -46,7 +46,9 @@ async function printedDuring<T>(work: () => Promise<T>): Promise<{ result: T; pr
 describe(`the AI SDK adapter's onError on ai ${installedAi().version}`, () => {
   it('prints nothing when a safe point stops the run', async () => {
     const { model } = scriptedModel([{ toolCalls: [workCall] }, { text: 'never' }]);
-    const stopSecondCall = { preReasoning: (event: { iteration: number }) => (event.iteration >= 1 ? { stop: StopReason.Interrupted, detail: 'drain' } : undefined) };
+    const stopSecondCall = {
+      preReasoning: (event: { iteration: number }) => (event.iteration >= 1 ? { stop: StopReason.Interrupted, detail: 'drain' } : undefined),
+    };
 
     const { result, printed } = await printedDuring(
       () => startMemoryRun(aiSdkAgent({ model, tools, stopWhen: stepCountIs(5) }), { history: [user], hooks: [stopSecondCall] }).outcome,
@@ -79,8 +81,7 @@ describe(`the AI SDK adapter's onError on ai ${installedAi().version}`, () => {
     const boom = new Error('provider down');
 
     const { result, printed } = await printedDuring(
-      () =>
-        startMemoryRun(aiSdkAgent({ model: failingModel(boom), tools, onError: ({ error }) => void seen.push(error) }), { history: [user] }).outcome,
+      () => startMemoryRun(aiSdkAgent({ model: failingModel(boom), tools, onError: ({ error }) => void seen.push(error) }), { history: [user] }).outcome,
     );
 
     expect(result).toMatchObject({ stopReason: StopReason.Failed });
