@@ -4,6 +4,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { StopReason } from '../agent/stop-reason';
 import { ShuttingDownError } from '../errors/shutting-down.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { reportAbandonedToolCalls } from './abandoned-tool-calls';
 import { DrainTally } from './drain-tally';
 import { InFlightRunRegistry } from './in-flight-run.registry';
 import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
@@ -155,7 +156,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       await this.interruptRemaining(deadline);
       phaseEnded('close');
       if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
-      const abandonedToolCalls = this.abandonRunningToolCalls();
+      const abandonedToolCalls = reportAbandonedToolCalls(this.registry.toolCallsLeftRunning, this.logger, this.telemetry);
       // One line for all the runs: each stopped run's own 'run ended' line is at debug level.
       this.logger.log({ msg: 'runs drained', reason, inFlight, ...tally.totals, abandonedToolCalls, phaseMs: phases });
     } finally {
@@ -170,20 +171,6 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
       await this.registry.waitUntilEmpty(deadline - Date.now());
     }
-  }
-
-  /**
-   * Every run is saved; a tool that ignored its abort may still be running, and the process
-   * exits under it. Its outcome is already recorded as unknown (a resume re-runs it only if it
-   * is idempotent): each is named once and counted. Returns how many.
-   */
-  private abandonRunningToolCalls(): number {
-    const running = this.registry.toolCallsLeftRunning.list();
-    for (const { threadId, runId, call } of running) {
-      this.logger.warn({ msg: 'tool call abandoned', threadId, runId, toolCallId: call.id, tool: call.name });
-      this.telemetry?.notify('toolCallAbandoned', threadId, runId, call.name);
-    }
-    return running.length;
   }
 
   private async closeHttpServer(deadline: number): Promise<void> {
