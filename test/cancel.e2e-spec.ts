@@ -15,7 +15,16 @@ const messages = async (service: ServiceProcess, threadId: string) =>
     id: string;
     role: string;
     content: string;
+    toolCalls?: Array<{ id: string }>;
+    toolCallId?: string;
   }>;
+/** Tool calls of the history without a result, and calls answered more than once: both empty for a history valid for the chat format. */
+const toolCallGaps = (stored: Awaited<ReturnType<typeof messages>>) => {
+  const answers = stored.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
+  const calls = stored.flatMap((m) => m.toolCalls ?? []).map((call) => call.id);
+  return { unanswered: calls.filter((id) => !answers.includes(id)), answeredTwice: answers.filter((id, i) => answers.indexOf(id) !== i) };
+};
+const NOT_COMPLETED = 'not completed: the run was stopped before this tool call returned a result; its outcome is unknown.';
 const terminals = (events: AgUiEvent[]) => events.filter((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR');
 /** Ids of the messages the stream announced: assistant messages and tool results. */
 const streamedMessageIds = (events: AgUiEvent[]) => [
@@ -101,21 +110,25 @@ describe('a cancel while a tool runs', () => {
   it('ends the stream with RUN_ERROR RUN_CANCELED without waiting for the tool call to finish', () => {
     expect(result.terminal).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
     expect(terminals(result.stream.events)).toHaveLength(1);
-    // An aborted call produces nothing: only the open step's end and the terminal event follow.
-    expect(result.afterCancel).toEqual(['STEP_FINISHED', 'RUN_ERROR']);
+    // The aborted call is answered "not completed", then the open step ends and the terminal event follows.
+    expect(result.afterCancel).toEqual(['TOOL_CALL_RESULT', 'STEP_FINISHED', 'RUN_ERROR']);
   });
 
-  it('leaves the thread idle with its last run canceled and keeps the user message and the tool call', async () => {
+  it('leaves the thread idle with its last run canceled and the cut tool call answered "not completed"', async () => {
     expect(await thread(service, 'thread-cancel-acting')).toMatchObject({
       status: 'idle',
       interrupt: null,
       lastRun: { runId: 'run-1', status: 'canceled' },
+      messageCount: 3,
     });
     const stored = await messages(service, 'thread-cancel-acting');
+    const [assistantId, resultId] = streamedMessageIds(result.stream.events);
     expect(stored.map((m) => [m.id, m.role])).toEqual([
       ['thread-cancel-acting-u1', 'user'],
-      [streamedMessageIds(result.stream.events)[0], 'assistant'],
+      [assistantId, 'assistant'],
+      [resultId, 'tool'],
     ]);
+    expect(stored[2]).toMatchObject({ toolCallId: stored[1].toolCalls?.[0].id, content: NOT_COMPLETED, runId: 'run-1' });
   });
 
   it('answers 200 with stopped, stopReason and messageCount once the run stopped when waitMs is given', async () => {
@@ -134,6 +147,19 @@ describe('a cancel while a tool runs', () => {
     });
     expect(after).toMatchObject({ status: 'idle', lastRun: { status: 'canceled' } });
     expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
+  });
+
+  it('answers every tool call of the history by the time a cancel with waitMs answers stopped', async () => {
+    const stream = await startRun(service.baseUrl, user, runInput('thread-cancel-valid', 'run-1', [{ id: 'v-u1', content: 'x' }]));
+    await acting(stream);
+
+    const response = await cancel(service, 'thread-cancel-valid', '?waitMs=20000');
+
+    expect(response.body).toMatchObject({ stopped: true, stopReason: 'canceled', messageCount: 3 });
+    const stored = await messages(service, 'thread-cancel-valid');
+    expect(toolCallGaps(stored)).toEqual({ unanswered: [], answeredTwice: [] });
+    expect(stored[stored.length - 1]).toMatchObject({ role: 'tool', content: NOT_COMPLETED });
+    await stream.done;
   });
 
   it('accepts a second cancel of the same run and still ends it exactly once', async () => {
@@ -174,6 +200,9 @@ describe('a cancel while a tool runs', () => {
 
     const stored = await messages(service, 'thread-cancel-acting');
     expect(stored.filter((m) => m.role === 'system')).toEqual([]);
+    // The canceled call keeps its one "not completed" result: the next run adds none for it.
+    expect(toolCallGaps(stored)).toEqual({ unanswered: [], answeredTwice: [] });
+    expect(stored.filter((m) => m.content === NOT_COMPLETED)).toHaveLength(1);
     expect(stored.filter((m) => m.role === 'user').map((m) => m.id)).toEqual(['thread-cancel-acting-u1', 'thread-cancel-acting-u2']);
     expect(stored[stored.length - 1]).toMatchObject({ role: 'assistant', content: 'All 1 steps are done for: go on' });
     expect(await thread(service, 'thread-cancel-acting')).toMatchObject({

@@ -8,7 +8,7 @@ import { waitFor } from './wait-for';
 
 const user = tokenFor('oskar');
 
-type Stored = { role: string; content: string; truncated?: boolean; toolCallId?: string };
+type Stored = { role: string; content: string; truncated?: boolean; toolCallId?: string; toolCalls?: Array<{ id: string }> };
 type ChatMessage = { role: string; content?: unknown; tool_calls?: Array<{ id: string }>; tool_call_id?: string };
 
 const messagesOf = async (service: ServiceProcess, threadId: string) =>
@@ -88,6 +88,10 @@ export function describeFrameworkAgent(framework: string, name: string, options:
       expect(await streams.answer.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
     });
 
+    it('prints no stack of the stops as failures', () => {
+      expect(first.logs).not.toMatch(/RunStoppedError|CallAbortedError|AbortError/);
+    });
+
     it('exits 0 after the SIGTERM', () => {
       expect(firstExit).toBe(0);
     });
@@ -149,6 +153,24 @@ export function describeFrameworkAgent(framework: string, name: string, options:
       const stored = await messagesOf(service, `${framework}-demo`);
       expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done']);
       expect(stored.at(-1)).toMatchObject({ role: 'assistant', content: 'All 2 steps are done for: two steps' });
+    });
+
+    it('answers the tool call a cancel cut off "not completed" by the time the cancel with waitMs answers', async () => {
+      const service = await services.start({ env: { AGENT_FRAMEWORK: framework, DEMO_STEPS: '1', DEMO_REASONING_MS: '50', DEMO_TOOL_MS: '30000' } });
+      const stream = await startRun(service.baseUrl, user, runInput(`${framework}-cut`, 'run-1', [{ id: 'u1', content: 'one step' }]));
+      await stream.waitForEvent((e) => e.type === 'TOOL_CALL_END', 'the tool call');
+      await waitFor(() => toolLedger([service], 'demo tool started').length === 1, 'the demo tool to start');
+
+      const cancel = await api(service.baseUrl, `/v1/runs/${framework}-cut/cancel?waitMs=5000`, { method: 'POST', token: user });
+
+      expect(cancel.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
+      const stored = await messagesOf(service, `${framework}-cut`);
+      const calls = stored.flatMap((m) => m.toolCalls ?? []).map((call) => call.id);
+      expect(calls).toHaveLength(1);
+      expect(stored.filter((m) => m.role === 'tool').map((m) => [m.toolCallId, m.content])).toEqual(
+        calls.map((id) => [id, expect.stringMatching(/^not completed: /)]),
+      );
+      expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
     });
 
     it('pauses for approval, keeps the pause across a restart, and runs the approved call once', async () => {

@@ -1,4 +1,4 @@
-import { CallAbortedError, abortable } from './abortable';
+import { CallAbortedError } from './abortable';
 import type { ToolCall } from './agent-message';
 import type { AgentTool, ToolCallContext, ToolDefinition } from './agent-tool.interface';
 import type { ToolTraits } from '../handle/run-handle.interface';
@@ -40,7 +40,9 @@ export class ToolExecutor {
       return `error: ${(error as Error).message}`;
     }
     try {
-      return await abortable(tool.execute(args, context), context.signal);
+      // Not cut short here: the run's handle stops waiting at the abort, and keeps this promise
+      // to tell whether the tool still runs (a tool that ignores its signal) at exit.
+      return await tool.execute(args, context);
     } catch (error) {
       if (error instanceof CallAbortedError || context.signal.aborted) throw new CallAbortedError();
       return `error: ${error instanceof Error ? error.message : String(error)}`;

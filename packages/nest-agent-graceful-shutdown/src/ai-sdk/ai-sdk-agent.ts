@@ -6,6 +6,7 @@ import { durableMiddleware } from './durable-middleware';
 import { durableTools, executeDirectly } from './durable-tools';
 import { installedAi, type InstalledAi } from './installed-ai';
 import { toModelMessages } from './model-messages';
+import { stopAwareOnError, type StreamErrorHandler } from './stop-aware-on-error';
 import { sdkApproval, type SdkApproval } from './tool-approval';
 import { toolContexts } from './tool-contexts';
 import { wrappableModel } from './wrappable-model';
@@ -71,6 +72,8 @@ export class AiSdkAgent implements DurableAgent {
       tools: durableTools(this.tools, handle),
       messages: toModelMessages(handle.messages),
       abortSignal: handle.signal,
+      // The SDK's default onError prints a stop's stack as a failure's.
+      onError: stopAwareOnError(handle.signal, this.settings.onError as StreamErrorHandler | undefined),
     };
     const result = streamText(options as StreamTextOptions);
     for await (const part of result.fullStream) {

@@ -273,6 +273,10 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     this.closeActingStep();
   }
 
+  leftRunning(call: ToolCall, work: Promise<unknown>): void {
+    this.spec.toolLeftRunning?.(call, work);
+  }
+
   isIdempotent(name: string): boolean {
     return this.spec.toolTraits?.(name)?.idempotent === true;
   }

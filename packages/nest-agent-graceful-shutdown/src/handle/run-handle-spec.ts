@@ -1,3 +1,4 @@
+import type { ToolCall } from '../agent/agent-message';
 import type { AgentRunEnvironment, AgentRunInput } from '../agent/agent-runtime';
 import type { RunInstruments } from '../telemetry/run-instruments';
 import type { ToolTraits } from './run-handle.interface';
@@ -14,4 +15,9 @@ export interface RunHandleSpec extends AgentRunInput, AgentRunEnvironment {
   toolTraits?: (name: string) => ToolTraits | undefined;
   /** Where steps, model answers, tool calls and checkpoints are reported (traces, metrics). @default nothing */
   instruments?: RunInstruments;
+  /**
+   * Told of a tool call the run stopped without waiting for, with its tool's work, when that
+   * work had not settled (a tool that ignores its abort signal). @default nothing
+   */
+  toolLeftRunning?: (call: ToolCall, work: Promise<unknown>) => void;
 }

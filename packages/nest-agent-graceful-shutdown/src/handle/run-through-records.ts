@@ -15,6 +15,8 @@ export interface ToolRunHost extends Pick<
   /** The call's result is in the history already. */
   acknowledge(callId: string): void;
   isIdempotent(toolName: string): boolean;
+  /** The run stops without waiting for the call's `work`, which may still be running (its tool ignores the abort). */
+  leftRunning(call: ToolCall, work: Promise<unknown>): void;
 }
 
 /**
@@ -30,10 +32,14 @@ export async function runThroughRecords(host: ToolRunHost, call: ToolCall, execu
   if (point.stop) throw host.stopped(point);
   await host.toolStarted(call);
   let content: string;
+  const work = execute(host.signal);
   try {
-    content = await abortable(execute(host.signal), host.signal);
+    content = await abortable(work, host.signal);
   } catch (error) {
-    if (error instanceof CallAbortedError || host.signal.aborted) throw error;
+    if (error instanceof CallAbortedError || host.signal.aborted) {
+      host.leftRunning(call, work);
+      throw error;
+    }
     // The model is told of the failure; the record says it ran, so it is not run again.
     await host.toolFinished(call, `error: ${error instanceof Error ? error.message : String(error)}`);
     throw error;

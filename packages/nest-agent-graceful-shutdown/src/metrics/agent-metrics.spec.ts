@@ -27,12 +27,14 @@ describe('AgentMetrics', () => {
     telemetry.notify('runResumed', run, 'auto');
     telemetry.notify('leaseLost', 't');
     telemetry.notify('shutdownPhaseEnded', 'drain', 3);
+    telemetry.notify('toolCallAbandoned', 't', 'r', 'slow_tool');
 
     expect(await valueOf(registry, 'agent_runs_in_flight')).toBe(1);
     expect(await valueOf(registry, 'agent_runs_total', { outcome: 'handed_over' })).toBe(1);
     expect(await valueOf(registry, 'agent_runs_total', { outcome: 'completed' })).toBe(0);
     expect(await valueOf(registry, 'agent_run_resumes_total', { mode: 'auto' })).toBe(1);
     expect(await valueOf(registry, 'agent_lease_lost_total')).toBe(1);
+    expect(await valueOf(registry, 'agent_tool_calls_abandoned_total')).toBe(1);
     expect(await registry.metrics()).toContain('agent_shutdown_duration_seconds_bucket{le="5",phase="drain"} 1');
   });
 

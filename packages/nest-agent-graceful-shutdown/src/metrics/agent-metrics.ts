@@ -58,10 +58,15 @@ export class AgentMetrics {
     const cancel = new Histogram({ name: Name.cancelDeliverySeconds, help: 'From a cancel accepted to its run stopped.', buckets: CANCEL_BUCKETS, registers });
     const leaseLost = new Counter({ name: Name.leaseLostTotal, help: 'Runs that lost their lease on their thread.', registers });
     const joins = new Counter({ name: Name.streamJoinsTotal, help: 'Run event stream joins served.', registers });
+    const abandoned = new Counter({
+      name: Name.toolCallsAbandonedTotal,
+      help: 'Tool calls still running when the process exited (their outcome is recorded as unknown).',
+      registers,
+    });
     for (const outcome of OUTCOMES) runs.inc({ outcome }, 0);
     for (const mode of MODES) resumes.inc({ mode }, 0);
     for (const phase of PHASES) shutdown.zero({ phase });
-    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins];
+    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins, abandoned];
     const observer: AgentObserver = {
       runEnded: (_run, outcome) => runs.inc({ outcome }),
       runResumed: (_run, mode) => resumes.inc({ mode }),
@@ -70,6 +75,7 @@ export class AgentMetrics {
       cancelDelivered: (_run, seconds) => cancel.observe(seconds),
       leaseLost: () => leaseLost.inc(),
       streamJoined: () => joins.inc(),
+      toolCallAbandoned: () => abandoned.inc(),
     };
     this.stopObserving = telemetry.observe(observer);
   }

@@ -8,6 +8,7 @@ export const AgentMetricName = {
   cancelDeliverySeconds: 'agent_cancel_delivery_seconds',
   leaseLostTotal: 'agent_lease_lost_total',
   signalBusConnected: 'agent_signal_bus_connected',
+  toolCallsAbandonedTotal: 'agent_tool_calls_abandoned_total',
   streamJoinsTotal: 'agent_stream_joins_total',
 } as const;
 

@@ -4,6 +4,7 @@ import type { ToolCallRecord } from '../session/session-records';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { findDanglingToolCalls } from './dangling-tool-calls';
 import { defaultResumeMessage, NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT, type ResumeMessageTemplate } from './resume-message';
+import { toolResultMessage } from './tool-result-message';
 
 /** How a run request continues a thread's history. */
 export interface ResumePlan {
@@ -44,12 +45,12 @@ export function planResume(history: readonly AgentMessage[], marker: Interrupted
   for (const call of findDanglingToolCalls(history)) {
     const record = records.get(call.id);
     if (record?.status === 'finished') {
-      resolvedResults.push(toolResult(call, record.result ?? ''));
+      resolvedResults.push(toolResultMessage(call, record.result ?? ''));
     } else if (marker && (!mayHaveStarted(call) || isIdempotent(call.name))) {
       toRun.push(call);
     } else {
       unknown.push(call);
-      resolvedResults.push(toolResult(call, marker ? OUTCOME_UNKNOWN_RESULT : NOT_COMPLETED_RESULT));
+      resolvedResults.push(toolResultMessage(call, marker ? OUTCOME_UNKNOWN_RESULT : NOT_COMPLETED_RESULT));
     }
   }
   const resumeMessage: AgentMessage | null = marker
@@ -66,8 +67,4 @@ export function planResume(history: readonly AgentMessage[], marker: Interrupted
 function lastAnswerCutOff(history: readonly AgentMessage[]): boolean {
   for (let i = history.length - 1; i >= 0; i--) if (history[i].role === 'assistant') return history[i].truncated === true;
   return false;
-}
-
-function toolResult(call: ToolCall, content: string): AgentMessage {
-  return { id: randomUUID(), role: 'tool', toolCallId: call.id, content };
 }

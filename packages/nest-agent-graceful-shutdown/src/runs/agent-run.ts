@@ -8,6 +8,9 @@ import { StoreCheckpointer } from '../session/store-checkpointer';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook';
 import type { InterruptedState } from '../shutdown/interrupted-state';
+import { answerCutToolCalls } from '../resume/cut-tool-calls';
+import { toolResultEvent } from '../agent/run-events';
+import type { AgentMessage } from '../agent/agent-message';
 import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping';
 import type { AgentRunSpec } from './agent-run-spec';
 import { outcomeLabel } from './run-outcome-mapping';
@@ -32,6 +35,8 @@ export class AgentRun {
   /** Set once the run's end is decided: a disconnect then cancels nothing. */
   private ending?: Promise<void>;
   private readonly control = new RunControl();
+  /** The run's handle: its conversation is what the store holds of the thread. */
+  private handle?: DurableRunHandle;
 
   constructor(private readonly spec: AgentRunSpec) {}
 
@@ -94,7 +99,9 @@ export class AgentRun {
       partialOutput: this.spec.partialOutput,
       toolTraits: (name) => this.spec.agent.toolTraits(name),
       instruments: this.spec.telemetry,
+      toolLeftRunning: (call, work) => this.spec.shutdown.registry.toolCallsLeftRunning.add({ threadId, runId, call }, work),
     });
+    this.handle = handle;
     const outcome = await this.spec.telemetry.within(() => driveRun(this.spec.agent, handle));
     // The shutdown hook ended the stream with the run's record; this covers a hook chain that did not.
     this.ending ??= this.endStream(outcome);
@@ -170,6 +177,7 @@ export class AgentRun {
   private async save(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
     const { threadId, runId, runKey, store } = this.spec;
     const summary = summarizeOutcome(outcome);
+    const closing = this.closingMessages(interrupt);
     try {
       await store.finishRun({
         threadId,
@@ -182,6 +190,7 @@ export class AgentRun {
         errorMessage: summary.errorCode ? summary.message : undefined,
         usage: outcome.usage,
         interrupt,
+        ...(closing.length ? { closingMessages: { runId, messages: closing } } : {}),
       });
     } catch (error) {
       // Lease lost: the thread is a newer run's now. Store unreachable: the lease runs out
@@ -190,6 +199,7 @@ export class AgentRun {
       this.logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
       return;
     }
+    for (const message of closing) this.spec.channel.emit(toolResultEvent(message));
     // A shutdown stops thousands of runs at once: their lines would queue on stdout before the
     // exit; the store's 'run ends saved' and the shutdown's 'runs drained' lines count them.
     const byShutdown = interrupt?.reason === 'shutdown' && this.spec.shutdown.coordinator.isInterrupting;
@@ -203,5 +213,14 @@ export class AgentRun {
       ...(outcome.usage ? { tokens: outcome.usage.totalTokens } : {}),
       ...(outcome.error ? { error: outcome.error.message } : {}),
     });
+  }
+
+  /**
+   * A run that will not be resumed (no marker: canceled, failed, completed) answers the tool
+   * calls it cut off as "not completed" with its end; an interrupted or paused run leaves them
+   * to its next run, which resolves them (re-running what is safe, or applying the approval).
+   */
+  private closingMessages(interrupt: InterruptedState | null): AgentMessage[] {
+    return interrupt || !this.handle ? [] : answerCutToolCalls(this.handle.messages);
   }
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error';
+import { appendClosingMessages } from './closing-message-rows';
 import type { BatchOutcome } from './group-commit';
 import type { ThreadStatus } from './session-records';
 import type { FinishRunCommand } from './session-store.interface';
@@ -57,7 +58,8 @@ function columnsOf(command: FinishRunCommand) {
 /**
  * Writes the ends of many runs inside the caller's transaction: for each run whose attempt
  * still holds its thread's lease, the thread's new status, marker and released lease, and the
- * run's record; a run that lost its lease gets `LeaseLostError` and nothing of it is written.
+ * run's record and its closing messages; a run that lost its lease gets `LeaseLostError` and
+ * nothing of it is written.
  * `at` is the ISO time of `updated_at` and `ended_at`. On PostgreSQL one statement writes the
  * batch; on SQLite one prepared statement per table runs once per run.
  */
@@ -68,6 +70,11 @@ export async function writeFinishedRuns(
   at: string,
 ): Promise<BatchOutcome<void>[]> {
   const written = postgres ? await writePostgres(manager, commands, at) : await writeSqlite(manager, commands, at);
+  await appendClosingMessages(
+    manager,
+    commands.filter((command) => written.has(command.runKey)),
+    at,
+  );
   return commands.map((command) =>
     written.has(command.runKey) ? { ok: true, value: undefined } : { ok: false, error: new LeaseLostError(command.threadId, command.runKey) },
   );

@@ -46,6 +46,13 @@ export interface FinishRunCommand {
   usage?: ModelUsage;
   /** Set: the thread reads `interrupted` and resumes on its next run. Null: the marker is cleared. */
   interrupt: InterruptedState | null;
+  /**
+   * Messages appended to the history in the end's own transaction (the results of the tool
+   * calls a canceled or failed run cut off), under the run's id: the history is valid for
+   * the chat format from the moment the run ends. Fenced like the end: a run that lost its
+   * lease writes none. @default none
+   */
+  closingMessages?: { runId: string; messages: readonly AgentMessage[] };
 }
 
 /** Where a checkpoint belongs. */

@@ -38,7 +38,7 @@ export interface GracefulShutdownHookDeps {
  */
 export class GracefulShutdownHook implements AgentHook {
   private control?: RunControl;
-  private unregister?: () => void;
+  private unregister?: (stopReason?: StopReason) => void;
   private unsubscribe?: Unsubscribe;
   private releaseLease?: () => void;
 
@@ -74,7 +74,7 @@ export class GracefulShutdownHook implements AgentHook {
     } finally {
       this.releaseLease?.();
       this.unsubscribe?.();
-      this.unregister?.();
+      this.unregister?.(event.outcome.stopReason);
     }
   }
 

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { RunControl } from '../agent/run-control';
+import type { StopReason } from '../agent/stop-reason';
+import { RunningToolCalls } from './running-tool-calls';
+
+/** Told of each run that leaves the registry, with how it ended (undefined: not said). */
+export type RunEndedListener = (run: InFlightRun, stopReason: StopReason | undefined) => void;
 
 /** A run this process is executing. */
 export interface InFlightRun {
@@ -16,6 +21,9 @@ export interface InFlightRun {
 export class InFlightRunRegistry {
   private readonly runs = new Set<InFlightRun>();
   private readonly emptyWaiters = new Set<() => void>();
+  private readonly endedListeners = new Set<RunEndedListener>();
+  /** Tool calls of stopped runs whose tools, ignoring their abort, still run. */
+  readonly toolCallsLeftRunning = new RunningToolCalls();
 
   get size(): number {
     return this.runs.size;
@@ -25,13 +33,27 @@ export class InFlightRunRegistry {
     return [...this.runs];
   }
 
-  /** Adds a run; the returned function removes it and is safe to call twice. */
-  register(run: InFlightRun): () => void {
+  /**
+   * Adds a run; the returned function removes it, saying how it ended, and is safe to call
+   * twice (only the first call counts).
+   */
+  register(run: InFlightRun): (stopReason?: StopReason) => void {
     this.runs.add(run);
-    return () => {
-      if (!this.runs.delete(run) || this.runs.size > 0) return;
+    return (stopReason) => {
+      if (!this.runs.delete(run)) return;
+      for (const listener of this.endedListeners) listener(run, stopReason);
+      if (this.runs.size > 0) return;
       for (const wake of this.emptyWaiters) wake();
     };
+  }
+
+  /**
+   * Calls `listener` for each run that leaves the registry from now on.
+   * @returns a function that unregisters the listener.
+   */
+  onRunEnded(listener: RunEndedListener): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
   }
 
   /** Resolves true once no run is in flight, or false after `timeoutMs`. */

@@ -4,6 +4,8 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { StopReason } from '../agent/stop-reason';
 import { ShuttingDownError } from '../errors/shutting-down.error';
 import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { reportAbandonedToolCalls } from './abandoned-tool-calls';
+import { DrainTally } from './drain-tally';
 import { InFlightRunRegistry } from './in-flight-run.registry';
 import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
@@ -34,8 +36,6 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   private sequence?: Promise<void>;
   private drainEndsAt?: number;
   private closing = false;
-  /** Runs this shutdown stopped, for its summary line. */
-  private interrupted = 0;
   private readonly closeHandlers = new Set<() => void>();
 
   constructor(
@@ -121,6 +121,9 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     this.current = 'draining';
     const phases: Partial<Record<ShutdownPhaseLabel, number>> = {};
     const inFlight = this.registry.size;
+    // How each run that ends from now on ended, as the drain saw it: the summary line's counts.
+    const tally = new DrainTally();
+    const stopCounting = this.registry.onRunEnded((_run, stopReason) => tally.count(stopReason));
     let phaseStartedAt = performance.now();
     const phaseEnded = (phase: ShutdownPhaseLabel) => {
       const now = performance.now();
@@ -153,9 +156,11 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       await this.interruptRemaining(deadline);
       phaseEnded('close');
       if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
+      const abandonedToolCalls = reportAbandonedToolCalls(this.registry.toolCallsLeftRunning, this.logger, this.telemetry);
       // One line for all the runs: each stopped run's own 'run ended' line is at debug level.
-      this.logger.log({ msg: 'runs drained', reason, inFlight, interrupted: this.interrupted, phaseMs: phases });
+      this.logger.log({ msg: 'runs drained', reason, inFlight, ...tally.totals, abandonedToolCalls, phaseMs: phases });
     } finally {
+      stopCounting();
       this.current = 'done';
     }
   }
@@ -163,10 +168,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   private async interruptRemaining(deadline: number): Promise<void> {
     while (this.registry.size > 0 && Date.now() < deadline) {
       this.logger.log({ msg: 'interrupting runs', count: this.registry.size });
-      for (const run of this.registry.list()) {
-        if (!run.control.stopRequest) this.interrupted++;
-        run.control.requestStop(StopReason.Interrupted, 'shutdown');
-      }
+      for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
       await this.registry.waitUntilEmpty(deadline - Date.now());
     }
   }

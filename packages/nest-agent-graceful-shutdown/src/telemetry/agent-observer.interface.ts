@@ -37,6 +37,11 @@ export interface AgentObserver {
   cancelDelivered?(run: ObservedRun, seconds: number): void;
   /** A run lost its lease on its thread (another instance holds it now) and was stopped. */
   leaseLost?(threadId: string): void;
+  /**
+   * A tool call was still running when the process exited (its tool ignored its abort
+   * signal): abandoned, its outcome recorded as unknown.
+   */
+  toolCallAbandoned?(threadId: string, runId: string, toolName: string): void;
   /** A client joined a run's event stream. */
   streamJoined?(threadId: string, runId: string): void;
 }

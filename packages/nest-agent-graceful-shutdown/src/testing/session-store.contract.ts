@@ -4,6 +4,7 @@ import type { AgentMessage } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../session/session-store.interface';
+import { describeRunEndMessages } from './run-end-messages.contract';
 import { describeRunSlots } from './run-slots.contract';
 import { describeThreadListing } from './thread-list.contract';
 
@@ -449,5 +450,6 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
 
     describeThreadListing(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeRunSlots(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
+    describeRunEndMessages(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
   });
 }

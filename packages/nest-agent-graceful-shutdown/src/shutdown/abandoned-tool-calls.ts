@@ -1,0 +1,18 @@
+import type { Logger } from '@nestjs/common';
+import type { AgentTelemetry } from '../telemetry/agent-telemetry';
+import type { RunningToolCalls } from './running-tool-calls';
+
+/**
+ * At the end of a shutdown every run is saved, but a tool that ignored its abort may still be
+ * running, and the process exits under it. Its outcome is already recorded as unknown (a resume
+ * re-runs it only if it is idempotent): each such call is named once, at warn, and counted.
+ * Returns how many.
+ */
+export function reportAbandonedToolCalls(running: RunningToolCalls, logger: Logger, telemetry?: AgentTelemetry): number {
+  const abandoned = running.list();
+  for (const { threadId, runId, call } of abandoned) {
+    logger.warn({ msg: 'tool call abandoned', threadId, runId, toolCallId: call.id, tool: call.name });
+    telemetry?.notify('toolCallAbandoned', threadId, runId, call.name);
+  }
+  return abandoned.length;
+}
