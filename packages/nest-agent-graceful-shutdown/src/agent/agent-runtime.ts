@@ -30,6 +30,8 @@ export interface AgentRunInput {
   prelude?: readonly AgentMessage[];
   /** Calls a human has approved: they run without pausing again. */
   approvedToolCallIds?: ReadonlySet<string>;
+  /** The fencing token of this attempt of the run (the store's `startRun` gives it), handed to every tool call. @default 0 */
+  fencingToken?: number;
 }
 
 /** The collaborators of one run. */

@@ -8,8 +8,6 @@ export interface RunHandleSpec extends AgentRunInput, AgentRunEnvironment {
   resumed?: boolean;
   /** True when the `prelude` was stored with the run's start: it is not checkpointed again. */
   preludeStored?: boolean;
-  /** The fencing token the store gave this attempt of the run (`SessionStore.startRun`). @default 0 */
-  fencingToken?: number;
   /** The framework state an earlier run saved. */
   savedState?: unknown;
   /** What the module knows of a tool by name. */
