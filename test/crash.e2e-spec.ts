@@ -4,7 +4,8 @@ import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { startRun } from './support/sse';
 import { waitFor } from './support/wait-for';
 
-const user = tokenFor('carol');
+/** Issued two minutes ago, so that an instance whose clock runs a minute behind does not see it issued in its future. */
+const user = tokenFor('carol', undefined, { issuedSecondsAgo: 120 });
 
 describe('a process killed without warning', () => {
   const services = new ServiceGroup();

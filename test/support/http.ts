@@ -4,8 +4,9 @@ import { JwtService } from '@nestjs/jwt';
 export const TEST_SECRET = 'test-secret-do-not-use-in-production';
 
 /** A bearer token for `sub`, signed with `secret`. */
-export function tokenFor(sub: string, secret = TEST_SECRET): string {
-  return new JwtService({ secret }).sign({ sub }, { algorithm: 'HS256', expiresIn: '1h' });
+export function tokenFor(sub: string, secret = TEST_SECRET, options: { issuedSecondsAgo?: number } = {}): string {
+  const payload = options.issuedSecondsAgo ? { sub, iat: Math.floor(Date.now() / 1000) - options.issuedSecondsAgo } : { sub };
+  return new JwtService({ secret }).sign(payload, { algorithm: 'HS256', expiresIn: '1h' });
 }
 
 export interface ApiResponse<T = any> {

@@ -24,6 +24,7 @@ function store(messages: Partial<StoreSnapshot['messages'][number]>[]): StoreSna
     threads: [{ threadId: 't-1', status: 'idle', marked: false }],
     messages: messages.map((m) => ({ threadId: 't-1', messageId: 'x', role: 'user', toolCallId: null, toolCalls: [], createdAt: 1_000, ...m })),
     runsRunning: [],
+    effects: [],
   };
 }
 
@@ -58,5 +59,53 @@ describe('auditChaos', () => {
       [],
     );
     expect(audit.toolExecutionsDuplicated).toEqual(['t-1 call c-1 started 1000 ms after its result was saved']);
+  });
+
+  it('reports two effects with one idempotency key, from the ledger table or the instances, and allows refused late effects', () => {
+    const ledger = new ExecutionLedger();
+    const finished = (instance: string, token: number) =>
+      ledger.reader(instance)(
+        JSON.stringify({
+          msg: 'demo tool finished',
+          context: 'DemoTool',
+          threadId: 't-1',
+          toolCallId: 'c-1',
+          idempotencyKey: 'k-1',
+          fencingToken: token,
+          duplicate: false,
+        }),
+      );
+    finished('old-1', 1);
+    finished('new-1', 2);
+    ledger.reader('old-1')(JSON.stringify({ msg: 'demo tool effect refused', context: 'DemoTool', threadId: 't-1', toolCallId: 'c-2' }));
+    const snapshot = store([{ messageId: 'm-1' }]);
+    snapshot.effects = [{ threadId: 't-1', toolCallId: 'c-1', idempotencyKey: 'k-1', fencingToken: 2 }];
+
+    const audit = auditChaos([user([completed])], snapshot, ledger, []);
+
+    expect(audit.toolEffects).toEqual({ effects: 1, duplicated: ['t-1 call c-1: 2 effects reported by the instances'], refused: 1 });
+    expect(auditProblems(audit)).toEqual([expect.stringContaining('tool effects duplicated')]);
+  });
+
+  it('holds for one effect per key, a second execution of the same key finding it recorded', () => {
+    const ledger = new ExecutionLedger();
+    const finished = (duplicate: boolean) =>
+      ledger.reader('new-1')(
+        JSON.stringify({
+          msg: 'demo tool finished',
+          context: 'DemoTool',
+          threadId: 't-1',
+          toolCallId: 'c-1',
+          idempotencyKey: 'k-1',
+          fencingToken: 2,
+          duplicate,
+        }),
+      );
+    finished(false);
+    finished(true);
+    const snapshot = store([{ messageId: 'm-1' }]);
+    snapshot.effects = [{ threadId: 't-1', toolCallId: 'c-1', idempotencyKey: 'k-1', fencingToken: 2 }];
+
+    expect(auditChaos([user([completed])], snapshot, ledger, []).toolEffects.duplicated).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { ExecutionLedger } from '../rolling/execution-ledger';
 import type { ChaosUser } from './chaos-user';
+import { auditEffects, type EffectAudit } from './effect-audit';
 import type { RecordedRequest } from './request-record';
 import type { StoreSnapshot, StoredMessage } from './store-snapshot';
 
@@ -19,6 +20,8 @@ export interface ChaosAudit {
   toolReRunsBeforeSave: number;
   /** Starts of a call with no saved result on a thread that is not waiting to resume. */
   toolExecutionsUnsaved: string[];
+  /** The demo tool's effects by idempotency key: `duplicated` lists keys with two effects. */
+  toolEffects: EffectAudit;
   runsStuckRunning: string[];
   /** Threads neither idle nor resumable (interrupted or awaiting approval, with a marker). */
   threadsNotResumable: string[];
@@ -66,6 +69,7 @@ function duplicatedResults(threadId: string, messages: StoredMessage[]): string[
 /**
  * Checks the end state against what the users sent and saw, the instances' execution ledger
  * and every HTTP answer: no message lost or stored twice, no finished tool call run again, no
+ * tool effect made twice for one idempotency key, no
  * run left `running`, every thread idle or resumable, every 5xx on a retry path, every turn
  * ended (completed or cancelled).
  */
@@ -80,6 +84,7 @@ export function auditChaos(users: readonly ChaosUser[], store: StoreSnapshot, le
     toolExecutionsDuplicated: [],
     toolReRunsBeforeSave: 0,
     toolExecutionsUnsaved: [],
+    toolEffects: auditEffects(store, ledger),
     runsStuckRunning: store.runsRunning.map((r) => `${r.threadId}/${r.runId}`),
     threadsNotResumable: [],
     threadsResumable: 0,
@@ -154,6 +159,7 @@ export function auditProblems(audit: ChaosAudit): string[] {
     ['messages duplicated', audit.messagesDuplicated],
     ['tool executions duplicated', audit.toolExecutionsDuplicated],
     ['tool executions without a saved result', audit.toolExecutionsUnsaved],
+    ['tool effects duplicated (two effects with one idempotency key)', audit.toolEffects.duplicated],
     ['runs stuck running', audit.runsStuckRunning],
     ['threads neither finished nor resumable', audit.threadsNotResumable],
     ['5xx without a retry path', audit.unexplained5xx],

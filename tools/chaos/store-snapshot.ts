@@ -20,11 +20,20 @@ export interface StoredMessage {
   createdAt: number;
 }
 
-/** What PostgreSQL holds at the end of the run: every thread, every message, the runs still `running`. */
+/** One effect row of the demo tool's ledger (`demo_tool_effects`). */
+export interface StoredEffect {
+  threadId: string;
+  toolCallId: string;
+  idempotencyKey: string;
+  fencingToken: number;
+}
+
+/** What PostgreSQL holds at the end of the run: every thread, every message, the runs still `running`, the demo tool's effects. */
 export interface StoreSnapshot {
   threads: StoredThread[];
   messages: StoredMessage[];
   runsRunning: { threadId: string; runId: string }[];
+  effects: StoredEffect[];
 }
 
 /** How long one query may take, in ms. */
@@ -44,8 +53,8 @@ function toolCallsOf(json: string | null): StoredMessage['toolCalls'] {
 
 /**
  * Reads the session tables straight from PostgreSQL (not through the service, which could hide
- * a row): the threads whose id starts with `threadPrefix`, their messages in order, and every run
- * still recorded as `running`.
+ * a row): the threads whose id starts with `threadPrefix`, their messages in order, every run
+ * still recorded as `running`, and the demo tool's recorded effects on those threads.
  */
 export async function readStore(databaseUrl: string, threadPrefix: string): Promise<StoreSnapshot> {
   const client = new Client({ connectionString: databaseUrl, statement_timeout: QUERY_TIMEOUT_MS, connectionTimeoutMillis: QUERY_TIMEOUT_MS });
@@ -68,6 +77,10 @@ export async function readStore(databaseUrl: string, threadPrefix: string): Prom
       "SELECT thread_id, run_id FROM agent_runs WHERE status = 'running' AND thread_id LIKE $1 ORDER BY thread_id",
       [like],
     );
+    const effects = await client.query<{ thread_id: string; tool_call_id: string; idempotency_key: string; fencing_token: number }>(
+      'SELECT thread_id, tool_call_id, idempotency_key, fencing_token FROM demo_tool_effects WHERE thread_id LIKE $1 ORDER BY thread_id, idempotency_key',
+      [like],
+    );
     return {
       threads: threads.rows.map((r) => ({ threadId: r.thread_id, status: r.status, marked: r.marked })),
       messages: messages.rows.map((r) => ({
@@ -79,6 +92,12 @@ export async function readStore(databaseUrl: string, threadPrefix: string): Prom
         createdAt: Date.parse(r.created_at),
       })),
       runsRunning: runs.rows.map((r) => ({ threadId: r.thread_id, runId: r.run_id })),
+      effects: effects.rows.map((r) => ({
+        threadId: r.thread_id,
+        toolCallId: r.tool_call_id,
+        idempotencyKey: r.idempotency_key,
+        fencingToken: r.fencing_token,
+      })),
     };
   } finally {
     await client.end();

@@ -8,6 +8,11 @@ export interface ServiceLogLine {
   runId?: string;
   toolCallId?: string;
   step?: number;
+  /** The demo tool call's idempotency key and fencing token (releases with the demo ledger). */
+  idempotencyKey?: string;
+  fencingToken?: number;
+  /** On `demo tool finished`: true when the ledger already held the key's effect, so none was made. */
+  duplicate?: boolean;
 }
 
 /** The log line when it is JSON and its message is `msg`; undefined for any other line. */

@@ -28,6 +28,7 @@ export type {
 export type { AgentMessage, MessageRole, ToolCall } from './agent/agent-message';
 export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse, ModelStreamSink, ModelUsage } from './agent/agent-model.interface';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
+export { idempotencyKeyOf, toolFenceOf, type ToolFence } from './agent/tool-fence';
 export type { RunControl, StopRequest } from './agent/run-control';
 export type { RunEventSink } from './agent/run-events';
 export type { PendingToolCall, RunOutcome } from './agent/run-outcome';
@@ -68,12 +69,14 @@ export { defaultResumeMessage, type ResumeMessageContext, type ResumeMessageTemp
 
 export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from './session/session-schema';
 export { runSessionMigrations } from './session/run-session-migrations';
+export { sharedTransaction } from './session/shared-transaction';
 export {
   SESSION_STORE,
   ThreadBusyError,
   type CheckpointTarget,
   type FinishRunCommand,
   type SessionStore,
+  type StartedRun,
   type StartRunCommand,
 } from './session/session-store.interface';
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';

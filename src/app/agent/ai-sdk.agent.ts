@@ -1,8 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { jsonSchema, stepCountIs, tool } from 'ai';
-import type { DurableAgent } from 'nest-agent-graceful-shutdown';
-import { aiSdkAgent } from 'nest-agent-graceful-shutdown/ai-sdk';
+import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { aiSdkAgent, toolFence } from 'nest-agent-graceful-shutdown/ai-sdk';
 import type { AppConfig } from '../config/app-config';
+import type { DemoLedger } from '../demo/demo-ledger';
 import { DemoTool } from '../demo/demo-tool';
 import { DemoLanguageModel } from './ai-sdk/demo-language-model';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
@@ -18,14 +19,21 @@ type RunContext = {
  * with the demo tool, on the demo model or, with `MODEL_PROVIDER=openai`, any OpenAI-compatible
  * server through the Chat Completions API (`openai.chat(model)`).
  */
-export function aiSdkServiceAgent(config: AppConfig): DurableAgent {
-  const demo = new DemoTool(config.demo.toolMs, config.demo.requireApproval);
+export function aiSdkServiceAgent(config: AppConfig, ledger: DemoLedger): DurableAgent {
+  const demo = new DemoTool(config.demo.toolMs, ledger, config.demo.requireApproval);
   const demoStep = tool({
     description: demo.definition.description,
     inputSchema: jsonSchema<{ step: number }>(demo.definition.parameters),
-    execute: (input, { toolCallId, abortSignal, context }) => {
-      const run = context as RunContext;
-      return demo.execute(input, { threadId: run.threadId, runId: run.runId, toolCallId, signal: abortSignal ?? new AbortController().signal });
+    execute: (input, options) => {
+      const run = options.context as RunContext;
+      const fence = toolFence(options) ?? toolFenceOf(run.threadId, options.toolCallId, 0);
+      return demo.execute(input, {
+        threadId: run.threadId,
+        runId: run.runId,
+        toolCallId: options.toolCallId,
+        ...fence,
+        signal: options.abortSignal ?? new AbortController().signal,
+      });
     },
   });
   const openai = config.modelProvider === 'openai' ? config.openai : undefined;

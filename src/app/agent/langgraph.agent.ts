@@ -3,9 +3,10 @@ import { tool } from '@langchain/core/tools';
 import { MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
-import type { DurableAgent } from 'nest-agent-graceful-shutdown';
-import { langGraphAgent, runOf } from 'nest-agent-graceful-shutdown/langgraph';
+import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { langGraphAgent, runOf, toolFence } from 'nest-agent-graceful-shutdown/langgraph';
 import type { AppConfig } from '../config/app-config';
+import type { DemoLedger } from '../demo/demo-ledger';
 import { DemoTool } from '../demo/demo-tool';
 import { DemoChatModel } from './langgraph/demo-chat-model';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
@@ -16,8 +17,8 @@ import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
  * tool), on the demo model or, with `MODEL_PROVIDER=openai`, any OpenAI-compatible server
  * through the Chat Completions API (`ChatOpenAI`).
  */
-export function langGraphServiceAgent(config: AppConfig): DurableAgent {
-  const demo = new DemoTool(config.demo.toolMs, config.demo.requireApproval);
+export function langGraphServiceAgent(config: AppConfig, ledger: DemoLedger): DurableAgent {
+  const demo = new DemoTool(config.demo.toolMs, ledger, config.demo.requireApproval);
   const demoStep = tool(
     (args: { step: number }, runConfig) => {
       const run = runOf(runConfig);
@@ -26,6 +27,7 @@ export function langGraphServiceAgent(config: AppConfig): DurableAgent {
         threadId: run?.threadId ?? '',
         runId: run?.runId ?? '',
         toolCallId,
+        ...(toolFence(runConfig) ?? toolFenceOf(run?.threadId ?? '', toolCallId, 0)),
         signal: runConfig.signal ?? new AbortController().signal,
       });
     },

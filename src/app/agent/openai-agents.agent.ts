@@ -1,9 +1,10 @@
 import { Agent, OpenAIChatCompletionsModel, Runner, setTracingDisabled, tool, type Model } from '@openai/agents';
-import type { DurableAgent } from 'nest-agent-graceful-shutdown';
-import { openAiAgent, type DurableRunContext } from 'nest-agent-graceful-shutdown/openai-agents';
+import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { openAiAgent, toolFence, type DurableRunContext } from 'nest-agent-graceful-shutdown/openai-agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { AppConfig } from '../config/app-config';
+import type { DemoLedger } from '../demo/demo-ledger';
 import { DemoTool } from '../demo/demo-tool';
 import { DemoAgentsModel } from './openai-agents/demo-agents-model';
 import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
@@ -13,21 +14,25 @@ import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
  * `Agent` with the demo tool, on the demo model or, with `MODEL_PROVIDER=openai`, any
  * OpenAI-compatible server through the Chat Completions API. Traces are not exported.
  */
-export function openAiAgentsServiceAgent(config: AppConfig): DurableAgent {
+export function openAiAgentsServiceAgent(config: AppConfig, ledger: DemoLedger): DurableAgent {
   setTracingDisabled(true);
-  const demo = new DemoTool(config.demo.toolMs, config.demo.requireApproval);
+  const demo = new DemoTool(config.demo.toolMs, ledger, config.demo.requireApproval);
   const demoStep = tool({
     name: demo.definition.name,
     description: demo.definition.description,
     parameters: z.object({ step: z.number().int().min(1) }),
     needsApproval: demo.requiresApproval,
-    execute: (args, runContext, details) =>
-      demo.execute(args, {
-        threadId: (runContext?.context as DurableRunContext | undefined)?.threadId ?? '',
-        runId: (runContext?.context as DurableRunContext | undefined)?.runId ?? '',
-        toolCallId: details?.toolCall?.callId ?? '',
+    execute: (args, runContext, details) => {
+      const run = runContext?.context as DurableRunContext | undefined;
+      const toolCallId = details?.toolCall?.callId ?? '';
+      return demo.execute(args, {
+        threadId: run?.threadId ?? '',
+        runId: run?.runId ?? '',
+        toolCallId,
+        ...(toolFence(details) ?? toolFenceOf(run?.threadId ?? '', toolCallId, 0)),
         signal: details?.signal ?? new AbortController().signal,
-      }),
+      });
+    },
   });
   const agent = new Agent<DurableRunContext>({
     name: 'demo agent',

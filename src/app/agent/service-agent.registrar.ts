@@ -1,7 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { DataSource } from 'typeorm';
 import { AgentRegistry } from 'nest-agent-graceful-shutdown';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
+import { DemoLedger } from '../demo/demo-ledger';
 import { serviceAgent } from './service-agent';
 
 /** The name the reference agent is registered under, on every instance alike. */
@@ -13,9 +15,10 @@ export class ServiceAgentRegistrar implements OnModuleInit {
   constructor(
     private readonly registry: AgentRegistry,
     private readonly config: ConfigService,
+    private readonly dataSource: DataSource,
   ) {}
 
   onModuleInit(): void {
-    this.registry.register(SERVICE_AGENT_NAME, serviceAgent(this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY)));
+    this.registry.register(SERVICE_AGENT_NAME, serviceAgent(this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY), new DemoLedger(this.dataSource)));
   }
 }

@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown';
 import type { AppConfig } from '../config/app-config';
+import { SERVICE_MIGRATIONS } from './service-migrations';
 import { prepareSqliteFile } from './sqlite-file';
 
 /** How long a PostgreSQL session may sit idle inside a transaction before the server aborts it, in milliseconds. */
@@ -9,11 +10,12 @@ export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 /**
  * PostgreSQL when `DATABASE_URL` is set, else an embedded SQLite file under `DATA_DIR`, readable
  * by its owner only (`prepareSqliteFile`).
- * Never `synchronize`: the schema comes from the migrations, run at boot (see `open-data-source.ts`)
+ * Never `synchronize`: the schema comes from the migrations (the session's, then the service's
+ * own), run at boot (see `open-data-source.ts`)
  * or by `npm run migrate`.
  */
 export function databaseOptions(config: AppConfig): DataSourceOptions {
-  const common = { entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, synchronize: false, migrationsRun: false };
+  const common = { entities: SESSION_ENTITIES, migrations: [...SESSION_MIGRATIONS, ...SERVICE_MIGRATIONS], synchronize: false, migrationsRun: false };
   if (config.databaseUrl) {
     // Fail a query fast while the server is unreachable: the store retries writes itself.
     // A paused or wedged instance's open transaction is aborted by the server after 10 s, so the

@@ -23,7 +23,8 @@ describeRunHandleContract('native runtime', {
       idempotent: tool.idempotent,
       requiresApproval: tool.requiresApproval,
       parallelSafe: tool.parallelSafe,
-      execute: (args, context) => tool.execute(args as Record<string, unknown>, context.signal),
+      execute: (args, context) =>
+        tool.execute(args as Record<string, unknown>, context.signal, { idempotencyKey: context.idempotencyKey, fencingToken: context.fencingToken }),
     }));
     return { agent: new AgentRuntime({ model, tools: agentTools }), modelCalls: () => calls };
   },

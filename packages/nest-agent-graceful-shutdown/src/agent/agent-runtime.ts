@@ -10,6 +10,7 @@ import type { RunOutcome } from './run-outcome';
 import type { StepCheckpointer } from './step-checkpointer.interface';
 import { StopReason } from './stop-reason';
 import { ToolExecutor } from './tool-executor';
+import { toolFenceOf } from './tool-fence';
 import { driveRun } from '../handle/drive-run';
 import { DurableRunHandle } from '../handle/durable-run-handle';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
@@ -29,6 +30,8 @@ export interface AgentRunInput {
   prelude?: readonly AgentMessage[];
   /** Calls a human has approved: they run without pausing again. */
   approvedToolCallIds?: ReadonlySet<string>;
+  /** The fencing token of this attempt of the run (the store's `startRun` gives it), handed to every tool call. @default 0 */
+  fencingToken?: number;
 }
 
 /** The collaborators of one run. */
@@ -78,7 +81,13 @@ export class AgentRuntime implements DurableAgent {
 
   async run(handle: RunHandle): Promise<void> {
     const execute = (call: ToolCall, signal: AbortSignal) =>
-      this.tools.execute(call, { threadId: handle.threadId, runId: handle.runId, toolCallId: call.id, signal });
+      this.tools.execute(call, {
+        threadId: handle.threadId,
+        runId: handle.runId,
+        toolCallId: call.id,
+        ...toolFenceOf(handle.threadId, call.id, handle.fencingToken),
+        signal,
+      });
     await handle.prepare(execute);
     for (;;) {
       if (handle.iteration >= this.maxIterations) {

@@ -1,3 +1,5 @@
+import type { ToolFence } from './tool-fence';
+
 /** What the model is told about a tool. */
 export interface ToolDefinition {
   name: string;
@@ -6,8 +8,11 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
-/** Per-call context of a tool execution. */
-export interface ToolCallContext {
+/**
+ * Per-call context of a tool execution. Its `idempotencyKey` and `fencingToken` (see
+ * `ToolFence`) let the tool's own system refuse a duplicate or a stale effect.
+ */
+export interface ToolCallContext extends ToolFence {
   threadId: string;
   runId: string;
   toolCallId: string;

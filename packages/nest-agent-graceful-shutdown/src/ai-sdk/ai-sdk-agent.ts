@@ -60,7 +60,7 @@ export class AiSdkAgent implements DurableAgent {
 
   async run(handle: RunHandle): Promise<void> {
     const contexts = toolContexts(this.ai, this.settings as VersionedSettings, this.tools, { threadId: handle.threadId, runId: handle.runId });
-    await handle.prepare((call, signal) => executeDirectly(this.tools, call, signal, contexts.option(call.name)));
+    await handle.prepare((call, signal) => executeDirectly(this.tools, call, signal, contexts.option(call.name), handle));
     // Built loosely and passed as the installed major's options: the context and approval keys differ between 6 and 7.
     const options = {
       // The resume message is a system message inside the conversation, on purpose.

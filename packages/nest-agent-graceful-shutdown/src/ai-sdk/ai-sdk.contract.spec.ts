@@ -1,6 +1,7 @@
 import { jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
 import { describeRunHandleContract } from '../testing/run-handle.contract';
 import { aiSdkAgent } from './ai-sdk-agent';
+import { toolFence } from './tool-fence';
 import { scriptedModel } from './scripted-model.fixtures';
 
 describeRunHandleContract('ai-sdk adapter', {
@@ -12,7 +13,7 @@ describeRunHandleContract('ai-sdk adapter', {
         tool({
           description: t.name,
           inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
-          execute: (input, { abortSignal }) => t.execute(input, abortSignal ?? new AbortController().signal),
+          execute: (input, options) => t.execute(input, options.abortSignal ?? new AbortController().signal, toolFence(options)),
         }),
       ]),
     );

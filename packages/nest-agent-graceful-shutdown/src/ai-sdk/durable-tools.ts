@@ -2,6 +2,8 @@ import type { Tool, ToolSet } from 'ai';
 import type { ToolCall } from '../agent/agent-message';
 import type { RunHandle } from '../handle/run-handle.interface';
 import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text';
+import { withToolFence } from '../handle/tool-fence-carrier';
+import { toolFenceOf } from '../agent/tool-fence';
 
 type Execute = NonNullable<Tool['execute']>;
 type ExecuteOptions = Parameters<Execute>[1];
@@ -21,7 +23,8 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
         let output: unknown;
         const call: ToolCall = { id: options.toolCallId, name, arguments: JSON.stringify(input ?? {}) };
         const result = await handle.runTool(call, async (signal) => {
-          output = await settle(execute(input, { ...options, abortSignal: signal }));
+          const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
+          output = await settle(execute(input, withToolFence({ ...options, abortSignal: signal }, fence)));
           return toolOutputText(output);
         });
         // The model gets what the tool returned now, or the stored text of a call that ran before.
@@ -34,14 +37,22 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
 
 /**
  * Runs a call of an interrupted or approved step with the tool's own `execute`, outside a model
- * step. `context` is the tool's context option as the installed `ai` names it (see `toolContexts`).
+ * step. `context` is the tool's context option as the installed `ai` names it (see `toolContexts`);
+ * the call's fence comes from `handle`.
  */
-export async function executeDirectly(tools: ToolSet, call: ToolCall, signal: AbortSignal, context: Record<string, unknown>): Promise<string> {
+export async function executeDirectly(
+  tools: ToolSet,
+  call: ToolCall,
+  signal: AbortSignal,
+  context: Record<string, unknown>,
+  handle: RunHandle,
+): Promise<string> {
   const execute = tools[call.name]?.execute;
   if (!execute) return unknownToolResult(call.name);
   const input = parseToolArguments(call);
+  const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
   // The context key differs between the majors, so these options are one major's, cast.
-  const options = { toolCallId: call.id, messages: [], abortSignal: signal, ...context } as unknown as ExecuteOptions;
+  const options = withToolFence({ toolCallId: call.id, messages: [], abortSignal: signal, ...context }, fence) as unknown as ExecuteOptions;
   return toolOutputText(await settle(execute(input, options)));
 }
 

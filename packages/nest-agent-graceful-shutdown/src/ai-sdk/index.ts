@@ -4,3 +4,5 @@
 export { aiSdkAgent, AiSdkAgent, type AiSdkAgentOptions } from './ai-sdk-agent';
 export type { AiSdkAgentSettings } from './ai-sdk-types';
 export { durableMiddleware } from './durable-middleware';
+export { toolFence } from './tool-fence';
+export type { ToolFence } from '../agent/tool-fence';

@@ -30,6 +30,7 @@ const GO: SafePoint = { stop: false };
 export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   readonly threadId: string;
   readonly runId: string;
+  readonly fencingToken: number;
   readonly pendingToolCalls: readonly ToolCall[];
   readonly prelude: readonly AgentMessage[];
   readonly resumed: boolean;
@@ -57,6 +58,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   constructor(private readonly spec: RunHandleSpec) {
     this.threadId = spec.threadId;
     this.runId = spec.runId;
+    this.fencingToken = spec.fencingToken ?? 0;
     this.pendingToolCalls = spec.pendingToolCalls ?? [];
     this.prelude = spec.prelude ?? [];
     this.resumed = spec.resumed ?? false;

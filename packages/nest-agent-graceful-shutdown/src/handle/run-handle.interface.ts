@@ -69,6 +69,12 @@ export interface AnswerStream extends ModelStreamSink {
 export interface RunHandle {
   readonly threadId: string;
   readonly runId: string;
+  /**
+   * The fencing token of this attempt of the run: it grows every time the run's lease changes
+   * hands. Give it, with the call's idempotency key (`toolFenceOf(threadId, call.id, fencingToken)`),
+   * to every tool call, so the tool's own system can refuse a stale effect.
+   */
+  readonly fencingToken: number;
   /** Aborted when the run must stop now (user cancel, end of the drain, lost lease): pass it to model and tool calls. */
   readonly signal: AbortSignal;
   /** The stop asked for so far, if any. */

@@ -5,6 +5,8 @@ import { GraphDrained } from '@langchain/langgraph';
 import type { ToolCall } from '../agent/agent-message';
 import type { RunHandle } from '../handle/run-handle.interface';
 import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text';
+import { TOOL_FENCE_KEY } from '../handle/tool-fence-carrier';
+import { toolFenceOf, type ToolFence } from '../agent/tool-fence';
 import { textOf } from './lc-messages';
 
 /** The config key under which a run's graph config carries its handle to the tools. */
@@ -34,7 +36,8 @@ export function durableTool(tool: StructuredToolInterface): StructuredToolInterf
     if (!handle || !isToolCall(input)) return tool.invoke(input as never, config);
     const call: ToolCall = { id: input.id ?? '', name: tool.name, arguments: JSON.stringify(input.args ?? {}) };
     try {
-      const result = await handle.runTool(call, async (signal) => textOfOutput(await tool.invoke(input as never, { ...config, signal })));
+      const fenced = fencedConfig(config, toolFenceOf(handle.threadId, call.id, handle.fencingToken));
+      const result = await handle.runTool(call, async (signal) => textOfOutput(await tool.invoke(input as never, { ...fenced, signal })));
       return new ToolMessage({ id: result.messageId, content: result.content, tool_call_id: call.id, name: tool.name });
     } catch (error) {
       // A tool that failed has its failure stored as its result: the graph gets that one.
@@ -48,11 +51,17 @@ export function durableTool(tool: StructuredToolInterface): StructuredToolInterf
 }
 
 /** Runs a call of an interrupted or approved step with the tool itself, outside a graph step. */
-export async function invokeDirectly(tools: readonly StructuredToolInterface[], call: ToolCall, signal: AbortSignal, threadId: string): Promise<string> {
+export async function invokeDirectly(tools: readonly StructuredToolInterface[], call: ToolCall, signal: AbortSignal, handle: RunHandle): Promise<string> {
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (!tool) return unknownToolResult(call.name);
   const args = parseToolArguments(call);
-  return textOfOutput(await tool.invoke({ id: call.id, name: call.name, args, type: 'tool_call' } as never, { signal, configurable: { thread_id: threadId } }));
+  const config = fencedConfig({ configurable: { thread_id: handle.threadId } }, toolFenceOf(handle.threadId, call.id, handle.fencingToken));
+  return textOfOutput(await tool.invoke({ id: call.id, name: call.name, args, type: 'tool_call' } as never, { ...config, signal }));
+}
+
+/** The config a tool runs with: `config`, with the call's fence in its `configurable` (read it with `toolFence(config)`). */
+function fencedConfig(config: RunnableConfig | undefined, fence: ToolFence): RunnableConfig {
+  return { ...config, configurable: { ...config?.configurable, [TOOL_FENCE_KEY]: fence } };
 }
 
 /** The module run a graph call belongs to, read from the config a node or tool gets; undefined outside one. */

@@ -4,3 +4,5 @@ export type { CompiledGraph, LangGraphAgentOptions } from './langgraph-types';
 export { HandleCheckpointer } from './handle-checkpointer';
 export { durableTool, runOf } from './durable-tools';
 export { fromLangChain, toLangChain } from './lc-messages';
+export { toolFence } from './tool-fence';
+export type { ToolFence } from '../agent/tool-fence';

@@ -68,7 +68,7 @@ export class LangGraphAgent implements DurableAgent {
         // the records, and an interrupt() gets the human's answer. The resume message comes after.
         await stream(interrupted ? new Command({ resume: approvalAnswer(handle) }) : null, { interruptAfter: [...before.next] });
       }
-      await handle.prepare((call, signal) => invokeDirectly(this.tools, call, signal, handle.threadId));
+      await handle.prepare((call, signal) => invokeDirectly(this.tools, call, signal, handle));
       const next = resumed ? (await this.graph.getState(config)).next : [];
       const messages = resumed ? handle.prelude : handle.messages;
       await stream(next.length ? null : { [this.messagesKey]: messages.map(toLangChain) });

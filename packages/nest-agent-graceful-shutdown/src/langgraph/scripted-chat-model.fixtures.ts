@@ -6,6 +6,7 @@ import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { waitForHold, type ContractTool, type ScriptedTurn } from '../testing/run-handle-harness';
+import { toolFence } from './tool-fence';
 
 /** A LangChain chat model that plays `turns` in order (the last one repeats), streamed; it counts its calls and keeps what it was sent. */
 export class ScriptedChatModel extends BaseChatModel {
@@ -73,7 +74,7 @@ function toolCalls(turn: ScriptedTurn) {
 
 /** A LangChain tool for a contract tool. */
 export function langChainTool(contract: Pick<ContractTool, 'name' | 'execute'>): StructuredToolInterface {
-  return tool((args: Record<string, unknown>, config) => contract.execute(args, config?.signal ?? new AbortController().signal), {
+  return tool((args: Record<string, unknown>, config) => contract.execute(args, config?.signal ?? new AbortController().signal, toolFence(config)), {
     name: contract.name,
     description: contract.name,
     schema: { type: 'object', properties: { step: { type: 'number' } } },

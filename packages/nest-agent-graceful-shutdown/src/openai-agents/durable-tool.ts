@@ -2,6 +2,8 @@ import { RunContext, ToolTimeoutError, invokeFunctionTool, type FunctionTool } f
 import type { ToolCall } from '../agent/agent-message';
 import type { RunHandle } from '../handle/run-handle.interface';
 import { toolOutputText } from '../handle/tool-call-text';
+import { withToolFence } from '../handle/tool-fence-carrier';
+import { toolFenceOf, type ToolFence } from '../agent/tool-fence';
 
 type InvokeDetails = Parameters<FunctionTool['invoke']>[2];
 
@@ -16,7 +18,8 @@ export function durableTool<TContext>(tool: FunctionTool<TContext>, handle: RunH
     ...tool,
     invoke: async (runContext, input, details) => {
       const call: ToolCall = { id: details?.toolCall?.callId ?? '', name: tool.name, arguments: input };
-      const result = await handle.runTool(call, (signal) => invokeOnce(tool, runContext, input, details, signal));
+      const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
+      const result = await handle.runTool(call, (signal) => invokeOnce(tool, runContext, input, details, signal, fence));
       return result.content;
     },
   };
@@ -24,14 +27,21 @@ export function durableTool<TContext>(tool: FunctionTool<TContext>, handle: RunH
 
 /**
  * Runs a call of the user's tool outside the SDK's runner (the calls `handle.prepare` resolves
- * before the first turn), with the SDK's own timeout handling.
+ * before the first turn), with the SDK's own timeout handling; its details carry the call's `fence`.
  */
-export async function runToolDirectly<TContext>(tool: FunctionTool<TContext>, call: ToolCall, context: TContext, signal: AbortSignal): Promise<string> {
+export async function runToolDirectly<TContext>(
+  tool: FunctionTool<TContext>,
+  call: ToolCall,
+  context: TContext,
+  signal: AbortSignal,
+  fence: ToolFence,
+): Promise<string> {
+  const toolCall = { type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' } as const;
   const output: unknown = await invokeFunctionTool({
     tool,
     runContext: new RunContext(context),
     input: call.arguments,
-    details: { toolCall: { type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' }, signal },
+    details: withToolFence({ toolCall, signal }, fence),
   });
   return toolOutputText(output);
 }
@@ -42,10 +52,11 @@ async function invokeOnce<TContext>(
   input: string,
   details: InvokeDetails,
   runSignal: AbortSignal,
+  fence: ToolFence,
 ): Promise<string> {
   const { signal, release } = shieldedSignal(runSignal, details?.signal);
   try {
-    return toolOutputText(await tool.invoke(runContext, input, { ...details, signal } as InvokeDetails));
+    return toolOutputText(await tool.invoke(runContext, input, withToolFence({ ...details, signal }, fence) as InvokeDetails));
   } finally {
     release();
   }

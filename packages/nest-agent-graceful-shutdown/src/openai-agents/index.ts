@@ -2,3 +2,5 @@
 // (needs the optional peer `@openai/agents`).
 export { openAiAgent, OpenAiAgentsAdapter } from './open-ai-agent';
 export type { DurableRunContext, OpenAiAgentOptions } from './open-ai-agent-options.interface';
+export { toolFence } from './tool-fence';
+export type { ToolFence } from '../agent/tool-fence';

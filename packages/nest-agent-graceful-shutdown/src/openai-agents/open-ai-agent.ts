@@ -1,5 +1,6 @@
 import { Runner, type Model, type RunState, type StreamedRunResult } from '@openai/agents';
 import { CallAbortedError } from '../agent/abortable';
+import { toolFenceOf } from '../agent/tool-fence';
 import type { ToolCall } from '../agent/agent-message';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
 import { unknownToolResult } from '../handle/tool-call-text';
@@ -49,7 +50,7 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
     await this.traits.ready;
     const context = this.contextOf(handle);
     const stored = [...handle.messages];
-    await handle.prepare((call, signal) => this.runPending(call, context, signal));
+    await handle.prepare((call, signal) => this.runPending(call, context, signal, handle));
     const marks: StopMarks = { beforeReasoning: false };
     const durable = (agent: AnyAgent<TContext>) => this.durableCopy(agent, handle, marks);
     const start = await runStart(handle, stored, await durable(this.agent), durable, context);
@@ -117,10 +118,10 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
   }
 
   /** A call of the interrupted or approved step, run before the first turn. */
-  private runPending(call: ToolCall, context: TContext, signal: AbortSignal): Promise<string> {
+  private runPending(call: ToolCall, context: TContext, signal: AbortSignal, handle: RunHandle): Promise<string> {
     const tool = functionTools(this.agent.tools).find((candidate) => candidate.name === call.name);
     if (!tool) return Promise.resolve(unknownToolResult(call.name));
-    return runToolDirectly(tool, call, context, signal);
+    return runToolDirectly(tool, call, context, signal, toolFenceOf(handle.threadId, call.id, handle.fencingToken));
   }
 
   private contextOf(handle: RunHandle): TContext {

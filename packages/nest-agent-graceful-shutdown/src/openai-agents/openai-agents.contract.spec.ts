@@ -1,6 +1,7 @@
 import { Agent, Runner, tool } from '@openai/agents';
 import { describeRunHandleContract } from '../testing/run-handle.contract';
 import { openAiAgent } from './open-ai-agent';
+import { toolFence } from './tool-fence';
 import { ScriptedModel } from './scripted-model.fixtures';
 
 describeRunHandleContract('openai-agents', {
@@ -13,7 +14,7 @@ describeRunHandleContract('openai-agents', {
         parameters: { type: 'object', properties: {}, additionalProperties: true, required: [] },
         strict: false,
         needsApproval: t.requiresApproval ?? false,
-        execute: (args, _context, details) => t.execute(args as Record<string, unknown>, details?.signal ?? new AbortController().signal),
+        execute: (args, _context, details) => t.execute(args as Record<string, unknown>, details?.signal ?? new AbortController().signal, toolFence(details)),
       }),
     );
     const agent = new Agent({ name: 'scripted', instructions: 'do the steps', model, tools: agentTools });

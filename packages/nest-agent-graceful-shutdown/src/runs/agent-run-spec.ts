@@ -14,6 +14,8 @@ export interface AgentRunSpec {
   threadId: string;
   runId: string;
   runKey: string;
+  /** The attempt's fencing token, from the store's `startRun`: given to every tool call. */
+  fencingToken: number;
   agent: DurableAgent;
   history: readonly AgentMessage[];
   toRun: readonly ToolCall[];

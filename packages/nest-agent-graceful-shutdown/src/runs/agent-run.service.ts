@@ -161,8 +161,9 @@ export class AgentRunService {
     // A plain new run stores its input with its start, so that a concurrent retry finds it held;
     // a resumed or approved run stores it later, after the resume message and the calls it runs first.
     const inputAtStart = plan.toRun.length === 0 && !plan.resumeMessage;
+    let fencingToken: number;
     try {
-      await this.store.startRun({
+      ({ fencingToken } = await this.store.startRun({
         threadId,
         ownerId: userId,
         runKey,
@@ -172,7 +173,7 @@ export class AgentRunService {
         messages: inputAtStart ? [...plan.resolvedResults, ...newMessages] : plan.resolvedResults,
         expectedLastRunKey: thread?.lastRun?.key ?? null,
         maxActiveRunsPerOwner: this.runSlotLimit(thread),
-      });
+      }));
     } catch (error) {
       if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
       throw error;
@@ -182,6 +183,7 @@ export class AgentRunService {
       threadId,
       runId,
       runKey,
+      fencingToken,
       agent,
       history: [...history, ...plan.resolvedResults],
       toRun: plan.toRun,

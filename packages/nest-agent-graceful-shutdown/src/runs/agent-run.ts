@@ -85,6 +85,7 @@ export class AgentRun {
     const handle = new DurableRunHandle({
       threadId,
       runId,
+      fencingToken: this.spec.fencingToken,
       history: this.spec.history,
       pendingToolCalls: this.spec.toRun,
       prelude: this.spec.prelude,

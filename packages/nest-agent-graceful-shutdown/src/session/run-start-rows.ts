@@ -7,7 +7,7 @@ import type { ThreadStatus } from './session-records';
 import { NewerRecordFormatError } from '../errors/newer-record-format.error';
 import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format';
 import { insertMessages } from './session-rows';
-import { ThreadBusyError, type StartRunCommand } from './session-store.interface';
+import { ThreadBusyError, type StartedRun, type StartRunCommand } from './session-store.interface';
 
 /**
  * Writes a run's start inside the caller's transaction: the thread (created if new) locked and
@@ -15,8 +15,15 @@ import { ThreadBusyError, type StartRunCommand } from './session-store.interface
  * new messages, and the thread's lease until `leaseUntilSql` (a SQL time on the database's
  * clock). `at` is the ISO time users see. Throws `ThreadBusyError` when the thread runs, or
  * changed since the caller read it, and `NewerRecordFormatError` when a newer release wrote it.
+ * Raises the thread's lease epoch under the row lock and returns it: the attempt's fencing token.
  */
-export async function writeRunStart(db: SessionDatabase, manager: EntityManager, command: StartRunCommand, at: string, leaseUntilSql: string): Promise<void> {
+export async function writeRunStart(
+  db: SessionDatabase,
+  manager: EntityManager,
+  command: StartRunCommand,
+  at: string,
+  leaseUntilSql: string,
+): Promise<StartedRun> {
   const threads = manager.getRepository(ThreadEntity);
   const limit = command.maxActiveRunsPerOwner;
   if (limit !== undefined) await lockOwnerRuns(manager, command.ownerId);
@@ -34,6 +41,7 @@ export async function writeRunStart(db: SessionDatabase, manager: EntityManager,
     messageCount: 0,
     interrupt: null,
     runState: null,
+    leaseEpoch: 0,
     formatVersion: RECORD_FORMAT_VERSION,
     createdAt: at,
   });
@@ -53,7 +61,10 @@ export async function writeRunStart(db: SessionDatabase, manager: EntityManager,
     endedAt: null,
   });
   await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
+  // The row is locked (or new, and a concurrent insert fails on its key): no other start reads the same epoch.
+  const fencingToken = (thread.leaseEpoch ?? 0) + 1;
   Object.assign(thread, {
+    leaseEpoch: fencingToken,
     messageCount: thread.messageCount + command.messages.length,
     status: 'running' satisfies ThreadStatus,
     activeRunId: command.runId,
@@ -66,4 +77,5 @@ export async function writeRunStart(db: SessionDatabase, manager: EntityManager,
   // would be overwritten instead of failing on its primary key.
   if (existed) await threads.update({ threadId: thread.threadId }, { ...thread, ...lease });
   else await threads.insert({ ...thread, ...lease });
+  return { fencingToken };
 }

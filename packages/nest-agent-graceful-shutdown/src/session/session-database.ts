@@ -150,7 +150,7 @@ export class SessionDatabase {
 const writeQueues = new WeakMap<DataSource, WriteQueue>();
 
 /** One write queue per embedded database, shared by every user of its data source (the store, the event log). */
-function writeQueueOf(dataSource: DataSource): WriteQueue {
+export function writeQueueOf(dataSource: DataSource): WriteQueue {
   let queue = writeQueues.get(dataSource);
   if (!queue) writeQueues.set(dataSource, (queue = new WriteQueue()));
   return queue;

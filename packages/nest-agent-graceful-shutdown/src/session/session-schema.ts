@@ -6,6 +6,7 @@ import { AddRunAgentName1732492800000 } from './migrations/1732492800000-add-run
 import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run-event-logs';
 import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-thread-list-index';
 import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-record-format';
+import { AddLeaseEpoch1764115200000 } from './migrations/1764115200000-add-lease-epoch';
 import { MessageEntity } from './entities/message.entity';
 import { RunEventEntity } from './entities/run-event.entity';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
@@ -26,6 +27,7 @@ export const SESSION_MIGRATIONS = [
   AddRunEventLogs1732579200000,
   AddThreadListIndex1732665600000,
   AddRecordFormat1764028800000,
+  AddLeaseEpoch1764115200000,
 ];
 
 /**

@@ -32,6 +32,17 @@ export interface StartRunCommand {
   maxActiveRunsPerOwner?: number;
 }
 
+/** What `startRun` gives the attempt it started. */
+export interface StartedRun {
+  /**
+   * The attempt's fencing token: the thread's lease epoch, raised by one in the start's own
+   * transaction, so every new attempt of a thread's runs (a resume, a takeover after a crash, a
+   * handover) gets a higher one than any before it. Tools receive it to refuse stale effects.
+   * A release older than the one that added it starts runs without raising it.
+   */
+  fencingToken: number;
+}
+
 /** How a run ended, written in one transaction with the thread's new state. */
 export interface FinishRunCommand {
   threadId: string;
@@ -83,8 +94,12 @@ export interface SessionStore {
   /** The thread; a run whose lease expired is first recorded as interrupted by a crash. */
   findThread(threadId: string): Promise<ThreadRecord | null>;
   loadMessages(threadId: string): Promise<StoredMessage[]>;
-  /** Creates the thread if needed, appends `messages`, records the run, takes the lease and marks the thread running. */
-  startRun(command: StartRunCommand): Promise<void>;
+  /**
+   * Creates the thread if needed, appends `messages`, records the run, takes the lease, raises
+   * the thread's lease epoch and marks the thread running. Resolves with the epoch as the
+   * attempt's fencing token: higher than that of every earlier attempt on the thread.
+   */
+  startRun(command: StartRunCommand): Promise<StartedRun>;
   /**
    * Appends the messages of a finished step; costs O(new messages). Tool messages also mark
    * their tool-call records finished, with the result, in the same transaction.

@@ -12,7 +12,14 @@ import { RunEndWriter } from './run-end-writer';
 import { writeRunStart } from './run-start-rows';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import { understandsFormat, understoodFormatWhere } from './record-format';
-import { ThreadBusyError, type CheckpointTarget, type FinishRunCommand, type SessionStore, type StartRunCommand } from './session-store.interface';
+import {
+  ThreadBusyError,
+  type CheckpointTarget,
+  type FinishRunCommand,
+  type SessionStore,
+  type StartedRun,
+  type StartRunCommand,
+} from './session-store.interface';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
 import { findThreadPage } from './thread-list-rows';
 import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
@@ -78,9 +85,9 @@ export class TypeOrmSessionStore implements SessionStore {
     return rows.map(toStoredMessage);
   }
 
-  async startRun(command: StartRunCommand): Promise<void> {
+  async startRun(command: StartRunCommand): Promise<StartedRun> {
     try {
-      await this.db.transaction((manager) => writeRunStart(this.db, manager, command, this.at(), this.leaseUntilSql()));
+      return await this.db.transaction((manager) => writeRunStart(this.db, manager, command, this.at(), this.leaseUntilSql()));
     } catch (error) {
       // Two instances creating the same new thread at once: the second one is busy.
       if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {

@@ -23,6 +23,8 @@ export interface MemoryRunOptions {
   /** The framework state an earlier run saved. */
   savedState?: unknown;
   hooks?: readonly AgentHook[];
+  /** The fencing token of the attempt. @default 0 */
+  fencingToken?: number;
   /** @default the agent's own `toolTraits` */
   toolTraits?: (name: string) => ToolTraits | undefined;
 }
@@ -45,6 +47,7 @@ export function startMemoryRun(agent: DurableAgent, options: MemoryRunOptions): 
   const handle = new DurableRunHandle({
     threadId: 't',
     runId: 'r',
+    fencingToken: options.fencingToken,
     history: options.history,
     pendingToolCalls: options.pending,
     approvedToolCallIds: new Set(options.approved ?? []),

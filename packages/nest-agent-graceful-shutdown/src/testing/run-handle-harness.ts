@@ -1,3 +1,4 @@
+import type { ToolFence } from '../agent/tool-fence';
 import type { DurableAgent } from '../handle/run-handle.interface';
 
 /** One scripted model answer: text, tool calls, or both. */
@@ -15,8 +16,11 @@ export interface ContractTool {
   requiresApproval?: boolean;
   /** Calls of one step may run at the same time. @default false */
   parallelSafe?: boolean;
-  /** Runs the call; must honour `signal`. */
-  execute(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+  /**
+   * Runs the call; must honour `signal`. `fence` is the call's idempotency key and fencing token
+   * as the framework's tool code reads them (the harness passes what its tool was given).
+   */
+  execute(args: Record<string, unknown>, signal: AbortSignal, fence?: ToolFence): Promise<string>;
 }
 
 /**

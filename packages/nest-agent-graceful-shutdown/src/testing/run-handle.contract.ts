@@ -5,6 +5,7 @@ import { StopReason } from '../agent/stop-reason';
 import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
 import { startMemoryRun } from './memory-run';
 import type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness';
+import { describeToolFences } from './tool-fence.contract';
 
 const call = (id: string, step: number, name = 'work'): ToolCall => ({ id, name, arguments: JSON.stringify({ step }) });
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
@@ -201,5 +202,7 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       const text = run.events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => (event as unknown as { delta: string }).delta);
       expect(text.join('')).toBe('all done');
     });
+
+    describeToolFences(harness);
   });
 }

@@ -5,6 +5,7 @@ import { LeaseLostError } from '../errors/lease-lost.error';
 import type { InterruptedState } from '../shutdown/interrupted-state';
 import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../session/session-store.interface';
 import { describeRunEndMessages } from './run-end-messages.contract';
+import { describeFencingTokens } from './fencing-tokens.contract';
 import { describeRunSlots } from './run-slots.contract';
 import { describeThreadListing } from './thread-list.contract';
 
@@ -230,7 +231,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(thread).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'crash', runId: 'r1', phase: 'acting' } });
       expect(thread?.interrupt?.pendingToolCalls).toEqual([{ id: 'call-1', name: 'search', arguments: '{}', started: true }]);
       expect(await store.findRun('t1', 'r1')).toMatchObject({ status: 'interrupted', stopReason: 'interrupted', endedAt: expect.any(String) });
-      await expect(store.startRun(startCommand('t1', 'r2'))).resolves.toBeUndefined();
+      await expect(store.startRun(startCommand('t1', 'r2'))).resolves.toEqual({ fencingToken: expect.any(Number) });
     });
 
     it('keeps a thread running while its lease is renewed', async () => {
@@ -451,5 +452,6 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     describeThreadListing(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeRunSlots(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeRunEndMessages(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
+    describeFencingTokens(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
   });
 }

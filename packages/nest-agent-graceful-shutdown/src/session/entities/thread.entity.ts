@@ -42,6 +42,13 @@ export class ThreadEntity {
   @Column({ name: 'lease_expires_at', type: 'varchar', length: 32, nullable: true })
   leaseExpiresAt: string | null;
 
+  /**
+   * How many times the thread's lease has changed hands: each run attempt's `startRun` raises
+   * it by one and hands it to the run as its tools' fencing token.
+   */
+  @Column({ name: 'lease_epoch', type: 'integer', default: 0 })
+  leaseEpoch: number;
+
   /** The format of the thread's records (`RECORD_FORMAT_VERSION` of the release that wrote them). */
   @Column({ name: 'format_version', type: 'integer', default: 1 })
   formatVersion: number;
