@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { AgentHook } from './agent/agent-hook.interface';
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
+import { assertKnownOptions } from './options/known-options';
 import { defaultResumeMessage, type ResumeMessageTemplate } from './resume/resume-message';
 import { resolveRunLimits, type ResolvedRunLimits } from './runs/run-limits';
 import type { SignalBus } from './signals/signal-bus.interface';
@@ -56,6 +57,7 @@ export const RESOLVED_SHUTDOWN_OPTIONS = Symbol('RESOLVED_SHUTDOWN_OPTIONS');
 
 /** Fills in defaults and rejects options that cannot work together, naming the option. */
 export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = {}): ResolvedShutdownOptions {
+  assertKnownOptions(options);
   const { shutdown = {}, leases = {}, signals = {}, runs = {}, streams = {}, limits = {} } = options;
   const leaseTtlMs = leases.ttlMs ?? DEFAULT_OPTIONS.leaseTtlMs;
   const resolved: ResolvedShutdownOptions = {

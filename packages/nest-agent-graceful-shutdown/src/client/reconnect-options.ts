@@ -1,3 +1,5 @@
+import { resolveOptionGroup } from '../options/option-group';
+
 /**
  * How the client keeps following a run whose connection was lost. Every value is in
  * milliseconds.
@@ -42,14 +44,9 @@ export const RECONNECT_DEFAULTS: ResolvedReconnectOptions = Object.freeze({
  * resolveReconnectOptions({ timeoutMs: 1_000 }); // { timeoutMs: 1000, initialDelayMs: 250, maxDelayMs: 5000, idleTimeoutMs: 45000 }
  */
 export function resolveReconnectOptions(options: ReconnectOptions = {}): ResolvedReconnectOptions {
-  const resolved = { ...RECONNECT_DEFAULTS };
-  for (const key of Object.keys(RECONNECT_DEFAULTS) as Array<keyof ReconnectOptions>) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new TypeError(`reconnect.${key} must be a finite number of milliseconds ≥ 0, got ${String(value)}`);
-    }
-    resolved[key] = value;
-  }
-  return resolved;
+  return resolveOptionGroup('reconnect', RECONNECT_DEFAULTS, options, {
+    accepts: (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
+    says: 'a finite number of milliseconds ≥ 0',
+    error: TypeError,
+  });
 }

@@ -1,6 +1,7 @@
 import type { AgentMessage } from '../agent/agent-message';
 import { HistoryLimitError } from '../errors/history-limit.error';
 import { TooManyMessagesError } from '../errors/too-many-messages.error';
+import { resolveOptionGroup } from '../options/option-group';
 
 /**
  * Per-user limits on runs and on what a request may add to a thread. A request over a limit is
@@ -46,16 +47,12 @@ export const RUN_LIMIT_DEFAULTS: ResolvedRunLimits = Object.freeze({
   maxHistoryMessages: 0,
 });
 
-/** Applies the defaults; throws a `RangeError` naming a value that is not a whole number ≥ 0. */
+/** Applies the defaults; throws a `RangeError` naming a value that is not a whole number ≥ 0, or a key `limits` does not have. */
 export function resolveRunLimits(options: RunLimitOptions = {}): ResolvedRunLimits {
-  const resolved = { ...RUN_LIMIT_DEFAULTS };
-  for (const key of Object.keys(RUN_LIMIT_DEFAULTS) as Array<keyof RunLimitOptions>) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 0) throw new RangeError(`limits.${key} must be a whole number ≥ 0 (0: no limit), got ${String(value)}`);
-    resolved[key] = value;
-  }
-  return resolved;
+  return resolveOptionGroup('limits', RUN_LIMIT_DEFAULTS, options, {
+    accepts: (value) => Number.isInteger(value) && (value as number) >= 0,
+    says: 'a whole number ≥ 0 (0: no limit)',
+  });
 }
 
 /**

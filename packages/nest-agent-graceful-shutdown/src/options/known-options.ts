@@ -1,0 +1,77 @@
+import type { GracefulShutdownModuleOptions } from '../graceful-shutdown-options.interface';
+
+/** Every key of `T`, each once: adding an option without listing it here fails to compile. */
+type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
+type Groups = Required<Omit<GracefulShutdownModuleOptions, 'dataSourceName' | 'instanceId'>>;
+type GroupName = keyof Groups;
+
+/** The options of each group, as `GracefulShutdownModuleOptions` declares them. */
+const GROUPS: { readonly [G in GroupName]: KeysOf<Groups[G]> } = {
+  shutdown: { drainTimeoutMs: true, timeoutMs: true, retryAfterSeconds: true, handleSignals: true, signals: true },
+  leases: { ttlMs: true, renewIntervalMs: true, recoverOrphanedRunsOnBoot: true },
+  signals: { redisUrl: true, bus: true, cancelTtlMs: true },
+  runs: { hooks: true, partialOutput: true, defaultStepDurationMs: true, sseHeartbeatMs: true, resumeMode: true, onDisconnect: true, resumeMessage: true },
+  streams: { retentionMs: true, log: true },
+  limits: { maxActiveRunsPerUser: true, maxMessagesPerRequest: true, maxHistoryMessages: true },
+};
+
+const TOP_LEVEL: KeysOf<GracefulShutdownModuleOptions> = { ...mapGroups(), dataSourceName: true, instanceId: true };
+
+/** The settings of `forRoot` that sit beside the options (`GracefulShutdownModuleExtras`). */
+const EXTRAS = new Set(['isGlobal', 'store', 'threadAccess']);
+
+/** Names of the flat, ungrouped shape of the options, and where each lives now. */
+const FLAT_NAMES: Readonly<Record<string, string>> = {
+  shutdownTimeoutMs: 'shutdown.timeoutMs',
+  leaseTtlMs: 'leases.ttlMs',
+  leaseRenewIntervalMs: 'leases.renewIntervalMs',
+  signalBus: 'signals.bus',
+  streamRetentionMs: 'streams.retentionMs',
+  eventLog: 'streams.log',
+};
+
+/**
+ * Refuses options the module does not have, with a `TypeError` that says where the option
+ * belongs: a grouped option written at the top level (`drainTimeoutMs`, the flat shape of older
+ * examples, is `shutdown.drainTimeoutMs`), one in the wrong group (`shutdown.ttlMs` is
+ * `leases.ttlMs`), or a name no group has. An ignored option would silently keep its default.
+ */
+export function assertKnownOptions(options: object): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (Object.hasOwn(TOP_LEVEL, key) || EXTRAS.has(key)) {
+      if (isGroup(key) && value !== undefined) assertKnownGroupKeys(key, value);
+      continue;
+    }
+    throw new TypeError(`unknown option ${key}${whereItBelongs(key) ?? `; the options are ${Object.keys(TOP_LEVEL).join(', ')}`}`);
+  }
+}
+
+function assertKnownGroupKeys(group: GroupName, values: unknown): void {
+  if (group === 'signals' && Array.isArray(values)) {
+    throw new TypeError('option signals takes the signals between instances; the process signals to handle belong at shutdown.signals');
+  }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new TypeError(`option ${group} must be an object of ${group} options (${Object.keys(GROUPS[group]).join(', ')}), got ${String(values)}`);
+  }
+  for (const key of Object.keys(values)) {
+    if (Object.hasOwn(GROUPS[group], key)) continue;
+    throw new TypeError(`unknown option ${group}.${key}${whereItBelongs(key) ?? `; ${group} takes ${Object.keys(GROUPS[group]).join(', ')}`}`);
+  }
+}
+
+/** `: it belongs at <path>` for a name some group has, or one of the flat shape; else undefined. */
+function whereItBelongs(key: string): string | undefined {
+  const group = (Object.keys(GROUPS) as GroupName[]).find((name) => Object.hasOwn(GROUPS[name], key));
+  const path = group ? `${group}.${key}` : FLAT_NAMES[key];
+  if (!path) return undefined;
+  const [outer, inner] = path.split('.');
+  return `: it belongs at ${path}, as in GracefulShutdownModule.forRoot({ ${outer}: { ${inner}: … } })`;
+}
+
+function isGroup(key: string): key is GroupName {
+  return Object.hasOwn(GROUPS, key);
+}
+
+function mapGroups(): KeysOf<Groups> {
+  return { shutdown: true, leases: true, signals: true, runs: true, streams: true, limits: true };
+}
