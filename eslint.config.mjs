@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'dist-tools/**', 'node_modules/**', 'coverage/**', 'data/**', 'helm/**', 'k8s/**'] },
+  { ignores: ['**/dist/**', 'dist-tools/**', 'node_modules/**', 'coverage/**', 'data/**', 'helm/**', 'k8s/**', 'docs/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

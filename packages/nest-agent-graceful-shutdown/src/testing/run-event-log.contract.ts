@@ -8,7 +8,7 @@ export interface RunEventLogFixture {
   dispose(): Promise<void>;
   /**
    * Moves the log's clock forward by `ms` milliseconds. Without it, the retention tests use
-   * {@link REAL_RETENTION_MS} and wait for eviction in real time.
+   * a short real retention and wait for eviction in real time.
    */
   advance?(ms: number): void | Promise<void>;
 }
