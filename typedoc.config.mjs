@@ -62,6 +62,8 @@ const config = {
   outputs: [{ name: 'html', path: 'docs/api' }],
   plugin: [join(dirname(fileURLToPath(import.meta.url)), 'tools/docs/typedoc-entry-names.mjs')],
   readme: 'none',
+  // Source links would need a git remote to point at, which a clone without one (CI's) lacks.
+  disableSources: true,
   excludePrivate: true,
   excludeInternal: true,
   // The compiler's own checks run in `npm run typecheck` and the build; this run only reads.
