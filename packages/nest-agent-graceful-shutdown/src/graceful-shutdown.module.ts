@@ -21,7 +21,7 @@ import { exitProcess, ShutdownSignalListener } from './shutdown/shutdown-signal.
 import { OWNED_SIGNAL_BUS, signalBusProviders, type OwnedSignalBus } from './signals/signal-bus.providers';
 import { SIGNAL_BUS } from './signals/signal-bus.interface';
 import { ThreadQueryService } from './threads/thread-query.service';
-import { AgentRegistry } from './agents/agent-registry';
+import { AgentRegistry } from './runtime/agent-registry';
 import { AutoResumer } from './resume/auto-resumer.service';
 import { RUN_EVENT_LOG } from './streams/run-event-log.interface';
 import { OWNED_RUN_EVENT_LOG, runEventLogProviders, type OwnedRunEventLog } from './streams/run-event-log.providers';

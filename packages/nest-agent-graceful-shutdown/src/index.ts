@@ -44,7 +44,7 @@ export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coo
 export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
 
 export { AgentRunService } from './runs/agent-run.service';
-export { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from './agents/agent-registry';
+export { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from './runtime/agent-registry';
 export type { ResumeMode } from './resume/resume-mode';
 export { RunStreamService, type JoinQuery } from './streams/run-stream.service';
 export { ExistingRunStream, type ExistingRunAnswerKind } from './streams/existing-run-stream';

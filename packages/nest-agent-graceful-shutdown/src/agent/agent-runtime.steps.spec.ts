@@ -1,7 +1,7 @@
 import type { AgentMessage, ToolCall } from './agent-message';
 import type { AgentModel } from './agent-model.interface';
 import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime } from './agent-runtime';
+import { AgentRuntime } from '../runtime/agent-runtime';
 import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import type { RunOutcome } from './run-outcome';

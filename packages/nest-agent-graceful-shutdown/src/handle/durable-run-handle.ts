@@ -16,7 +16,7 @@ import type { RunHandle, SafePoint, ToolCallResult } from './run-handle.interfac
 import { outcomeOf, type DecidedStop } from './outcome-of';
 import { PendingCalls } from './pending-calls';
 import { SerialWrites } from './serial-writes';
-import type { RunHandleSpec } from './run-handle-spec';
+import type { RunHandleSpec } from './run-handle.types';
 import { runThroughRecords, type ToolRunHost } from './run-through-records';
 import { NO_INSTRUMENTS, type RunInstruments } from '../telemetry/run-instruments';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from '../agents/agent-registry';
+import { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from '../runtime/agent-registry';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
 import type { DurableAgent } from '../handle/run-handle.interface';
 import type { AgentMessage } from '../agent/agent-message';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { AgentModel, ModelResponse } from '../agent/agent-model.interface';
 import type { AgentTool } from '../agent/agent-tool.interface';
-import { AgentRuntime } from '../agent/agent-runtime';
+import { AgentRuntime } from '../runtime/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunOutcome } from '../agent/run-outcome';
 import type { StepCheckpointer } from '../agent/step-checkpointer.interface';

@@ -1,6 +1,6 @@
 import type { AgentHook } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { PartialOutputPolicy } from '../agent/agent-runtime';
+import type { PartialOutputPolicy } from '../handle/run-handle.types';
 import type { DurableAgent } from '../handle/run-handle.interface';
 import type { LeaseKeeper } from '../leases/lease-keeper.service';
 import type { SessionStore } from '../session/session-store.interface';
