@@ -8,7 +8,7 @@ import { ShutdownCoordinator } from '../../packages/nest-agent-graceful-shutdown
 import { InProcessSignalBus } from '../../packages/nest-agent-graceful-shutdown/src/signals/in-process-signal-bus';
 import { AgentRuntime } from '../../packages/nest-agent-graceful-shutdown/src/runtime/agent-runtime';
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';
-import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/options/resolve-shutdown-options';
 import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/in-flight-run.registry';
 import { summarize } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';

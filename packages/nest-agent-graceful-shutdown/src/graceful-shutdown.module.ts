@@ -2,9 +2,10 @@ import { Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit }
 import { APP_INTERCEPTOR, ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { RESOLVED_SHUTDOWN_OPTIONS, resolveShutdownOptions, type ResolvedShutdownOptions } from './graceful-shutdown.constants';
+import { RESOLVED_SHUTDOWN_OPTIONS } from './tokens/graceful-shutdown.tokens';
+import { resolveShutdownOptions, type ResolvedShutdownOptions } from './options/resolve-shutdown-options';
 import { GRACEFUL_SHUTDOWN_MODULE_OPTIONS, GracefulShutdownConfigurableModule } from './graceful-shutdown.module-definition';
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
+import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface';
 import { RetryAfterInterceptor } from './http/retry-after.interceptor';
 import { CrashedRunSweeper, LeaseKeeper } from './leases';
 import { ApplicationCloser } from './lifecycle/application-closer';

@@ -10,7 +10,7 @@ export type {
   ShutdownOptions,
   SignalOptions,
   StreamOptions,
-} from './graceful-shutdown-options.interface';
+} from './options/graceful-shutdown-options.interface';
 
 export type { AgentDefinition } from './agent/agent-definition';
 export type {

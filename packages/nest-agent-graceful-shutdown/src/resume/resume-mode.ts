@@ -1,4 +1,4 @@
-import type { ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import type { SessionStore } from '../session/session-store.interface';
 import type { SignalBus } from '../signals/signal-bus.interface';
 

@@ -147,5 +147,4 @@ export interface SessionStore {
   isExclusive?(): boolean;
 }
 
-/** Injection token of the session store. */
-export const SESSION_STORE = Symbol('SESSION_STORE');
+export { SESSION_STORE } from '../tokens/graceful-shutdown.tokens';

@@ -7,7 +7,7 @@ import { RunControl } from '../agent/run-control';
 import type { RunOutcome } from '../agent/run-outcome';
 import type { StepCheckpointer } from '../agent/step-checkpointer.interface';
 import { StopReason } from '../agent/stop-reason';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hook';
 import { InFlightRunRegistry } from './in-flight-run.registry';

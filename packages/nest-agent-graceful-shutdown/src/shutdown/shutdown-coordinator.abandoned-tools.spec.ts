@@ -1,5 +1,5 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { InFlightRunRegistry } from './in-flight-run.registry';

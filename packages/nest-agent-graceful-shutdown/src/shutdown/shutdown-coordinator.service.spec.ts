@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ShuttingDownError } from '../errors/shutting-down.error';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { InFlightRunRegistry } from './in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import type { ApplicationCloser } from '../lifecycle/application-closer';
 import { InFlightRunRegistry } from './in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';

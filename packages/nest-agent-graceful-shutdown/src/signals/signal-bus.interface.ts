@@ -50,5 +50,4 @@ export interface SignalBus {
   health?(): SignalBusHealth;
 }
 
-/** Injection token of the signal bus. */
-export const SIGNAL_BUS = Symbol('SIGNAL_BUS');
+export { SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens';

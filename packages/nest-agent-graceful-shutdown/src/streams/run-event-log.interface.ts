@@ -49,5 +49,4 @@ export interface RunEventLog {
   retain(run: RunLogKey, retentionMs: number): Promise<void>;
 }
 
-/** Injection token of the run event log. */
-export const RUN_EVENT_LOG = Symbol('RUN_EVENT_LOG');
+export { RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens';
