@@ -9,7 +9,7 @@ import { InProcessSignalBus } from '../../packages/nest-agent-graceful-shutdown/
 import { AgentRuntime } from '../../packages/nest-agent-graceful-shutdown/src/runtime/agent-runtime';
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';
 import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/options/resolve-shutdown-options';
-import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/in-flight-run.registry';
+import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/lifecycle/in-flight-run.registry';
 import { summarize } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';
 import { interleavedSamples, type InterleavedRuns } from './interleaved-samples';

@@ -1,9 +1,10 @@
 // Checks the library's folder graph against its declared layer order (`layers.json` beside
 // this file): a folder may import only from folders in lower layers or from its own folder, so
 // no two folders import each other. Every import counts, type-only imports and re-exports too.
-// Unit specs (`*.spec.ts`) are left out: a spec may reach its subject's neighbours.
+// Tests are left out (`*.spec.ts`, and the `*.fixtures.ts` helpers they share, which the package
+// does not ship): a test may reach its subject's neighbours and the repository's test services.
 // Usage: node tools/layers/check-layers.mjs [--graph]
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -18,7 +19,7 @@ function sourceFiles(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) out.push(path);
+    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.fixtures.ts')) out.push(path);
   }
   return out;
 }
@@ -42,7 +43,9 @@ for (const file of sourceFiles(root)) {
   const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
   for (const { fileName } of importedFiles) {
     if (!fileName.startsWith('.')) continue;
-    const to = folderOf(resolve(dirname(file), fileName));
+    const target = resolve(dirname(file), fileName);
+    // A folder import (`'../redis'`) names the folder's index.
+    const to = folderOf(existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.ts') : target);
     if (to === from) continue;
     const key = `${from} -> ${to}`;
     if (!edges.has(key)) edges.set(key, []);
@@ -54,7 +57,10 @@ for (const [key, sites] of edges) {
   const [from, to] = key.split(' -> ');
   if (!(layerOf.has(from) && layerOf.has(to))) continue;
   const exception = (config.exceptions ?? []).find((e) => e.from === from && e.to === to);
-  if (exception) continue;
+  if (exception) {
+    if (!exception.why) problems.push(`${key}: an exception needs a 'why'`);
+    continue;
+  }
   if (layerOf.get(to) >= layerOf.get(from)) {
     const how = layerOf.get(to) === layerOf.get(from) ? 'a folder of the same layer' : 'a higher layer';
     problems.push(`${key}: imports ${how} (${config.layers[layerOf.get(to)].name}), at:\n    ${sites.join('\n    ')}`);

@@ -32,24 +32,24 @@ export { idempotencyKeyOf, toolFenceOf, type ToolFence } from './agent/tool-fenc
 export type { RunControl, StopRequest } from './agent/run-control';
 export type { RunEventSink } from './agent/run-events';
 export type { PendingToolCall, RunOutcome } from './agent/run-outcome';
-export type { StepCheckpointer, StepProgress } from './agent/step-checkpointer.interface';
+export type { StepCheckpointer, StepProgress } from './contracts/step-checkpointer.interface';
 export { StopReason, type RunPhase } from './agent/stop-reason';
 
 export type { AnswerStream, DurableAgent, RunHandle, SafePoint, ToolCallResult, ToolTraits } from './handle/run-handle.interface';
 export { OUTCOME_UNKNOWN_RESULT } from './resume/resume-message';
 
 export { GracefulShutdownHook, type RunFinalizer } from './shutdown/graceful-shutdown.hook';
-export type { InterruptedState, InterruptReason } from './shutdown/interrupted-state';
+export type { InterruptedState, InterruptReason } from './contracts/interrupted-state';
 export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
 export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
 
 export { AgentRunService } from './runs/agent-run.service';
 export { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from './runtime/agent-registry';
-export type { ResumeMode } from './resume/resume-mode';
-export { RunStreamService, type JoinQuery } from './streams/run-stream.service';
+export type { ResumeMode } from './options/resume-mode';
+export { RunStreamService, type JoinQuery } from './runs/run-stream.service';
 export { ExistingRunStream, type ExistingRunAnswerKind } from './streams/existing-run-stream';
 export type { RunAnswer, RunRequestOptions } from './runs/run-answer';
-export { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey, type RunLogListener } from './streams/run-event-log.interface';
+export { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey, type RunLogListener } from './contracts/run-event-log.interface';
 export { InMemoryRunEventLog } from './streams/in-memory-run-event-log';
 export type { AgentRun } from './runs/agent-run';
 export type { HttpResponseTarget } from './http/server-response';
@@ -78,12 +78,12 @@ export {
   type SessionStore,
   type StartedRun,
   type StartRunCommand,
-} from './session/session-store.interface';
-export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
-export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from './session/thread-list';
+} from './contracts/session-store.interface';
+export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './contracts/session-records';
+export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from './contracts/thread-list';
 export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
 export { TypeOrmRunEventLog } from './session/typeorm-run-event-log';
-export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './signals/signal-bus.interface';
+export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './contracts/signal-bus.interface';
 export { InProcessSignalBus } from './signals/in-process-signal-bus';
 
 export {

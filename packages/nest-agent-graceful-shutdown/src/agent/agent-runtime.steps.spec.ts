@@ -5,7 +5,7 @@ import { AgentRuntime } from '../runtime/agent-runtime';
 import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import type { RunOutcome } from './run-outcome';
-import type { StepProgress } from './step-checkpointer.interface';
+import type { StepProgress } from '../contracts/step-checkpointer.interface';
 import { StopReason } from './stop-reason';
 
 interface Checkpoint {

@@ -2,8 +2,8 @@ import type { AgentHook } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
-import type { StepCheckpointer } from '../agent/step-checkpointer.interface';
-import type { RunInstruments } from '../telemetry/run-instruments';
+import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
+import type { RunInstruments } from './run-instruments';
 import type { ToolTraits } from './run-handle.interface';
 
 /** What one run starts from. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { LeaseKeeper } from './lease-keeper.service';
 
 /**

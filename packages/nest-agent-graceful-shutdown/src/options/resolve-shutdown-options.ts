@@ -2,9 +2,9 @@ import { hostname } from 'node:os';
 import type { AgentHook } from '../agent/agent-hook.interface';
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
 import { defaultResumeMessage, type ResumeMessageTemplate } from '../resume/resume-message';
-import { resolveRunLimits, type ResolvedRunLimits } from '../runs/run-limits';
-import type { SignalBus } from '../signals/signal-bus.interface';
-import type { RunEventLog } from '../streams/run-event-log.interface';
+import { resolveRunLimits, type ResolvedRunLimits } from './run-limits';
+import type { SignalBus } from '../contracts/signal-bus.interface';
+import type { RunEventLog } from '../contracts/run-event-log.interface';
 
 /** The defaults of every option, in one place (the option docs repeat them). */
 export const DEFAULT_OPTIONS = {

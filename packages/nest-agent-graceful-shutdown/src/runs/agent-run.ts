@@ -7,7 +7,7 @@ import { StopReason } from '../agent/stop-reason';
 import { StoreCheckpointer } from '../session/store-checkpointer';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { answerCutToolCalls } from '../resume/cut-tool-calls';
 import { toolResultEvent } from '../agent/run-events';
 import type { AgentMessage } from '../agent/agent-message';

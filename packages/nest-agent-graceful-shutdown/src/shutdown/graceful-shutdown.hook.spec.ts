@@ -5,13 +5,13 @@ import type { AgentTool } from '../agent/agent-tool.interface';
 import { AgentRuntime } from '../runtime/agent-runtime';
 import { RunControl } from '../agent/run-control';
 import type { RunOutcome } from '../agent/run-outcome';
-import type { StepCheckpointer } from '../agent/step-checkpointer.interface';
+import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
 import { StopReason } from '../agent/stop-reason';
 import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hook';
-import { InFlightRunRegistry } from './in-flight-run.registry';
-import type { InterruptedState } from './interrupted-state';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 import { waitFor } from '../../../../test/support/wait-for';
 

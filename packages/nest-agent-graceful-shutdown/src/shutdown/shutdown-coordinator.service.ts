@@ -7,7 +7,7 @@ import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { reportAbandonedToolCalls } from './abandoned-tool-calls';
 import { DrainTally } from './drain-tally';
-import { InFlightRunRegistry } from './in-flight-run.registry';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';

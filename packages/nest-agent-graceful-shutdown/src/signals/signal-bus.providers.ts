@@ -4,7 +4,7 @@ import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from './in-process-signal-bus';
 import { importRedisEntry } from './redis-entry';
-import { SIGNAL_BUS, type SignalBus } from './signal-bus.interface';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
 export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;

@@ -1,4 +1,4 @@
-import type { ThreadRecord } from '../session/session-records';
+import type { ThreadRecord } from '../contracts/session-records';
 
 /**
  * Who may run, read and stop a thread. The host provides its own (teams, shared threads,

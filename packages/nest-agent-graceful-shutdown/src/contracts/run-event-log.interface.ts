@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { Unsubscribe } from './signal-bus.interface';
 
 /** One event of a run's log, under its SSE id. */
 export interface LoggedEvent {
@@ -50,3 +50,9 @@ export interface RunEventLog {
 }
 
 export { RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens';
+
+/** An event as a connection receives it: with its log id, or without one for a notice of that connection. */
+export interface ChannelEvent {
+  id?: number;
+  event: BaseEvent;
+}

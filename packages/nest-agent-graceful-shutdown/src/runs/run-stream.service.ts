@@ -8,19 +8,19 @@ import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-option
 import { SseEventStream } from '../http/sse-event-stream';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
 import { InvalidEventIdError } from '../errors/invalid-event-id.error';
-import { resolveResumeMode, type ResumeMode } from '../resume/resume-mode';
-import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
-import { terminalEvent } from '../runs/run-outcome-mapping';
-import type { ThreadRecord } from '../session/session-records';
+import { resolveResumeMode, type ResumeMode } from '../options/resume-mode';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
+import { terminalEvent } from './run-outcome-mapping';
+import type { ThreadRecord } from '../contracts/session-records';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
-import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { ThreadQueryService } from '../threads/thread-query.service';
-import { ExistingRunStream, type ExistingRunAnswerKind } from './existing-run-stream';
-import { JoinedStream } from './joined-stream';
+import { ExistingRunStream, type ExistingRunAnswerKind } from '../streams/existing-run-stream';
+import { JoinedStream } from '../streams/joined-stream';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import { isTerminal } from './stream-shape';
-import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from './run-event-log.interface';
+import { isTerminal } from '../streams/stream-shape';
+import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from '../contracts/run-event-log.interface';
 
 const FIRST_PAGE = 1_000;
 /** A run that ended this recently may still be writing its last events to the log, in milliseconds. */

@@ -1,5 +1,5 @@
 import type { StopReason } from '../agent/stop-reason';
-import type { RunStatus } from '../session/session-records';
+import type { RunStatus } from './session-records';
 
 /** A user's request to stop one run. */
 export interface CancelSignal {
