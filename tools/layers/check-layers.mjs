@@ -3,6 +3,7 @@
 // no two folders import each other. Every import counts, type-only imports and re-exports too.
 // Tests are left out (`*.spec.ts`, and the `*.fixtures.ts` helpers they share, which the package
 // does not ship): a test may reach its subject's neighbours and the repository's test services.
+// It also fails on a cycle between files, inside a folder too.
 // Usage: node tools/layers/check-layers.mjs [--graph]
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -36,6 +37,7 @@ config.layers.forEach((layer, index) => {
 });
 
 const edges = new Map();
+const fileEdges = new Map();
 const problems = [];
 for (const file of sourceFiles(root)) {
   const from = folderOf(file);
@@ -45,7 +47,10 @@ for (const file of sourceFiles(root)) {
     if (!fileName.startsWith('.')) continue;
     const target = resolve(dirname(file), fileName);
     // A folder import (`'../redis'`) names the folder's index.
-    const to = folderOf(existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.ts') : target);
+    const targetFile = existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.ts') : `${target}.ts`;
+    if (!fileEdges.has(file)) fileEdges.set(file, new Set());
+    fileEdges.get(file).add(targetFile);
+    const to = folderOf(targetFile);
     if (to === from) continue;
     const key = `${from} -> ${to}`;
     if (!edges.has(key)) edges.set(key, []);
@@ -66,6 +71,35 @@ for (const [key, sites] of edges) {
     problems.push(`${key}: imports ${how} (${config.layers[layerOf.get(to)].name}), at:\n    ${sites.join('\n    ')}`);
   }
 }
+
+// File cycles (inside a folder too): strongly connected components of the file graph.
+const index = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+let counter = 0;
+function connect(file) {
+  index.set(file, counter);
+  low.set(file, counter++);
+  stack.push(file);
+  onStack.add(file);
+  for (const next of fileEdges.get(file) ?? []) {
+    if (!index.has(next)) {
+      connect(next);
+      low.set(file, Math.min(low.get(file), low.get(next)));
+    } else if (onStack.has(next)) low.set(file, Math.min(low.get(file), index.get(next)));
+  }
+  if (low.get(file) !== index.get(file)) return;
+  const cycle = [];
+  let member;
+  do {
+    member = stack.pop();
+    onStack.delete(member);
+    cycle.push(relative(root, member));
+  } while (member !== file);
+  if (cycle.length > 1) problems.push(`file cycle: ${cycle.sort().join(', ')}`);
+}
+for (const file of fileEdges.keys()) if (!index.has(file)) connect(file);
 
 if (process.argv.includes('--graph')) {
   for (const key of [...edges.keys()].sort()) console.log(`${key} (${edges.get(key).length})`);
