@@ -48,7 +48,6 @@ export type { AgentRun } from './runs/agent-run';
 export { ExistingRunStream } from './streams/existing-run-stream';
 export type { MessageView, ThreadView } from './threads/thread-views';
 export { MAX_THREAD_PAGE_SIZE, type ThreadListItemView, type ThreadListRequest, type ThreadListView } from './threads/thread-list-view';
-export { CreatorOwnsThread, type ThreadAccessPolicy } from './threads/thread-access.policy';
 export { sharedTransaction } from './session/shared-transaction';
 
 export { AgentTelemetry } from './telemetry/agent-telemetry';

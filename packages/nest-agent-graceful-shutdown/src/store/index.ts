@@ -1,5 +1,5 @@
 // The `/store` entry: what someone who writes a session store, a signal bus, a run event log, a
-// step checkpointer or an agent loop of their own needs, and the default implementations and schema of each.
+// step checkpointer, a thread access policy or an agent loop of their own needs, and the default implementations and schema of each.
 // A service that only uses the module imports the root entry. The contract suites these
 // implementations must pass are in `/testing`.
 export { SESSION_STORE, RUN_EVENT_LOG, SIGNAL_BUS, THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens';
@@ -26,6 +26,7 @@ export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from '../session
 export { TypeOrmRunEventLog } from '../session/typeorm-run-event-log';
 export { InMemoryRunEventLog } from '../streams/in-memory-run-event-log';
 export { InProcessSignalBus } from '../signals/in-process-signal-bus';
+export { CreatorOwnsThread, type ThreadAccessPolicy } from '../threads/thread-access.policy';
 
 export type { AnswerStream, RunHandle, SafePoint, ToolCallResult, ToolTraits } from '../handle/run-handle.interface';
 export type { RunControl, StopRequest } from '../agent/run-control';
