@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { LoggedEvent, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/streams/run-event-log.interface';
+import type { LoggedEvent, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/contracts/run-event-log.interface';
 
 /** A small seeded generator, so every run stores the same mix. */
 function seeded(seed: number): () => number {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RedisSignalBus } from 'nest-agent-graceful-shutdown/redis';
-import type { Unsubscribe } from 'nest-agent-graceful-shutdown';
+import type { Unsubscribe } from 'nest-agent-graceful-shutdown/store';
 import { withRedisServer } from './bench-services';
 import { formatMs, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';

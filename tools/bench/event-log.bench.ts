@@ -5,7 +5,7 @@ import type Redis from 'ioredis';
 import { RedisLogWire } from '../../packages/nest-agent-graceful-shutdown/src/redis/redis-log-wire';
 import { RedisRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/redis/redis-run-event-log';
 import { InMemoryRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/streams/in-memory-run-event-log';
-import type { LoggedEvent, RunEventLog, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/streams/run-event-log.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/contracts/run-event-log.interface';
 import { agUiRun } from './ag-ui-run-events';
 import { withRedisClient, withRedisServer } from './bench-services';
 import { formatMs, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';

@@ -6,10 +6,10 @@ import { StopReason } from '../../packages/nest-agent-graceful-shutdown/src/agen
 import { GracefulShutdownHook, type RunFinalizer } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/graceful-shutdown.hook';
 import { ShutdownCoordinator } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/shutdown-coordinator.service';
 import { InProcessSignalBus } from '../../packages/nest-agent-graceful-shutdown/src/signals/in-process-signal-bus';
-import { AgentRuntime } from '../../packages/nest-agent-graceful-shutdown/src/agent/agent-runtime';
+import { AgentRuntime } from '../../packages/nest-agent-graceful-shutdown/src/runtime/agent-runtime';
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';
-import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/graceful-shutdown.constants';
-import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/in-flight-run.registry';
+import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/options/resolve-shutdown-options';
+import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/lifecycle/in-flight-run.registry';
 import { summarize } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';
 import { interleavedSamples, type InterleavedRuns } from './interleaved-samples';

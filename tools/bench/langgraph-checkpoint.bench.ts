@@ -5,7 +5,7 @@ import { emptyCheckpoint, type BaseCheckpointSaver, type Checkpoint, type Checkp
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmSessionStore } from 'nest-agent-graceful-shutdown';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmSessionStore } from 'nest-agent-graceful-shutdown/store';
 // The handle and the LangGraph adapter's checkpointer measured straight from the package's source.
 import type { AgentMessage } from '../../packages/nest-agent-graceful-shutdown/src/agent/agent-message';
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';

@@ -1,4 +1,4 @@
-import type { LoggedEvent, RunEventLog, RunLogKey } from 'nest-agent-graceful-shutdown';
+import type { LoggedEvent, RunEventLog, RunLogKey } from 'nest-agent-graceful-shutdown/store';
 import { timed } from './bench-stats';
 
 /**

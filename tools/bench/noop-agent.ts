@@ -1,4 +1,5 @@
-import type { AgentDefinition, AgentMessage, RunEventSink, StepCheckpointer } from 'nest-agent-graceful-shutdown';
+import type { AgentDefinition, AgentMessage } from 'nest-agent-graceful-shutdown';
+import type { RunEventSink, StepCheckpointer } from 'nest-agent-graceful-shutdown/store';
 
 const NOOP_TOOL = 'noop';
 

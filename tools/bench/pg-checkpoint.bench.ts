@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import {
-  SESSION_ENTITIES,
-  SESSION_MIGRATIONS,
-  TypeOrmSessionStore,
-  type AgentMessage,
-  type CheckpointTarget,
-  type ToolCall,
-} from 'nest-agent-graceful-shutdown';
+import { type AgentMessage, type ToolCall } from 'nest-agent-graceful-shutdown';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmSessionStore, type CheckpointTarget } from 'nest-agent-graceful-shutdown/store';
 import { withPostgresServer } from './bench-services';
 import { formatMs, summarize, timed, verdict, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';

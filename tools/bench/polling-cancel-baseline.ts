@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { CancelSignal, Unsubscribe } from 'nest-agent-graceful-shutdown';
+import type { CancelSignal, Unsubscribe } from 'nest-agent-graceful-shutdown/store';
 
 /**
  * The part of a signal bus the cancel benchmarks drive. `RedisSignalBus` has it, and so does

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Redis from 'ioredis';
 import { RedisSignalBus } from 'nest-agent-graceful-shutdown/redis';
-import type { Unsubscribe } from 'nest-agent-graceful-shutdown';
+import type { Unsubscribe } from 'nest-agent-graceful-shutdown/store';
 import { withRedisClient, withRedisServer } from './bench-services';
 import { SILENT_LOGGER, verdict } from './bench-stats';
 import { renderTable } from './bench-table';

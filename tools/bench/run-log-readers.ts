@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SESSION_ENTITIES, TypeOrmRunEventLog, type RunEventLog } from 'nest-agent-graceful-shutdown';
+import { SESSION_ENTITIES, TypeOrmRunEventLog, type RunEventLog } from 'nest-agent-graceful-shutdown/store';
 import { RedisRunEventLog } from 'nest-agent-graceful-shutdown/redis';
 import { SILENT_LOGGER } from './bench-stats';
 

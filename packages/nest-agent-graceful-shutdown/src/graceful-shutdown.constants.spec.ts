@@ -1,4 +1,4 @@
-import { resolveShutdownOptions } from './graceful-shutdown.constants';
+import { resolveShutdownOptions } from './options/resolve-shutdown-options';
 
 describe('resolveShutdownOptions: leases', () => {
   it('renews every third of the lease length by default', () => {

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder, type InjectionToken, type Provider, type Type } from '@nestjs/common';
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
-import { SESSION_STORE, type SessionStore } from './session/session-store.interface';
+import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface';
+import { SESSION_STORE, type SessionStore } from './contracts/session-store.interface';
 import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
 
 /**

@@ -1,8 +1,8 @@
 import { Injectable, Logger, Module, type DynamicModule, type INestApplication, type OnModuleDestroy } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { GracefulShutdownModule } from './graceful-shutdown.module';
-import type { ThreadRecord } from './session/session-records';
-import { SESSION_STORE } from './session/session-store.interface';
+import type { ThreadRecord } from './contracts/session-records';
+import { SESSION_STORE } from './contracts/session-store.interface';
 import { openSqliteStore, type SqliteStoreFixture } from './session/sqlite-store.fixtures';
 import type { TypeOrmSessionStore } from './session/typeorm-session.store';
 import { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';

@@ -1,5 +1,5 @@
-// The public API of the package root. Integrations have their own entries (`/redis`,
-// `/openai`, `/terminus`, `/testing`); everything else is internal.
+// The root entry: what a service that uses the module imports. The entry points of the package,
+// and who each is for, are listed in the README's "Entry points" section.
 export { GracefulShutdownModule } from './graceful-shutdown.module';
 export type { SeamProvider, GracefulShutdownModuleExtras } from './graceful-shutdown.module-definition';
 export type {
@@ -10,7 +10,8 @@ export type {
   ShutdownOptions,
   SignalOptions,
   StreamOptions,
-} from './graceful-shutdown-options.interface';
+} from './options/graceful-shutdown-options.interface';
+export { defaultResumeMessage, type ResumeMessageContext, type ResumeMessageTemplate } from './resume/resume-message';
 
 export type { AgentDefinition } from './agent/agent-definition';
 export type {
@@ -29,72 +30,50 @@ export type { AgentMessage, MessageRole, ToolCall } from './agent/agent-message'
 export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse, ModelStreamSink, ModelUsage } from './agent/agent-model.interface';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
 export { idempotencyKeyOf, toolFenceOf, type ToolFence } from './agent/tool-fence';
-export type { RunControl, StopRequest } from './agent/run-control';
-export type { RunEventSink } from './agent/run-events';
-export type { PendingToolCall, RunOutcome } from './agent/run-outcome';
-export type { StepCheckpointer, StepProgress } from './agent/step-checkpointer.interface';
 export { StopReason, type RunPhase } from './agent/stop-reason';
-
-export type { AnswerStream, DurableAgent, RunHandle, SafePoint, ToolCallResult, ToolTraits } from './handle/run-handle.interface';
-export { OUTCOME_UNKNOWN_RESULT } from './resume/resume-message';
-
-export { GracefulShutdownHook, type RunFinalizer } from './shutdown/graceful-shutdown.hook';
-export type { InterruptedState, InterruptReason } from './shutdown/interrupted-state';
-export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
-export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
+export type { DurableAgent } from './handle/run-handle.interface';
+export type { InterruptedState, InterruptReason } from './contracts/interrupted-state';
+export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook';
 
 export { AgentRunService } from './runs/agent-run.service';
-export { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from './agents/agent-registry';
-export type { ResumeMode } from './resume/resume-mode';
-export { RunStreamService, type JoinQuery } from './streams/run-stream.service';
-export { ExistingRunStream, type ExistingRunAnswerKind } from './streams/existing-run-stream';
-export type { RunAnswer, RunRequestOptions } from './runs/run-answer';
-export { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey, type RunLogListener } from './streams/run-event-log.interface';
-export { InMemoryRunEventLog } from './streams/in-memory-run-event-log';
-export type { AgentRun } from './runs/agent-run';
-export type { HttpResponseTarget } from './http/server-response';
-export { parseRunInput, ID_PATTERN, ID_RULE, isValidId, type ValidRunInput } from './runs/run-input';
+export { RunStreamService, type JoinQuery } from './runs/run-stream.service';
 export { RunCancelService, type CancelResult } from './runs/run-cancel.service';
 export { ThreadQueryService } from './threads/thread-query.service';
-export { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
+export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
+export type { ResumeMode } from './options/resume-mode';
+export type { HttpResponseTarget } from './http/server-response';
+export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
+export { AgentRegistry, type AgentRef } from './runtime/agent-registry';
+
+export { parseRunInput, ID_RULE, isValidId, type ValidRunInput } from './runs/run-input';
+export type { RunAnswer, RunRequestOptions } from './runs/run-answer';
+export type { AgentRun } from './runs/agent-run';
+export { ExistingRunStream, type ExistingRunAnswerKind } from './streams/existing-run-stream';
 export type { MessageView, ThreadView } from './threads/thread-views';
-export {
-  DEFAULT_THREAD_PAGE_SIZE,
-  MAX_THREAD_PAGE_SIZE,
-  type ThreadListItemView,
-  type ThreadListRequest,
-  type ThreadListView,
-} from './threads/thread-list-view';
-export { defaultResumeMessage, type ResumeMessageContext, type ResumeMessageTemplate } from './resume/resume-message';
-
-export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from './session/session-schema';
-export { runSessionMigrations } from './session/run-session-migrations';
+export { MAX_THREAD_PAGE_SIZE, type ThreadListItemView, type ThreadListRequest, type ThreadListView } from './threads/thread-list-view';
 export { sharedTransaction } from './session/shared-transaction';
-export {
-  SESSION_STORE,
-  ThreadBusyError,
-  type CheckpointTarget,
-  type FinishRunCommand,
-  type SessionStore,
-  type StartedRun,
-  type StartRunCommand,
-} from './session/session-store.interface';
-export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session/session-records';
-export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from './session/thread-list';
-export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './session/typeorm-session.store';
-export { TypeOrmRunEventLog } from './session/typeorm-run-event-log';
-export { SIGNAL_BUS, type CancelSignal, type RunEndedSignal, type SignalBus, type SignalBusHealth, type Unsubscribe } from './signals/signal-bus.interface';
-export { InProcessSignalBus } from './signals/in-process-signal-bus';
 
 export {
-  AgentTelemetry,
-  TRACER_NAME,
-  TraceAttr,
-  type AgentObserver,
-  type ObservedRun,
-  type RunOutcomeLabel,
-  type SavedTraceContext,
-  type ShutdownPhaseLabel,
-} from './telemetry';
-
-export * from './errors';
+  AgentServiceError,
+  ApprovalPendingError,
+  EventLogUnavailableError,
+  HistoryLimitError,
+  InvalidEventIdError,
+  InvalidRunInputError,
+  InvalidThreadListQueryError,
+  LeaseLostError,
+  ModelCallError,
+  type ModelCallErrorCode,
+  RunAlreadyEndedError,
+  RunIdReusedError,
+  RunInProgressError,
+  RunNotFoundError,
+  RunStoppedError,
+  ShuttingDownError,
+  StoreUnavailableError,
+  StreamGoneError,
+  ThreadAccessDeniedError,
+  ThreadNotFoundError,
+  TooManyMessagesError,
+  TooManyRunsError,
+} from './errors';

@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown/store';
 import type { AppConfig } from '../config/app-config';
 import { SERVICE_MIGRATIONS } from './service-migrations';
 import { prepareSqliteFile } from './sqlite-file';

@@ -1,5 +1,5 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { runSessionMigrations } from 'nest-agent-graceful-shutdown';
+import { runSessionMigrations } from 'nest-agent-graceful-shutdown/store';
 
 /** Connects and brings the schema up to date before the service uses it. */
 export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from 'nest-agent-graceful-shutdown/store';
 import type { DataSource } from 'typeorm';
 import { openDataSource } from '../database/open-data-source';
 import { SERVICE_MIGRATIONS } from '../database/service-migrations';

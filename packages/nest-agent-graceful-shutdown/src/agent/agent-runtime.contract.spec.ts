@@ -1,7 +1,7 @@
 import { describeRunHandleContract } from '../testing/run-handle.contract';
 import type { AgentModel } from './agent-model.interface';
 import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime } from './agent-runtime';
+import { AgentRuntime } from '../runtime/agent-runtime';
 
 describeRunHandleContract('native runtime', {
   agent({ turns, tools, hold }) {

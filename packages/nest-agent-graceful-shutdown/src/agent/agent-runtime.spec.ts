@@ -2,7 +2,7 @@ import type { AgentDefinition } from './agent-definition';
 import type { AgentHook, RunEndEvent } from './agent-hook.interface';
 import type { AgentMessage } from './agent-message';
 import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime } from './agent-runtime';
+import { AgentRuntime } from '../runtime/agent-runtime';
 import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import { StopReason } from './stop-reason';

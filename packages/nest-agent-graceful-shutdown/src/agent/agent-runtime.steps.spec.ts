@@ -1,11 +1,11 @@
 import type { AgentMessage, ToolCall } from './agent-message';
 import type { AgentModel } from './agent-model.interface';
 import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime } from './agent-runtime';
+import { AgentRuntime } from '../runtime/agent-runtime';
 import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
 import { RunControl } from './run-control';
 import type { RunOutcome } from './run-outcome';
-import type { StepProgress } from './step-checkpointer.interface';
+import type { StepProgress } from '../contracts/step-checkpointer.interface';
 import { StopReason } from './stop-reason';
 
 interface Checkpoint {

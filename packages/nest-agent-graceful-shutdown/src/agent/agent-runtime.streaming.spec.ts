@@ -2,7 +2,7 @@ import type { BaseEvent } from '@ag-ui/core';
 import type { AgentMessage } from './agent-message';
 import type { AgentModel, ModelCallContext } from './agent-model.interface';
 import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime, type PartialOutputPolicy } from './agent-runtime';
+import { AgentRuntime, type PartialOutputPolicy } from '../runtime/agent-runtime';
 import { RunControl } from './run-control';
 import { StopReason } from './stop-reason';
 import { waitFor } from '../../../../test/support/wait-for';

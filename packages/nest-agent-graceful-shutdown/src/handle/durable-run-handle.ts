@@ -7,7 +7,7 @@ import { HookChain } from '../agent/hook-chain';
 import type { StopRequest } from '../agent/run-control';
 import { stepEvent, toolResultEvent } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
-import type { ToolCallRecord } from '../session/session-records';
+import type { ToolCallRecord } from '../contracts/session-records';
 import { StopReason, type RunPhase } from '../agent/stop-reason';
 import { RunStoppedError } from '../errors/run-stopped.error';
 import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
@@ -16,9 +16,9 @@ import type { RunHandle, SafePoint, ToolCallResult } from './run-handle.interfac
 import { outcomeOf, type DecidedStop } from './outcome-of';
 import { PendingCalls } from './pending-calls';
 import { SerialWrites } from './serial-writes';
-import type { RunHandleSpec } from './run-handle-spec';
+import type { RunHandleSpec } from './run-handle.types';
 import { runThroughRecords, type ToolRunHost } from './run-through-records';
-import { NO_INSTRUMENTS, type RunInstruments } from '../telemetry/run-instruments';
+import { NO_INSTRUMENTS, type RunInstruments } from './run-instruments';
 
 const GO: SafePoint = { stop: false };
 

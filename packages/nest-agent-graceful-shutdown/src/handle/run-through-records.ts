@@ -1,6 +1,6 @@
 import { abortable, CallAbortedError } from '../agent/abortable';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ToolCallRecord } from '../session/session-records';
+import type { ToolCallRecord } from '../contracts/session-records';
 import type { RunHandle, ToolCallResult } from './run-handle.interface';
 
 /** What running a tool call through its record needs of the run. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ChannelEvent } from '../streams/run-event-channel';
+import type { ChannelEvent } from '../contracts/run-event-log.interface';
 import { HeartbeatTicker, type HeartbeatTarget } from './heartbeat-ticker';
 
 /**

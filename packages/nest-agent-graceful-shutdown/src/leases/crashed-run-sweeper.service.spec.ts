@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { advanceLeaseClock } from '../session/lease-clock.fixtures';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
 import { CrashedRunSweeper } from './crashed-run-sweeper.service';

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
-import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { LeaseKeeper } from './lease-keeper.service';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { advanceLeaseClock } from '../session/lease-clock.fixtures';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';

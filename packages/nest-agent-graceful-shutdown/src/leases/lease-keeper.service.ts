@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { LeaseLostError } from '../errors/lease-lost.error';
-import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 
 /** How many renewals `confirm` tries before it gives a lease up as lost. */
 const CONFIRM_ATTEMPTS = 3;

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { RunControl } from '../agent/run-control';
-import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { AgentMetrics } from './agent-metrics';

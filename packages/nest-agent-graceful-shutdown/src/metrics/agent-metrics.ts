@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, register as globalRegistry, type Metric, type Registry } from 'prom-client';
 import type { AgentTelemetry } from '../telemetry/agent-telemetry';
 import type { AgentObserver, RunOutcomeLabel, ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
-import type { ResumeMode } from '../resume/resume-mode';
+import type { ResumeMode } from '../options/resume-mode';
 import { AgentMetricName as Name, CANCEL_BUCKETS, CHECKPOINT_BUCKETS, SHUTDOWN_BUCKETS } from './metric-names';
 
 const OUTCOMES: readonly RunOutcomeLabel[] = ['completed', 'canceled', 'interrupted', 'handed_over', 'awaiting_approval', 'failed'];

@@ -1,4 +1,4 @@
-import type { GracefulShutdownModuleOptions } from '../graceful-shutdown-options.interface';
+import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
 import { assertKnownOptions } from './known-options';
 
 const check = (options: unknown) => () => assertKnownOptions(options as GracefulShutdownModuleOptions);

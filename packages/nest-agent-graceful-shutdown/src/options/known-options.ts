@@ -1,4 +1,4 @@
-import type { GracefulShutdownModuleOptions } from '../graceful-shutdown-options.interface';
+import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
 
 /** Every key of `T`, each once: adding an option without listing it here fails to compile. */
 type KeysOf<T> = { readonly [K in keyof Required<T>]: true };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
-import type { RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
+import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { LoopNudge } from '../streams/loop-nudge';
 import { createSignalRedis } from './redis-connection';
 import type { RedisLogWire, StreamEntry } from './redis-log-wire';

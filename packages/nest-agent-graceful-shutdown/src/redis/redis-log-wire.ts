@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { LoggedEvent, RunLogKey } from '../streams/run-event-log.interface';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
 
 /** A Redis Stream entry as ioredis returns it: its id and its flat field/value list. */
 export type StreamEntry = [id: string, fields: string[]];

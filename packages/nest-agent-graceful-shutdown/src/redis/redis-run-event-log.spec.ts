@@ -8,7 +8,7 @@ import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
 import { FOLLOW_BLOCK_MS } from './redis-log-follower';
 import { RedisRunEventLog } from './redis-run-event-log';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

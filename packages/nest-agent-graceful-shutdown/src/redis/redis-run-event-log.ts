@@ -1,7 +1,7 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { createSignalRedis, quitSignalRedis } from './redis-connection';
 import { RedisLinkState } from './redis-link-state';
 import { RedisLogFollower } from './redis-log-follower';

@@ -5,7 +5,7 @@ import { ensureLocalServicePackages } from '../../../../tools/local-services/deb
 import { RedisServer } from '../../../../tools/local-services/redis-server';
 import { waitFor } from '../../../../test/support/wait-for';
 import { RedisSignalBus } from './redis-signal-bus';
-import type { RunEndedSignal } from '../signals/signal-bus.interface';
+import type { RunEndedSignal } from '../contracts/signal-bus.interface';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

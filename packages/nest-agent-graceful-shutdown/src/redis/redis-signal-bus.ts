@@ -5,7 +5,7 @@ import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { createSignalRedis, quitSignalRedis } from './redis-connection';
 import { RedisLinkState } from './redis-link-state';
 import { RedisSignalWire } from './redis-signal-wire';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../signals/signal-bus.interface';
+import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
 
 /** How long `connect()` waits for Redis before the app boots without it. */
 const CONNECT_WAIT_MS = 3_000;

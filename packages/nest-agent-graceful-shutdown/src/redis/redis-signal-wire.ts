@@ -1,4 +1,4 @@
-import type { CancelSignal, RunEndedSignal } from '../signals/signal-bus.interface';
+import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
 
 /**
  * The Redis names and payloads of the signal bus, shared by every instance. Changing them

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
-import type { ResumeAnswer } from '../runs/run-input';
 import { approvalInterruptId } from './approval-interrupts';
+
+/** An answer to one interrupt of a paused run (AG-UI `ResumeEntry`). */
+export interface ResumeAnswer {
+  interruptId: string;
+  status: 'resolved' | 'cancelled';
+  payload?: unknown;
+}
 
 /** Text of the tool result of a call a human rejected. */
 export const REJECTED_RESULT = 'rejected: a human declined this tool call, so it was not run. Do not retry it unless asked.';

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../agent/agent-message';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { InterruptedState } from '../contracts/interrupted-state';
 
 const WHY: Record<InterruptedState['reason'], string> = {
   shutdown: 'the service instance running it was shut down (for example during a deployment)',

@@ -1,7 +1,7 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { PendingToolCall } from '../agent/run-outcome';
-import type { ToolCallRecord } from '../session/session-records';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { ToolCallRecord } from '../contracts/session-records';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { findDanglingToolCalls } from './dangling-tool-calls';
 import { NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT } from './resume-message';
 import { planResume } from './resume-planner';

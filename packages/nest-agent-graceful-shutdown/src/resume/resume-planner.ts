@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ToolCallRecord } from '../session/session-records';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { ToolCallRecord } from '../contracts/session-records';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { findDanglingToolCalls } from './dangling-tool-calls';
 import { defaultResumeMessage, NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT, type ResumeMessageTemplate } from './resume-message';
 import { toolResultMessage } from './tool-result-message';

@@ -5,7 +5,7 @@ import { ask, answer, call, scriptedModel } from '../agent/agent-runtime.fixture
 import type { ToolCall } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { GracefulShutdownModule } from '../graceful-shutdown.module';
-import type { CheckpointTarget } from '../session/session-store.interface';
+import type { CheckpointTarget } from '../contracts/session-store.interface';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
 import { AgentRunService } from './agent-run.service';
 import { AgentRun } from './agent-run';

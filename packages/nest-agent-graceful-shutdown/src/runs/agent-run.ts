@@ -7,15 +7,15 @@ import { StopReason } from '../agent/stop-reason';
 import { StoreCheckpointer } from '../session/store-checkpointer';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { answerCutToolCalls } from '../resume/cut-tool-calls';
 import { toolResultEvent } from '../agent/run-events';
 import type { AgentMessage } from '../agent/agent-message';
 import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping';
-import type { AgentRunSpec } from './agent-run-spec';
+import type { AgentRunSpec } from './agent-run.types';
 import { outcomeLabel } from './run-outcome-mapping';
 
-export type { AgentRunSpec } from './agent-run-spec';
+export type { AgentRunSpec } from './agent-run.types';
 import { SseEventStream } from '../http/sse-event-stream';
 import { driveRun } from '../handle/drive-run';
 import { DurableRunHandle } from '../handle/durable-run-handle';

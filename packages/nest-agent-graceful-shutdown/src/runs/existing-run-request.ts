@@ -1,10 +1,10 @@
 import { RunAlreadyEndedError } from '../errors/run-already-ended.error';
 import { RunIdReusedError } from '../errors/run-id-reused.error';
 import { StreamGoneError } from '../errors/stream-gone.error';
-import type { RunRecord, ThreadRecord } from '../session/session-records';
-import type { SessionStore } from '../session/session-store.interface';
+import type { RunRecord, ThreadRecord } from '../contracts/session-records';
+import type { SessionStore } from '../contracts/session-store.interface';
 import type { ExistingRunStream } from '../streams/existing-run-stream';
-import type { RunStreamService } from '../streams/run-stream.service';
+import type { RunStreamService } from './run-stream.service';
 import type { ValidRunInput } from './run-input';
 
 /** A run request whose `runId` the thread already has. */

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { RunNotFoundError } from '../errors/run-not-found.error';
-import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
-import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import { ThreadQueryService } from '../threads/thread-query.service';
 
 /** The answer to a cancel request. */

@@ -1,4 +1,5 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import type { ResumeAnswer } from '../resume/approval-answers';
 import type { RunAgentInput } from '@ag-ui/core';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
 
@@ -22,12 +23,7 @@ export interface IncomingUserMessage {
   content: string;
 }
 
-/** An answer to one interrupt of a paused run (AG-UI `ResumeEntry`). */
-export interface ResumeAnswer {
-  interruptId: string;
-  status: 'resolved' | 'cancelled';
-  payload?: unknown;
-}
+export type { ResumeAnswer } from '../resume/approval-answers';
 
 /** A run request, validated. */
 export interface ValidRunInput {

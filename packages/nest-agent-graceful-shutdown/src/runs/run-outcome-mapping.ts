@@ -4,7 +4,7 @@ import { StopReason } from '../agent/stop-reason';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { ModelCallError } from '../errors/model-call.error';
 import { approvalInterrupts, type ApprovalInterrupt } from '../resume/approval-interrupts';
-import type { RunStatus } from '../session/session-records';
+import type { RunStatus } from '../contracts/session-records';
 import type { RunOutcomeLabel } from '../telemetry/agent-observer.interface';
 
 /** How an outcome is recorded and told to the client. */

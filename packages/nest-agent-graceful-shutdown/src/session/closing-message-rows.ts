@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ThreadEntity } from './entities/thread.entity';
 import { insertMessages } from './session-rows';
-import type { FinishRunCommand } from './session-store.interface';
+import type { FinishRunCommand } from '../contracts/session-store.interface';
 
 /**
  * Appends a run end's closing messages after the thread's last message and counts them, inside

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
 import { unfinishedToolCalls } from './tool-call-rows';

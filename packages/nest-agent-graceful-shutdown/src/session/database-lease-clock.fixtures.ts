@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { waitFor } from '../../../../test/support/wait-for';
 import { advanceLeaseClock } from './lease-clock.fixtures';
-import type { StartRunCommand } from './session-store.interface';
+import type { StartRunCommand } from '../contracts/session-store.interface';
 import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store';
 
 /** A TypeORM store on a fresh database, as each database's spec opens one. */

@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import { alreadyFinished } from './finished-run-rows';
-import type { FinishRunCommand, StartRunCommand } from './session-store.interface';
+import type { FinishRunCommand, StartRunCommand } from '../contracts/session-store.interface';
 import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store';
 
 /** A store on a fresh database, its data source, and how to release both. */

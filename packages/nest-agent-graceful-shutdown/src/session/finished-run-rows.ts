@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { appendClosingMessages } from './closing-message-rows';
 import type { BatchOutcome } from './group-commit';
-import type { ThreadStatus } from './session-records';
-import type { FinishRunCommand } from './session-store.interface';
+import type { ThreadStatus } from '../contracts/session-records';
+import type { FinishRunCommand } from '../contracts/session-store.interface';
 
 /** The part of a better-sqlite3 connection used here (the package ships no types of its own). */
 interface SqliteConnection {

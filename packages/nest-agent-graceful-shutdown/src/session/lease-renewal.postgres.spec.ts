@@ -4,7 +4,7 @@ import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures';
 import { describeRecordFormat } from './record-format.fixtures';
 import { advanceLeaseClock } from './lease-clock.fixtures';
 import { usePostgresDatabases } from './postgres-databases.fixtures';
-import type { StartRunCommand } from './session-store.interface';
+import type { StartRunCommand } from '../contracts/session-store.interface';
 import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store';
 
 const databases = usePostgresDatabases('leases');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StartRunCommand } from './session-store.interface';
+import type { StartRunCommand } from '../contracts/session-store.interface';
 import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures';
 
 describe('lease renewal on SQLite (one writer)', () => {

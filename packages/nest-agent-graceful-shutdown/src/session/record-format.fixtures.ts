@@ -5,7 +5,7 @@ import type { OpenedStore } from './database-lease-clock.fixtures';
 import { ThreadEntity } from './entities/thread.entity';
 import { advanceLeaseClock } from './lease-clock.fixtures';
 import { RECORD_FORMAT_VERSION } from './record-format';
-import type { StartRunCommand } from './session-store.interface';
+import type { StartRunCommand } from '../contracts/session-store.interface';
 import type { TypeOrmSessionStoreOptions } from './typeorm-session.store';
 
 const LEASE_TTL_MS = 10_000;

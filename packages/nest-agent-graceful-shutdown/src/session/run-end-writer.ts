@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { alreadyFinished, writeFinishedRuns } from './finished-run-rows';
 import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit';
 import type { SessionDatabase } from './session-database';
-import type { FinishRunCommand } from './session-store.interface';
+import type { FinishRunCommand } from '../contracts/session-store.interface';
 
 /** The most run ends per transaction. */
 const FINISH_BATCH = 10_000;

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import type { LoggedEvent, RunLogKey } from '../streams/run-event-log.interface';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
 import type { BatchOutcome } from './group-commit';
 
 /** One `append` call of a batch. */

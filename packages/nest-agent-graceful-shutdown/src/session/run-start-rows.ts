@@ -3,11 +3,11 @@ import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
 import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
 import type { SessionDatabase } from './session-database';
-import type { ThreadStatus } from './session-records';
+import type { ThreadStatus } from '../contracts/session-records';
 import { NewerRecordFormatError } from '../errors/newer-record-format.error';
 import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format';
 import { insertMessages } from './session-rows';
-import { ThreadBusyError, type StartedRun, type StartRunCommand } from './session-store.interface';
+import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contracts/session-store.interface';
 
 /**
  * Writes a run's start inside the caller's transaction: the thread (created if new) locked and

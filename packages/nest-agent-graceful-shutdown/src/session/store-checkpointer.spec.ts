@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LeaseLostError } from '../errors/lease-lost.error';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { LeaseKeeper } from '../leases/lease-keeper.service';
 import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures';
 import { StoreCheckpointer } from './store-checkpointer';

@@ -1,7 +1,7 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { StepCheckpointer, StepProgress } from '../agent/step-checkpointer.interface';
-import type { ToolCallRecord } from './session-records';
-import type { SessionStore } from './session-store.interface';
+import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
+import type { ToolCallRecord } from '../contracts/session-records';
+import type { SessionStore } from '../contracts/session-store.interface';
 
 /** Confirms that a run still holds its thread's lease (see `LeaseKeeper.confirm`). */
 export interface LeaseConfirmation {

@@ -1,8 +1,8 @@
 import { Brackets, type EntityManager } from 'typeorm';
 import { ThreadEntity } from './entities/thread.entity';
 import { leaseExpired } from './lease-rows';
-import type { ThreadStatus } from './session-records';
-import type { ThreadListPage, ThreadListQuery, ThreadSummary } from './thread-list';
+import type { ThreadStatus } from '../contracts/session-records';
+import type { ThreadListPage, ThreadListQuery, ThreadSummary } from '../contracts/thread-list';
 
 /**
  * One page of `query.ownerId`'s threads by keyset: `(updated_at, thread_id)` below the

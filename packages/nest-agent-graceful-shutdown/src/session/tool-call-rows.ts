@@ -1,7 +1,7 @@
 import { In, type EntityManager } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { ToolCallEntity } from './entities/tool-call.entity';
-import type { ToolCallRecord } from './session-records';
+import type { ToolCallRecord } from '../contracts/session-records';
 
 /** Records a tool call as started; a call run again (an idempotent tool on resume) is re-recorded. */
 export async function insertStartedToolCall(manager: EntityManager, threadId: string, runKey: string, call: ToolCall, at: string): Promise<void> {

@@ -1,15 +1,15 @@
 import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
 import { LessThan, MoreThan, type DataSource } from 'typeorm';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../streams/run-event-log.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { DEFAULT_RETRY_POLICY } from './connection-retry';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
 import { RunEventEntity } from './entities/run-event.entity';
 import { GroupCommit } from './group-commit';
 import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows';
 import { SessionDatabase } from './session-database';
-import { deliverSafely } from '../streams/deliver-safely';
+import { deliverSafely } from '../contracts/deliver-safely';
 
 const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
 /** How often, at most, evicted logs are deleted, in milliseconds; and how many per round. */

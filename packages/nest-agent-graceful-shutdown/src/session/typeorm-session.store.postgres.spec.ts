@@ -7,7 +7,7 @@ import { advanceLeaseClock } from './lease-clock.fixtures';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 import { usePostgresDatabases } from './postgres-databases.fixtures';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
-import { ThreadBusyError } from './session-store.interface';
+import { ThreadBusyError } from '../contracts/session-store.interface';
 import { TypeOrmSessionStore } from './typeorm-session.store';
 
 const databases = usePostgresDatabases('contract');

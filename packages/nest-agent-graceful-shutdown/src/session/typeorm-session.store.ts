@@ -7,7 +7,7 @@ import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
 import { fencedCheckpoint } from './lease-fence';
 import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows';
-import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from './session-records';
+import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records';
 import { RunEndWriter } from './run-end-writer';
 import { writeRunStart } from './run-start-rows';
 import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
@@ -19,8 +19,8 @@ import {
   type SessionStore,
   type StartedRun,
   type StartRunCommand,
-} from './session-store.interface';
-import type { ThreadListPage, ThreadListQuery } from './thread-list';
+} from '../contracts/session-store.interface';
+import type { ThreadListPage, ThreadListQuery } from '../contracts/thread-list';
 import { findThreadPage } from './thread-list-rows';
 import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
 import { SessionDatabase } from './session-database';

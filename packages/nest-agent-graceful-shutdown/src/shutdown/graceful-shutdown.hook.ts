@@ -4,9 +4,9 @@ import type { RunOutcome } from '../agent/run-outcome';
 import { StopReason } from '../agent/stop-reason';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import type { LeaseKeeper } from '../leases/lease-keeper.service';
-import type { SignalBus, Unsubscribe } from '../signals/signal-bus.interface';
-import type { InFlightRunRegistry } from './in-flight-run.registry';
-import type { InterruptedState } from './interrupted-state';
+import type { SignalBus, Unsubscribe } from '../contracts/signal-bus.interface';
+import type { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
+import type { InterruptedState } from '../contracts/interrupted-state';
 import type { ShutdownCoordinator } from './shutdown-coordinator.service';
 
 const DEFAULT_STEP_DURATION_MS = 5_000;

@@ -1,8 +1,8 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import { InFlightRunRegistry } from './in-flight-run.registry';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 
 /** Keeps the coordinator's structured lines, with their level. */

@@ -1,8 +1,8 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { RunControl } from '../agent/run-control';
 import { StopReason } from '../agent/stop-reason';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
-import { InFlightRunRegistry } from './in-flight-run.registry';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 
 /** Keeps the coordinator's structured lines. */

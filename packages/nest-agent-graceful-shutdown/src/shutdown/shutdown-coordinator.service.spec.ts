@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ShuttingDownError } from '../errors/shutting-down.error';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
-import { InFlightRunRegistry } from './in-flight-run.registry';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 
 // The coordinator logs every phase; the assertions below are what matters here.

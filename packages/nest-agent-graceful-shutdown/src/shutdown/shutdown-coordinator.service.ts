@@ -3,10 +3,11 @@ import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nes
 import { HttpAdapterHost } from '@nestjs/core';
 import { StopReason } from '../agent/stop-reason';
 import { ShuttingDownError } from '../errors/shutting-down.error';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { reportAbandonedToolCalls } from './abandoned-tool-calls';
 import { DrainTally } from './drain-tally';
-import { InFlightRunRegistry } from './in-flight-run.registry';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { resolveShutdownOptions } from '../graceful-shutdown.constants';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
 import type { ApplicationCloser } from '../lifecycle/application-closer';
-import { InFlightRunRegistry } from './in-flight-run.registry';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 import { ShutdownSignalListener } from './shutdown-signal.listener';
 import { waitFor } from '../../../../test/support/wait-for';

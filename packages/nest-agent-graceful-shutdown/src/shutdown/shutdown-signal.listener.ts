@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { ApplicationCloser } from '../lifecycle/application-closer';
 import { PROCESS_TERMINATOR, type ProcessTerminator } from './process-terminator';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';

@@ -1,4 +1,4 @@
-import type { RunEndedSignal } from './signal-bus.interface';
+import type { RunEndedSignal } from '../contracts/signal-bus.interface';
 import { InProcessSignalBus } from './in-process-signal-bus';
 import { waitFor } from '../../../../test/support/wait-for';
 

@@ -1,14 +1,13 @@
+import { OWNED_SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens';
 import type { Provider } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from './in-process-signal-bus';
 import { importRedisEntry } from './redis-entry';
-import { SIGNAL_BUS, type SignalBus } from './signal-bus.interface';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
 export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
-
-/** Injection token of the bus the module owns. */
-export const OWNED_SIGNAL_BUS = Symbol('OWNED_SIGNAL_BUS');
 
 /** The Redis bus, loaded only when `signals.redisUrl` is set. */
 async function redisBus(url: string, cancelTtlMs: number): Promise<SignalBus> {
@@ -31,3 +30,5 @@ export const signalBusProviders: Provider[] = [
     useFactory: (options: ResolvedShutdownOptions, owned: OwnedSignalBus): SignalBus => options.signalBus ?? owned!,
   },
 ];
+
+export { OWNED_SIGNAL_BUS };

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import { deliverSafely } from './deliver-safely';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from './run-event-log.interface';
+import { deliverSafely } from '../contracts/deliver-safely';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 
 /** One run's events in memory. */
 interface MemoryLog {

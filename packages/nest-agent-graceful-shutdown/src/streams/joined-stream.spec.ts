@@ -4,7 +4,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import { SseEventStream } from '../http/sse-event-stream';
 import { InMemoryRunEventLog } from './in-memory-run-event-log';
 import { JoinedStream, type RunLiveness } from './joined-stream';
-import type { LoggedEvent, RunLogKey } from './run-event-log.interface';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const text = (id: number): LoggedEvent => ({ id, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta: `d${id}` } as BaseEvent });

@@ -1,8 +1,8 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { SseEventStream } from '../http/sse-event-stream';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
-import type { LoggedEvent, RunEventLog, RunLogKey } from './run-event-log.interface';
-import { SharedInterval } from './shared-interval';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
+import { SharedInterval } from '../http/shared-interval';
 import { isTerminal } from './stream-shape';
 
 const REPLAY_PAGE = 1_000;

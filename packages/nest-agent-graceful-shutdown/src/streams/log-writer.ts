@@ -1,15 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { BaseEvent } from '@ag-ui/core';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import { LoopNudge } from './loop-nudge';
-import type { LoggedEvent, RunEventLog, RunLogKey } from './run-event-log.interface';
+import type { ChannelEvent, LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
 
-/** An event as a connection receives it: with its log id, or without one for a notice of that connection. */
-export interface ChannelEvent {
-  id?: number;
-  event: BaseEvent;
-}
+export type { ChannelEvent } from '../contracts/run-event-log.interface';
 
 /** An event on its way: `sent` once it reached the connections (before the log took it, during an outage of the log). */
 interface Pending extends ChannelEvent {

@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import { LogWriter, type ChannelEvent } from './log-writer';
-import type { LoggedEvent, RunEventLog, RunLogKey } from './run-event-log.interface';
+import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
 import { isTerminal, StreamShape } from './stream-shape';
 
 export type { ChannelEvent } from './log-writer';

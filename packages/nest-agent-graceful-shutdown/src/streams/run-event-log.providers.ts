@@ -1,16 +1,15 @@
+import { OWNED_RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens';
 import type { Provider } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS, type ResolvedShutdownOptions } from '../graceful-shutdown.constants';
-import { SESSION_STORE, type SessionStore } from '../session/session-store.interface';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';
 import { importRedisEntry } from '../signals/redis-entry';
 import { InMemoryRunEventLog } from './in-memory-run-event-log';
-import { RUN_EVENT_LOG, type RunEventLog } from './run-event-log.interface';
+import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface';
 
 /** A log the module made from its options, and so connects and closes; null for a log the host passed. */
 export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
-
-/** Injection token of the log the module owns. */
-export const OWNED_RUN_EVENT_LOG = Symbol('OWNED_RUN_EVENT_LOG');
 
 /** The Redis log, loaded only when `signals.redisUrl` is set. */
 async function redisLog(url: string): Promise<RunEventLog> {
@@ -37,3 +36,5 @@ export const runEventLogProviders: Provider[] = [
     useFactory: (options: ResolvedShutdownOptions, owned: OwnedRunEventLog): RunEventLog => options.eventLog ?? owned!,
   },
 ];
+
+export { OWNED_RUN_EVENT_LOG };

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
-import { SIGNAL_BUS, type SignalBus } from '../signals/signal-bus.interface';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import type { AgentObserver } from './agent-observer.interface';
 
 type Observation = { [K in keyof AgentObserver]-?: NonNullable<AgentObserver[K]> };

@@ -2,10 +2,10 @@ import type { ToolCall } from '../agent/agent-message';
 import type { ModelUsage } from '../agent/agent-model.interface';
 import type { RunOutcome } from '../agent/run-outcome';
 import type { RunPhase } from '../agent/stop-reason';
-import type { ResumeMode } from '../resume/resume-mode';
+import type { ResumeMode } from '../options/resume-mode';
 import type { AgentTelemetry } from './agent-telemetry';
 import type { ObservedRun, RunOutcomeLabel } from './agent-observer.interface';
-import type { RunInstruments } from './run-instruments';
+import type { RunInstruments } from '../handle/run-instruments';
 import { RunSpans } from './run-spans';
 import { TraceAttr, type SavedTraceContext } from './trace-attributes';
 

@@ -28,10 +28,4 @@ export const TraceAttr = {
 /** The tracer's name: the package's, as instrumentation scopes are named. */
 export const TRACER_NAME = 'nest-agent-graceful-shutdown';
 
-/** Where a run's trace is kept across an interruption, so the resumed attempt links to it. */
-export interface SavedTraceContext {
-  /** 32 hex digits. */
-  traceId: string;
-  /** 16 hex digits: the interrupted attempt's run span. */
-  spanId: string;
-}
+export type { SavedTraceContext } from '../contracts/interrupted-state';

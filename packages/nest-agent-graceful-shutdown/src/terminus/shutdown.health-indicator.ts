@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
-import { InFlightRunRegistry } from '../shutdown/in-flight-run.registry';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 
 /**
  * Readiness: down from the first moment of a shutdown, so the load balancer stops sending

@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { SessionStore, StartRunCommand } from '../session/session-store.interface';
+import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface';
 import type { RunSlotsContext } from './run-slots.contract';
 
 /**

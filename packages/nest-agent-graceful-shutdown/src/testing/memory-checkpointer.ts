@@ -1,6 +1,6 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { StepCheckpointer } from '../agent/step-checkpointer.interface';
-import type { ToolCallRecord } from '../session/session-records';
+import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
+import type { ToolCallRecord } from '../contracts/session-records';
 
 /**
  * A checkpointer that keeps everything in memory and remembers every write, for specs: what

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
-import type { FinishRunCommand, SessionStore, StartRunCommand } from '../session/session-store.interface';
+import type { FinishRunCommand, SessionStore, StartRunCommand } from '../contracts/session-store.interface';
 
 /** What the run-end message cases need from the enclosing contract: the store of the test and its clock. */
 export interface RunEndMessagesContext {

@@ -1,5 +1,5 @@
 /// <reference types="jest" />
-import type { RunEventLog } from '../streams/run-event-log.interface';
+import type { RunEventLog } from '../contracts/run-event-log.interface';
 import { freshRun, idsOf, loggedEvents, RecordingListener, until } from './run-event-log-probes';
 
 /** A log under test and how to release it. */

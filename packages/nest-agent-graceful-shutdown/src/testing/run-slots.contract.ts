@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
 import { TooManyRunsError } from '../errors/too-many-runs.error';
-import type { SessionStore, StartRunCommand } from '../session/session-store.interface';
+import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface';
 
 /** What the run-slot cases need from the enclosing contract: the store of the test and its clock. */
 export interface RunSlotsContext {

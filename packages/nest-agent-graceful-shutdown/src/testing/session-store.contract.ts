@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
-import type { InterruptedState } from '../shutdown/interrupted-state';
-import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../session/session-store.interface';
+import type { InterruptedState } from '../contracts/interrupted-state';
+import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../contracts/session-store.interface';
 import { describeRunEndMessages } from './run-end-messages.contract';
 import { describeFencingTokens } from './fencing-tokens.contract';
 import { describeRunSlots } from './run-slots.contract';

@@ -1,4 +1,4 @@
-import type { ThreadRecord } from '../session/session-records';
+import type { ThreadRecord } from '../contracts/session-records';
 
 /**
  * Who may run, read and stop a thread. The host provides its own (teams, shared threads,
@@ -9,12 +9,11 @@ export interface ThreadAccessPolicy {
   canAccess(userId: string, thread: ThreadRecord): boolean | Promise<boolean>;
 }
 
-/** Injection token of the thread access policy. */
-export const THREAD_ACCESS_POLICY = Symbol('THREAD_ACCESS_POLICY');
-
 /** The default policy: a thread belongs to the user who created it, and to no one else. */
 export class CreatorOwnsThread implements ThreadAccessPolicy {
   canAccess(userId: string, thread: ThreadRecord): boolean {
     return thread.ownerId === userId;
   }
 }
+
+export { THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens';

@@ -1,5 +1,5 @@
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
-import type { ThreadListPosition } from '../session/thread-list';
+import type { ThreadListPosition } from '../contracts/thread-list';
 
 // Longest cursor accepted, in characters: an ISO time and a 128-character id fit with room to spare.
 const MAX_CURSOR_LENGTH = 512;

@@ -1,5 +1,5 @@
-import type { ThreadStatus } from '../session/session-records';
-import type { ThreadSummary } from '../session/thread-list';
+import type { ThreadStatus } from '../contracts/session-records';
+import type { ThreadSummary } from '../contracts/thread-list';
 
 /** How many threads a page holds when the caller does not say. */
 export const DEFAULT_THREAD_PAGE_SIZE = 50;

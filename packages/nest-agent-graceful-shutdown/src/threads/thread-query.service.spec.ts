@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error';
-import type { ThreadRecord } from '../session/session-records';
+import type { ThreadRecord } from '../contracts/session-records';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
 import type { TypeOrmSessionStore } from '../session/typeorm-session.store';
 import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy';

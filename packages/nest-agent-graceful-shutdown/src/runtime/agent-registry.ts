@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AgentDefinition } from '../agent/agent-definition';
-import { toDurableAgent } from '../handle/durable-agent';
+import { toDurableAgent } from './durable-agent';
 import type { DurableAgent } from '../handle/run-handle.interface';
 
 /** An agent as `AgentRunService.start` takes it: a definition, a durable agent, or a registered name. */

@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { Unsubscribe } from '../signals/signal-bus.interface';
+import type { Unsubscribe } from './signal-bus.interface';
 
 /** One event of a run's log, under its SSE id. */
 export interface LoggedEvent {
@@ -49,5 +49,10 @@ export interface RunEventLog {
   retain(run: RunLogKey, retentionMs: number): Promise<void>;
 }
 
-/** Injection token of the run event log. */
-export const RUN_EVENT_LOG = Symbol('RUN_EVENT_LOG');
+export { RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens';
+
+/** An event as a connection receives it: with its log id, or without one for a notice of that connection. */
+export interface ChannelEvent {
+  id?: number;
+  event: BaseEvent;
+}

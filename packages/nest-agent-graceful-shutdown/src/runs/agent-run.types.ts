@@ -1,11 +1,11 @@
 import type { AgentHook } from '../agent/agent-hook.interface';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { PartialOutputPolicy } from '../agent/agent-runtime';
+import type { PartialOutputPolicy } from '../handle/run-handle.types';
 import type { DurableAgent } from '../handle/run-handle.interface';
 import type { LeaseKeeper } from '../leases/lease-keeper.service';
-import type { SessionStore } from '../session/session-store.interface';
+import type { SessionStore } from '../contracts/session-store.interface';
 import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
-import type { SignalBus } from '../signals/signal-bus.interface';
+import type { SignalBus } from '../contracts/signal-bus.interface';
 import type { RunEventChannel } from '../streams/run-event-channel';
 import type { RunTelemetry } from '../telemetry/run-telemetry';
 

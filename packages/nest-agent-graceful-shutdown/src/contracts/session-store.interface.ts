@@ -1,7 +1,7 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { ModelUsage } from '../agent/agent-model.interface';
 import type { RunPhase, StopReason } from '../agent/stop-reason';
-import type { InterruptedState } from '../shutdown/interrupted-state';
+import type { InterruptedState } from './interrupted-state';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
 
@@ -147,5 +147,4 @@ export interface SessionStore {
   isExclusive?(): boolean;
 }
 
-/** Injection token of the session store. */
-export const SESSION_STORE = Symbol('SESSION_STORE');
+export { SESSION_STORE } from '../tokens/graceful-shutdown.tokens';

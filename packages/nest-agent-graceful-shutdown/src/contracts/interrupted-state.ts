@@ -1,6 +1,5 @@
 import type { PendingToolCall } from '../agent/run-outcome';
 import type { RunPhase } from '../agent/stop-reason';
-import type { SavedTraceContext } from '../telemetry/trace-attributes';
 
 /** Why a thread's run was interrupted rather than finished. */
 export type InterruptReason = 'shutdown' | 'crash' | 'approval';
@@ -23,4 +22,12 @@ export interface InterruptedState {
   pendingToolCalls: PendingToolCall[];
   /** The interrupted attempt's trace, when it was sampled: the attempt that continues links to it. */
   traceContext?: SavedTraceContext;
+}
+
+/** Where a run's trace is kept across an interruption, so the resumed attempt links to it. */
+export interface SavedTraceContext {
+  /** 32 hex digits. */
+  traceId: string;
+  /** 16 hex digits: the interrupted attempt's run span. */
+  spanId: string;
 }

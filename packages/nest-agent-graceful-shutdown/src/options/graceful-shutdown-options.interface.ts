@@ -1,8 +1,8 @@
-import type { AgentHook } from './agent/agent-hook.interface';
-import type { ResumeMessageTemplate } from './resume/resume-message';
-import type { RunLimitOptions } from './runs/run-limits';
-import type { SignalBus } from './signals/signal-bus.interface';
-import type { RunEventLog } from './streams/run-event-log.interface';
+import type { AgentHook } from '../agent/agent-hook.interface';
+import type { ResumeMessageTemplate } from '../resume/resume-message';
+import type { RunLimitOptions } from './run-limits';
+import type { SignalBus } from '../contracts/signal-bus.interface';
+import type { RunEventLog } from '../contracts/run-event-log.interface';
 
 /** When and how the process shuts down. */
 export interface ShutdownOptions {
@@ -148,7 +148,7 @@ export interface StreamOptions {
   log?: RunEventLog;
 }
 
-export type { RunLimitOptions } from './runs/run-limits';
+export type { RunLimitOptions } from './run-limits';
 
 /** Options of `GracefulShutdownModule`. Every one has a default. */
 export interface GracefulShutdownModuleOptions {

@@ -1,56 +1,21 @@
-import { abortable } from './abortable';
-import type { AgentDefinition } from './agent-definition';
-import type { AgentHook } from './agent-hook.interface';
-import type { AgentMessage, ToolCall } from './agent-message';
-import type { ModelResponse } from './agent-model.interface';
+import { abortable } from '../agent/abortable';
+import type { AgentDefinition } from '../agent/agent-definition';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { ModelResponse } from '../agent/agent-model.interface';
 import { runBounded } from './bounded-parallel';
-import type { RunControl } from './run-control';
-import type { RunEventSink } from './run-events';
-import type { RunOutcome } from './run-outcome';
-import type { StepCheckpointer } from './step-checkpointer.interface';
-import { StopReason } from './stop-reason';
+import type { RunOutcome } from '../agent/run-outcome';
+import { StopReason } from '../agent/stop-reason';
 import { ToolExecutor } from './tool-executor';
-import { toolFenceOf } from './tool-fence';
+import { toolFenceOf } from '../agent/tool-fence';
 import { driveRun } from '../handle/drive-run';
 import { DurableRunHandle } from '../handle/durable-run-handle';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
+import type { AgentRunEnvironment, AgentRunInput } from '../handle/run-handle.types';
+
+export type { AgentRunEnvironment, AgentRunInput, PartialOutputPolicy } from '../handle/run-handle.types';
 
 const DEFAULT_MAX_ITERATIONS = 25;
 const DEFAULT_MAX_PARALLEL_TOOL_CALLS = 4;
-
-/** What one run starts from. */
-export interface AgentRunInput {
-  threadId: string;
-  runId: string;
-  /** The stored history, oldest first. */
-  history: readonly AgentMessage[];
-  /** Tool calls of the last assistant message to run before reasoning (a resumed step). */
-  pendingToolCalls?: readonly ToolCall[];
-  /** Messages to append, after `pendingToolCalls`, before the first reasoning call. */
-  prelude?: readonly AgentMessage[];
-  /** Calls a human has approved: they run without pausing again. */
-  approvedToolCallIds?: ReadonlySet<string>;
-  /** The fencing token of this attempt of the run (the store's `startRun` gives it), handed to every tool call. @default 0 */
-  fencingToken?: number;
-}
-
-/** The collaborators of one run. */
-export interface AgentRunEnvironment {
-  hooks: readonly AgentHook[];
-  control: RunControl;
-  checkpointer: StepCheckpointer;
-  emit: RunEventSink;
-  /**
-   * What happens to a model answer cut off by a stop: `save` keeps the text streamed so far as
-   * an assistant message flagged `truncated` (tool calls still being streamed are dropped);
-   * `discard` keeps nothing of it.
-   * @default 'save'
-   */
-  partialOutput?: PartialOutputPolicy;
-}
-
-/** See `AgentRunEnvironment.partialOutput`. */
-export type PartialOutputPolicy = 'save' | 'discard';
 
 /**
  * The module's own ReAct loop, one client of the run handle like any framework adapter:

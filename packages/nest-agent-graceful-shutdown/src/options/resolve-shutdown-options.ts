@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
-import type { AgentHook } from './agent/agent-hook.interface';
+import type { AgentHook } from '../agent/agent-hook.interface';
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
-import { assertKnownOptions } from './options/known-options';
-import { defaultResumeMessage, type ResumeMessageTemplate } from './resume/resume-message';
-import { resolveRunLimits, type ResolvedRunLimits } from './runs/run-limits';
-import type { SignalBus } from './signals/signal-bus.interface';
-import type { RunEventLog } from './streams/run-event-log.interface';
+import { assertKnownOptions } from './known-options';
+import { defaultResumeMessage, type ResumeMessageTemplate } from '../resume/resume-message';
+import { resolveRunLimits, type ResolvedRunLimits } from './run-limits';
+import type { SignalBus } from '../contracts/signal-bus.interface';
+import type { RunEventLog } from '../contracts/run-event-log.interface';
 
 /** The defaults of every option, in one place (the option docs repeat them). */
 export const DEFAULT_OPTIONS = {
@@ -51,9 +51,6 @@ export interface ResolvedShutdownOptions {
   /** Per-user limits; 0 is no limit. */
   limits: ResolvedRunLimits;
 }
-
-/** Injection token of the resolved options. */
-export const RESOLVED_SHUTDOWN_OPTIONS = Symbol('RESOLVED_SHUTDOWN_OPTIONS');
 
 /** Fills in defaults and rejects options that cannot work together, naming the option. */
 export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = {}): ResolvedShutdownOptions {

@@ -1,6 +1,6 @@
-import type { ToolCallRecord } from '../session/session-records';
-import type { AgentMessage, ToolCall } from './agent-message';
-import type { RunPhase } from './stop-reason';
+import type { ToolCallRecord } from './session-records';
+import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { RunPhase } from '../agent/stop-reason';
 
 /** Where the run stood when a step finished. */
 export interface StepProgress {

@@ -1,5 +1,5 @@
 import type { StopReason } from '../agent/stop-reason';
-import type { RunStatus } from '../session/session-records';
+import type { RunStatus } from './session-records';
 
 /** A user's request to stop one run. */
 export interface CancelSignal {
@@ -50,5 +50,4 @@ export interface SignalBus {
   health?(): SignalBusHealth;
 }
 
-/** Injection token of the signal bus. */
-export const SIGNAL_BUS = Symbol('SIGNAL_BUS');
+export { SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens';

@@ -1,7 +1,7 @@
 import type { AgentMessage } from '../agent/agent-message';
 import { HistoryLimitError } from '../errors/history-limit.error';
 import { TooManyMessagesError } from '../errors/too-many-messages.error';
-import { resolveOptionGroup } from '../options/option-group';
+import { resolveOptionGroup } from './option-group';
 
 /**
  * Per-user limits on runs and on what a request may add to a thread. A request over a limit is

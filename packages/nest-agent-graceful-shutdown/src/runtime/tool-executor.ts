@@ -1,6 +1,6 @@
-import { CallAbortedError } from './abortable';
-import type { ToolCall } from './agent-message';
-import type { AgentTool, ToolCallContext, ToolDefinition } from './agent-tool.interface';
+import { CallAbortedError } from '../agent/abortable';
+import type { ToolCall } from '../agent/agent-message';
+import type { AgentTool, ToolCallContext, ToolDefinition } from '../agent/agent-tool.interface';
 import type { ToolTraits } from '../handle/run-handle.interface';
 import { parseToolArguments, unknownToolResult } from '../handle/tool-call-text';
 
