@@ -9,8 +9,12 @@ function trickle(server: Server, head: string): Promise<string> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     let answer = '';
-    const socket = connect(port, '127.0.0.1', () => socket.write(head));
-    const drip = setInterval(() => socket.writable && socket.write('x'), 50);
+    let drip: NodeJS.Timeout | undefined;
+    // The drip starts once the head is written: a byte queued before a slow connect would go first.
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      drip = setInterval(() => socket.writable && socket.write('x'), 50);
+    });
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     socket.on('error', reject);
     socket.on('close', () => {
