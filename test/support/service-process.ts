@@ -2,10 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../tools/local-services';
+import { freePort, waitFor } from 'dev-services';
 import { TEST_SECRET } from './http';
 import { storeEnvironment } from './store-backend';
-import { waitFor } from './wait-for';
 
 const MAIN = resolve(__dirname, '../../dist/main.js');
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
-import { freePort } from '../local-services/free-port';
+import { freePort } from 'dev-services';
 import { getJson, type JsonResponse } from './http-json';
 import { mainOf, THIS_BUILD, type ServiceBuild } from './service-build';
 import { waitUntil, withDeadline } from './wait-until';

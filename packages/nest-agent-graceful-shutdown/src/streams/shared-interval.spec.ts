@@ -1,4 +1,4 @@
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 import { SharedInterval } from './shared-interval';
 
 describe('SharedInterval', () => {

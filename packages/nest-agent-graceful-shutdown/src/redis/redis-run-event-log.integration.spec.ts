@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@nestjs/common';
 import Redis from 'ioredis';
-import { ensureLocalServicePackages } from '../../../../tools/local-services/debian-packages';
-import { RedisServer } from '../../../../tools/local-services/redis-server';
-import { waitFor } from '../../../../test/support/wait-for';
+import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
 import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
 import { FOLLOW_BLOCK_MS } from './redis-log-follower';

@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@nestjs/common';
 import Redis from 'ioredis';
-import { ensureLocalServicePackages } from '../../../../tools/local-services/debian-packages';
-import { RedisServer } from '../../../../tools/local-services/redis-server';
-import { waitFor } from '../../../../test/support/wait-for';
+import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
 import { RedisSignalBus } from './redis-signal-bus';
 import type { RunEndedSignal } from '../signals/signal-bus.interface';
 
