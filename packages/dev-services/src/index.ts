@@ -38,3 +38,4 @@ export {
   type Scripted,
   type ScriptedChunk,
 } from './fake-openai-server';
+export { ChildService, type ChildExit, type ChildServiceOptions } from './child-service';
