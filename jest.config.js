@@ -1,9 +1,23 @@
 /**
  * Unit specs live beside the code (the library's in its package, the tools' in `tools/`, the
- * console page's logic in `console/`);
- * end-to-end suites spawn the built service (see `pretest`).
+ * console page's logic in `console/`) and need no server; integration specs (`*.integration.spec.ts`)
+ * start PostgreSQL, Redis or a process; end-to-end suites spawn the built service (see `pretest`).
+ * Every project only transpiles (ts-jest with isolatedModules): `pretest` checks the types once.
  */
-const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.transpile.json' }];
+
+/** The shared dev-only workspace, from its sources (its `dist` is for the built tools). */
+const moduleNameMapper = { '^dev-services$': '<rootDir>/packages/dev-services/src/index.ts' };
+
+/**
+ * Installs the local PostgreSQL/Redis/nginx/Chromium packages and promtool once, before any
+ * worker (see the file). Jest runs a project's globalSetup only when a test of that project is
+ * selected, so `--selectProjects unit` installs nothing.
+ */
+const globalSetup = '<rootDir>/test/support/global-setup.ts';
+
+/** Where specs beside the code live. */
+const SPEC_ROOTS = ['<rootDir>/packages/*/src/**', '<rootDir>/src/**', '<rootDir>/tools/**', '<rootDir>/console/**'];
 
 /** The behaviour suites of one service instance; they run on SQLite and on PostgreSQL. */
 const SINGLE_INSTANCE_SUITES = [
@@ -28,8 +42,6 @@ module.exports = {
   maxWorkers: 2,
   // End-to-end tests spawn services and wait on conditions with their own deadlines.
   testTimeout: 120000,
-  // Installs the local PostgreSQL/Redis packages once, before any worker (see the file).
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
   // Built output holds copies of the sources: never collect tests or modules from it.
   modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/dist-tools', '<rootDir>/packages/.*/dist'],
   projects: [
@@ -37,7 +49,19 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/packages/*/src/**/*.spec.ts', '<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/console/**/*.spec.ts'],
+      testMatch: SPEC_ROOTS.map((root) => `${root}/*.spec.ts`),
+      testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
+      moduleNameMapper,
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // Specs beside the code that start PostgreSQL, Redis or a process.
+      displayName: 'integration',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: SPEC_ROOTS.map((root) => `${root}/*.integration.spec.ts`),
+      globalSetup,
+      moduleNameMapper,
       transform: { '^.+\\.ts$': tsJest },
     },
     {
@@ -45,6 +69,8 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup,
+      moduleNameMapper,
       transform: { '^.+\\.ts$': tsJest },
     },
     {
@@ -54,6 +80,8 @@ module.exports = {
       rootDir: '.',
       testMatch: SINGLE_INSTANCE_SUITES.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`),
       setupFilesAfterEnv: ['<rootDir>/test/support/postgres-store.setup.ts'],
+      globalSetup,
+      moduleNameMapper,
       transform: { '^.+\\.ts$': tsJest },
     },
   ],

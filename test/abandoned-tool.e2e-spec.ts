@@ -3,7 +3,7 @@ import { runInput, tokenFor } from './support/http';
 import { ServiceProcess } from './support/service-process';
 import { startRun, type AgUiEvent, type RunStream } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('tess');
 

@@ -2,7 +2,7 @@ import { HttpAgent, type AgentSubscriber, type Message, type RunErrorEvent } fro
 import { api, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { ServiceProcess } from './support/service-process';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const token = tokenFor('carol');
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../tools/local-services';
+import { REPO_ROOT } from 'dev-services';
 
 /**
  * The API reference (`npm run docs`): TypeDoc reads the library's doc comments with the repository's

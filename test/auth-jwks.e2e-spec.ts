@@ -1,9 +1,8 @@
-import { freePort } from '../tools/local-services';
+import { freePort, waitFor } from 'dev-services';
 import { api, runInput, tokenFor } from './support/http';
 import { JwksServer, signingKey, signJwt, tokenWith, type SigningKey } from './support/jwks-server';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
-import { waitFor } from './support/wait-for';
 
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'agent-service';

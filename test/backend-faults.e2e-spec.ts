@@ -4,7 +4,7 @@ import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { startRun } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('erin');
 // This suite stops and restarts its servers, so it has its own.

@@ -1,7 +1,7 @@
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceProcess } from './support/service-process';
 import { startRun, type AgUiEvent, type RunStream } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('dana');
 // Each slow call lasts this long: long enough that a cancel lands while it is in progress.

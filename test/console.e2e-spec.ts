@@ -3,7 +3,7 @@ import { HeadlessBrowser, keepScreenshot, waitForText } from './support/browser'
 import { api } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 // No AUTH_JWT_SECRET: the service makes one at boot and the page fills in its dev token. Steps
 // are short, yet long enough (three rounds of 400 ms calls) for a stop or a SIGTERM to land mid-run.

@@ -17,7 +17,7 @@ import {
   type ConsumerMode,
   type PackedLibrary,
 } from '../tools/consumer-apps';
-import { PostgresServer, REPO_ROOT as REPO } from '../tools/local-services';
+import { PostgresServer, REPO_ROOT as REPO } from 'dev-services';
 
 /**
  * The library as NestJS teams get it: packed with `npm pack`, installed from the tarball with the

@@ -2,7 +2,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { startRun } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 /** Issued two minutes ago, so that an instance whose clock runs a minute behind does not see it issued in its future. */
 const user = tokenFor('carol', undefined, { issuedSecondsAgo: 120 });

@@ -4,7 +4,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { startRun } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('erin');
 const backends = new SharedBackends();

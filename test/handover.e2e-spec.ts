@@ -6,7 +6,7 @@ import type { ServiceProcess } from './support/service-process';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { joinRun, startRun } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 /** Issued two minutes ago, so that the instance whose clock runs a minute behind does not see it issued in its future. */
 const user = tokenFor('hana', undefined, { issuedSecondsAgo: 120 });

@@ -1,5 +1,5 @@
 import { APP_ENV_VARIABLES, loadAppConfig } from '../src/app/config/app-config';
-import { ensureKubernetesTools } from '../tools/local-services/kubernetes-tools';
+import { ensureKubernetesTools } from 'dev-services';
 import { CHART_DIR, helm, helmTemplate, type RenderOptions } from './support/kubernetes-cli';
 import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';
 import { effectiveEnv, onlyContainer, podSpecOf, selects, type Deployment } from './support/pod-spec';

@@ -2,8 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { ensureKubernetesTools } from '../tools/local-services/kubernetes-tools';
-import { ensurePromtool } from '../tools/local-services/promtool';
+import { ensureKubernetesTools, ensurePromtool } from 'dev-services';
 import { allPanels, asPlainPromql, type Dashboard } from './support/grafana-dashboard';
 import { CHART_DIR, helm, helmTemplate, REPO_ROOT, templateArgs, type RenderOptions } from './support/kubernetes-cli';
 import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';

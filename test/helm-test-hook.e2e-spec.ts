@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ensureKubernetesTools } from '../tools/local-services/kubernetes-tools';
+import { ensureKubernetesTools } from 'dev-services';
 import { helmTemplate } from './support/kubernetes-cli';
 import { findObject, parseManifests, type KubernetesObject } from './support/kubernetes-objects';
 import { onlyContainer, podSpecOf, selects, type Deployment } from './support/pod-spec';

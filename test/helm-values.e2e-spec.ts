@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { isMap, isScalar, parseDocument, type YAMLMap } from 'yaml';
-import { ensureKubernetesTools } from '../tools/local-services/kubernetes-tools';
+import { ensureKubernetesTools } from 'dev-services';
 import { chartDefaults, chartSchema, mergeValues, readYaml, withValue, type Values } from './support/helm-values';
 import { CHART_DIR, helm, REPO_ROOT, templateArgs } from './support/kubernetes-cli';
 

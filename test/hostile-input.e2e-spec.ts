@@ -1,4 +1,4 @@
-import { freePort } from '../tools/local-services';
+import { freePort, waitFor } from 'dev-services';
 import { MAX_TOKEN_AGE_S, SECRETS, tokens } from './support/forged-tokens';
 import { runInput } from './support/http';
 import { devToken, HOSTILE_ROWS, type Target } from './support/hostile-requests';
@@ -6,7 +6,6 @@ import { rawRequest, trickledRequest } from './support/raw-http';
 import { ServiceProcess } from './support/service-process';
 import { startRun } from './support/sse';
 import { StoreRows } from './support/store-rows';
-import { waitFor } from './support/wait-for';
 
 /**
  * Requests an attacker would send, one row each (`support/hostile-requests.ts`), against one

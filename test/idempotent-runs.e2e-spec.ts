@@ -1,11 +1,10 @@
 import { HttpAgent, type Message } from '@ag-ui/client';
 import { ResumableHttpAgent } from 'nest-agent-graceful-shutdown/client';
-import { FakeOpenAiServer, textChunks } from './support/fake-openai-server';
+import { FakeOpenAiServer, textChunks, waitFor } from 'dev-services';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { startRun, postRun, joinRun, type RunStream } from './support/sse';
-import { waitFor } from './support/wait-for';
 
 const user = tokenFor('ivy');
 const services = new ServiceGroup();

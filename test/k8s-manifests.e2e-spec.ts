@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
-import { ensureKubernetesTools } from '../tools/local-services/kubernetes-tools';
+import { ensureKubernetesTools } from 'dev-services';
 import { helmTemplate, kustomize, REPO_ROOT } from './support/kubernetes-cli';
 import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';
 import { onlyContainer, podSpecOf, type Deployment, type PodSpec } from './support/pod-spec';

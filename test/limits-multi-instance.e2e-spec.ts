@@ -3,7 +3,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { startRun, type RunStream } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const backends = new SharedBackends();
 const services = new ServiceGroup();

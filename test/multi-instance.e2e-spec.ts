@@ -5,7 +5,7 @@ import type { ServiceProcess } from './support/service-process';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
 import { startRun, type AgUiEvent } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('dana');
 /** `LEASE_TTL_MS` of the shared backends' environment (see `support/backends.ts`). */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ensureNodeRuntime, ensurePeerSet, OLDEST_PEERS, PEER_SET_RESOLVER, peerSetJestEnv, REPO_ROOT, type NodeMajor } from '../tools/local-services';
+import { ensureNodeRuntime, ensurePeerSet, type NodeMajor, OLDEST_PEERS, PEER_SET_RESOLVER, peerSetJestEnv, REPO_ROOT } from 'dev-services';
 
 /**
  * The library's unit specs on the maintained Node majors besides the project's own (24, which
@@ -38,6 +38,7 @@ function unitSpecsConfig(): string {
     testEnvironment: 'node',
     testMatch: ['<rootDir>/packages/nest-agent-graceful-shutdown/src/**/*.spec.ts'],
     modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/dist-tools', '<rootDir>/packages/.*/dist'],
+    moduleNameMapper: { '^dev-services$': '<rootDir>/packages/dev-services/src/index.ts' },
     transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/packages/nest-agent-graceful-shutdown/tsconfig.transpile.json' }] },
   });
 }

@@ -1,10 +1,9 @@
-import { freePort } from '../tools/local-services';
+import { freePort, waitFor } from 'dev-services';
 import { api, runInput, tokenFor } from './support/http';
 import { scrape } from './support/metrics-scrape';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { joinRun, startRun } from './support/sse';
-import { waitFor } from './support/wait-for';
 
 const user = tokenFor('olga');
 

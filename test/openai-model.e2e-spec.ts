@@ -1,10 +1,9 @@
 import { HttpAgent } from '@ag-ui/client';
-import { FakeOpenAiServer, textChunks, toolCallChunks } from './support/fake-openai-server';
+import { FakeOpenAiServer, textChunks, toolCallChunks, waitFor } from 'dev-services';
 import { api, runInput, tokenFor, TEST_SECRET } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { startRun, type AgUiEvent } from './support/sse';
-import { waitFor } from './support/wait-for';
 
 const user = tokenFor('olga');
 const services = new ServiceGroup();

@@ -2,7 +2,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { joinRun, startRun, type RunStream } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const alice = tokenFor('alice');
 const bob = tokenFor('bob');

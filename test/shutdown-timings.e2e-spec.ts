@@ -1,5 +1,5 @@
 import { shutdownTimings, type ShutdownTimingInputs } from '../tools/deploy/shutdown-timings';
-import { ensureKubernetesTools } from '../tools/local-services/kubernetes-tools';
+import { ensureKubernetesTools } from 'dev-services';
 import { chartDefaults, mergeValues, readYaml, type Values } from './support/helm-values';
 import { CHART_DIR, helmTemplate, kustomize, type RenderOptions } from './support/kubernetes-cli';
 import { findObject, parseManifests, type KubernetesObject } from './support/kubernetes-objects';

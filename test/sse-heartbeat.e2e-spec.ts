@@ -1,7 +1,7 @@
 import { runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { joinRun, startRun } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('alice');
 

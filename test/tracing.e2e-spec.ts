@@ -2,7 +2,7 @@ import { runInput, tokenFor } from './support/http';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 import { ServiceGroup } from './support/service-group';
 import { startRun } from './support/sse';
-import { waitFor } from './support/wait-for';
+import { waitFor } from 'dev-services';
 
 const user = tokenFor('tomas');
 

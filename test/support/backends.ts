@@ -1,4 +1,4 @@
-import { PostgresServer, RedisServer } from '../../tools/local-services';
+import { PostgresServer, RedisServer } from 'dev-services';
 
 /**
  * A real PostgreSQL and Redis on loopback for one suite, as a multi-instance deployment

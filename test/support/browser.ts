@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { REPO_ROOT, chromiumBinary } from '../../tools/local-services';
-import { waitFor } from './wait-for';
+import { chromiumBinary, REPO_ROOT, waitFor } from 'dev-services';
 
 /** Where the browser suites keep their screenshots (git-ignored): `test-artifacts/<suite>/<case>.png`. */
 export const ARTIFACTS_DIR = join(REPO_ROOT, 'test-artifacts');

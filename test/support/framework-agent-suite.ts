@@ -1,10 +1,9 @@
-import { FakeOpenAiServer, textChunks, toolCallChunks } from './fake-openai-server';
+import { FakeOpenAiServer, textChunks, toolCallChunks, waitFor } from 'dev-services';
 import { api, runInput, tokenFor } from './http';
 import { ServiceGroup } from './service-group';
 import type { ServiceProcess } from './service-process';
 import { startRun, type AgUiEvent, type RunStream } from './sse';
 import { toolLedger } from './tool-ledger';
-import { waitFor } from './wait-for';
 
 const user = tokenFor('oskar');
 

@@ -1,5 +1,4 @@
-import { ensureLocalServicePackages } from '../../tools/local-services/debian-packages';
-import { ensurePromtool } from '../../tools/local-services/promtool';
+import { ensureLocalServicePackages, ensurePromtool } from 'dev-services';
 
 /**
  * Jest globalSetup: installs PostgreSQL, redis-server, nginx and chromium (as root, via apt)

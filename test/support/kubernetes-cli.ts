@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { ensureKubernetesTools } from '../../tools/local-services/kubernetes-tools';
+import { ensureKubernetesTools, REPO_ROOT } from 'dev-services';
 
 /** The repository root: chart and manifest paths are relative to it. */
-export { REPO_ROOT } from '../../tools/local-services/repo-root';
-import { REPO_ROOT } from '../../tools/local-services/repo-root';
+export { REPO_ROOT } from 'dev-services';
 
 /** The chart under test, relative to {@link REPO_ROOT}. */
 export const CHART_DIR = 'helm/agent-service';

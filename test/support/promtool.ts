@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { ensurePromtool } from '../../tools/local-services/promtool';
+import { ensurePromtool } from 'dev-services';
 
 /** promtool works offline on a few small files: past this something hangs. */
 const PROMTOOL_TIMEOUT_MS = 60_000;

@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../tools/local-services';
+import { ChildService, freePort, type ChildExit } from 'dev-services';
 import { TEST_SECRET } from './http';
 import { storeEnvironment } from './store-backend';
-import { waitFor } from './wait-for';
 
 const MAIN = resolve(__dirname, '../../dist/main.js');
 
@@ -14,12 +12,8 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'agent-svc-'));
 }
 
-export interface ExitStatus {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** When the process exited, as `Date.now()`. */
-  at: number;
-}
+/** How the service ended: its code or signal, and when (`at`, as `Date.now()`). */
+export type ExitStatus = ChildExit;
 
 /**
  * The built reference service (`dist/main.js`) in a child process, on its own port,
@@ -28,19 +22,15 @@ export interface ExitStatus {
 export class ServiceProcess {
   readonly baseUrl: string;
   readonly exited: Promise<ExitStatus>;
-  private output = '';
 
   private constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
+    private readonly child: ChildService,
     readonly dataDir: string,
     /** The environment given on top of the defaults. */
     readonly env: Record<string, string>,
   ) {
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal, at: Date.now() })));
+    this.baseUrl = child.baseUrl;
+    this.exited = child.exited;
   }
 
   /**
@@ -53,7 +43,9 @@ export class ServiceProcess {
     const fresh = !options.dataDir && !options.env?.DATABASE_URL;
     const env = fresh ? { ...(await storeEnvironment()), ...options.env } : (options.env ?? {});
     const dataDir = options.dataDir ?? tempDataDir();
-    const child = spawn(process.execPath, [MAIN], {
+    const child = await ChildService.start({
+      main: MAIN,
+      port,
       env: {
         PATH: process.env.PATH,
         NODE_ENV: 'test',
@@ -64,55 +56,37 @@ export class ServiceProcess {
         DEMO_TOOL_MS: '100',
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const service = new ServiceProcess(child, port, dataDir, env);
-    let exitedEarly = false;
-    void service.exited.then(() => (exitedEarly = true));
-    await waitFor(
-      async () => {
-        if (exitedEarly) throw new Error(`service exited during startup:\n${service.logs}`);
-        const response = await fetch(`${service.baseUrl}/health/ready`);
-        return response.status === 200;
-      },
-      'the service to become ready',
-      60_000,
-      50,
-    );
-    return service;
+    return new ServiceProcess(child, dataDir, env);
+  }
+
+  get port(): number {
+    return this.child.port;
   }
 
   /** Everything the process printed. */
   get logs(): string {
-    return this.output;
+    return this.child.logs;
   }
 
   get alive(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
+    return this.child.alive;
   }
 
   /** Sends a real OS signal to the process. */
   kill(signal: NodeJS.Signals): void {
-    this.child.kill(signal);
+    this.child.signal(signal);
   }
 
   /** Waits for the exit, failing after `timeoutMs`. */
   async waitForExit(timeoutMs = 30_000): Promise<ExitStatus> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`service did not exit within ${timeoutMs} ms:\n${this.logs}`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.exited, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const exit = await this.child.waitForExit(timeoutMs);
+    if (!exit) throw new Error(`service did not exit within ${timeoutMs} ms:\n${this.logs}`);
+    return exit;
   }
 
   /** Ends the process if it still runs (test clean-up). */
   async stop(): Promise<void> {
-    if (!this.alive) return;
-    this.child.kill('SIGKILL');
-    await this.exited;
+    await this.child.kill();
   }
 }

@@ -1,4 +1,4 @@
-import { waitFor } from './wait-for';
+import { waitFor } from 'dev-services';
 
 export interface AgUiEvent {
   type: string;

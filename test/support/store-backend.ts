@@ -1,4 +1,4 @@
-import { PostgresServer } from '../../tools/local-services';
+import { PostgresServer } from 'dev-services';
 
 /**
  * Which store the end-to-end suites run the service on: the embedded SQLite file by default,

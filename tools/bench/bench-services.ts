@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { ensureLocalServicePackages, PostgresServer, RedisServer } from '../local-services';
+import { ensureLocalServicePackages, PostgresServer, RedisServer } from 'dev-services';
 
 /** Runs `work` against a throwaway redis-server, destroyed afterwards even when `work` throws. */
 export async function withRedisServer<T>(work: (server: RedisServer) => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import type { RunStream } from './run-stream-client';
 import { exitProblem, exitTimeCell, terminateAndTime } from './signalled-exit';
 import type { StoredOutcome } from './stored-outcome';
 import { endingsWithin, waitUntil } from './wait-until';
-import type { PostgresServer, RedisServer } from '../local-services';
+import type { PostgresServer, RedisServer } from 'dev-services';
 
 /** The size, service settings and deadlines of the drain-modes benchmark. */
 export interface DrainModesOptions {

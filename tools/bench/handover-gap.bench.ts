@@ -9,7 +9,7 @@ import { idSequenceProblem } from './run-id-audit';
 import { exitProblem, exitTimeCell, terminateAndTime } from './signalled-exit';
 import { firstEventLatencies } from './start-latency';
 import { endingsWithin, waitUntil } from './wait-until';
-import type { PostgresServer, RedisServer } from '../local-services';
+import type { PostgresServer, RedisServer } from 'dev-services';
 
 /** The runs, demo agent and deadlines of the handover-gap benchmark. */
 export interface HandoverGapOptions {

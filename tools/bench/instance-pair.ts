@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { PostgresServer, RedisServer } from '../local-services';
+import type { PostgresServer, RedisServer } from 'dev-services';
 import { SpawnedService } from './spawned-service';
 
 /** The fields of one of the survivor's JSON log lines (`msg`, `threadId`, …) and when it was printed (`performance.now()` in this process). */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { REPO_ROOT } from '../local-services/repo-root';
+import { REPO_ROOT } from 'dev-services';
 
 /**
  * A built release of the reference service: where its `dist/main.js` is and which `node` runs

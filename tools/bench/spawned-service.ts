@@ -1,23 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync, mkdtempSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { performance } from 'node:perf_hooks';
-import { freePort } from '../local-services/free-port';
+import { ChildService, freePort, type ChildExit } from 'dev-services';
 import { getJson, type JsonResponse } from './http-json';
 import { mainOf, THIS_BUILD, type ServiceBuild } from './service-build';
-import { waitUntil, withDeadline } from './wait-until';
 
 const LOG_TAIL_CHARS = 16_000;
 
-/** How the process ended, and when (`performance.now()` in this process). */
-export interface ServiceExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  atMs: number;
-}
+/** How the process ended, and when (`atMs`: `performance.now()` in this process). */
+export type ServiceExit = ChildExit;
 
 /**
  * The built reference service (`dist/main.js`) in its own process with a fresh data
@@ -28,26 +20,15 @@ export interface ServiceExit {
 export class SpawnedService {
   readonly baseUrl: string;
   readonly exited: Promise<ServiceExit>;
-  /** Without keep-alive or a socket limit, so N concurrent streams get N connections. */
-  readonly agent = new Agent({ keepAlive: false, maxSockets: Infinity });
-  private logTail = '';
-  // A crash of this benchmark must not leave a service running in the background.
-  private readonly killOnExit = () => this.child.kill('SIGKILL');
 
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly child: ChildService,
     readonly dataDir: string,
-    readonly port: number,
-    onLine?: (line: string) => void,
+    /** Without keep-alive or a socket limit, so N concurrent streams get N connections. */
+    readonly agent: Agent,
   ) {
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    const keep = (chunk: Buffer) => (this.logTail = (this.logTail + chunk.toString()).slice(-LOG_TAIL_CHARS));
-    if (onLine && child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', onLine);
-    child.stdout?.on('data', keep);
-    child.stderr?.on('data', keep);
-    child.on('error', (error) => (this.logTail += `\nspawn error: ${String(error)}`));
-    this.exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal, atMs: performance.now() })));
-    process.once('exit', this.killOnExit);
+    this.baseUrl = child.baseUrl;
+    this.exited = child.exited;
   }
 
   /**
@@ -64,30 +45,25 @@ export class SpawnedService {
     build: ServiceBuild = THIS_BUILD,
   ): Promise<SpawnedService> {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
-    let service: SpawnedService | undefined;
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
     try {
       const port = await freePort();
-      const child = spawn(build.node, [...nodeArgs, mainOf(build)], {
+      const child = await ChildService.start({
+        main: mainOf(build),
+        node: build.node,
+        nodeArgs,
         cwd: build.dir,
+        port,
         env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      service = new SpawnedService(child, dataDir, port, onLine);
-      const ready = service;
-      const up = await waitUntil(
-        async () => {
-          if (!ready.alive) return false;
-          return (await ready.readiness()).status === 200 ? true : undefined;
-        },
-        'the service to become ready',
+        logLimit: LOG_TAIL_CHARS,
+        onLine,
+        ready: async (service) => (await getJson(`${service.baseUrl}/health/ready`, agent)).status === 200,
         readyTimeoutMs,
-        50,
-      );
-      if (!up) throw new Error(`service exited during startup:\n${service.logs}`);
-      return service;
+      });
+      return new SpawnedService(child, dataDir, agent);
     } catch (error) {
-      if (service) await service.dispose();
-      else rmSync(dataDir, { recursive: true, force: true });
+      agent.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
       throw error;
     }
   }
@@ -102,13 +78,17 @@ export class SpawnedService {
     return this.child.pid;
   }
 
+  get port(): number {
+    return this.child.port;
+  }
+
   get alive(): boolean {
-    return this.child.exitCode === null && this.child.signalCode === null;
+    return this.child.alive;
   }
 
   /** The last lines the process printed, for error messages. */
   get logs(): string {
-    return this.logTail;
+    return this.child.logs;
   }
 
   /** `GET /health/ready`: 200 while serving, 503 from the start of a shutdown; the body has the details. */
@@ -118,26 +98,22 @@ export class SpawnedService {
 
   /** Sends a real OS signal; returns when it was sent (`performance.now()`). */
   signal(signal: NodeJS.Signals): number {
-    const sentAt = performance.now();
-    this.child.kill(signal);
-    return sentAt;
+    return this.child.signal(signal);
   }
 
   /** The exit, or `undefined` if the process still runs after `timeoutMs`. */
   waitForExit(timeoutMs: number): Promise<ServiceExit | undefined> {
-    return withDeadline(this.exited, timeoutMs, undefined);
+    return this.child.waitForExit(timeoutMs);
   }
 
   /** Ends the process at once if it still runs (SIGKILL) and waits for the exit. */
-  async kill(): Promise<ServiceExit> {
-    if (this.alive) this.child.kill('SIGKILL');
-    return this.exited;
+  kill(): Promise<ServiceExit> {
+    return this.child.kill();
   }
 
   /** Kills the process if it still runs, closes client sockets and removes the data directory. */
   async dispose(): Promise<void> {
     await this.kill();
-    process.off('exit', this.killOnExit);
     this.agent.destroy();
     rmSync(this.dataDir, { recursive: true, force: true });
   }

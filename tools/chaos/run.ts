@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { REPO_ROOT } from '../local-services/repo-root';
+import { REPO_ROOT } from 'dev-services';
 import { makeSchedule, scheduleLine } from './chaos-schedule';
 import { parseChaosCommand } from './chaos-options';
 

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { REPO_ROOT } from '../local-services/repo-root';
+import { REPO_ROOT } from 'dev-services';
 import { svgToPng } from './svg-png';
 
 /** Where the README's images live, committed: `docs/images/<name>.svg|png`. */

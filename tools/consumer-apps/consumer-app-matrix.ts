@@ -1,4 +1,4 @@
-import { OLDEST_PEERS, type NodeMajor } from '../local-services';
+import { type NodeMajor, OLDEST_PEERS } from 'dev-services';
 
 /** The oldest release of each named peer, the same floors the library's specs run against. */
 function oldest(...names: string[]): Record<string, string> {

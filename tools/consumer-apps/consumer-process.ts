@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../local-services';
+import { freePort } from 'dev-services';
 import { waitUntil, withDeadline } from '../bench/wait-until';
 
 /** How a process ended. */

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../local-services';
+import { REPO_ROOT } from 'dev-services';
 import type { ConsumerApp } from './consumer-app-matrix';
 import { installCommands } from './install-commands';
 import { libraryReadmeInstallLines } from './readme-install';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../local-services';
+import { REPO_ROOT } from 'dev-services';
 
 /** The packed library: the tarball's path and the files it holds. */
 export interface PackedLibrary {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../local-services/repo-root';
+import { REPO_ROOT } from 'dev-services';
 
 /** The library README, whose install lines the consumer apps run. */
 export const LIBRARY_README = join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/README.md');

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../local-services/repo-root';
+import { REPO_ROOT } from 'dev-services';
 import { brokenLinks, brokenLinksOf, headingAnchor, headingAnchors, markdownFilesIn } from './markdown-links';
 
 describe('headingAnchor', () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from '../local-services/node-runtimes';
+import { run } from 'dev-services';
 import type { Podman } from './podman';
 
 /** What the Dockerfile's `FROM` names, e.g. `node:24.21.0-bookworm-slim`. */

@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { installDebianPackages } from '../local-services';
-import { findExecutable } from '../local-services/executables';
+import { findExecutable, installDebianPackages } from 'dev-services';
 
 const execFileAsync = promisify(execFile);
 

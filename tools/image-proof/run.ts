@@ -5,7 +5,7 @@ import { postRunEvents, type RunEvents } from '../bench/run-events';
 import { newThreadInput } from '../bench/run-stream-client';
 import { waitUntil } from '../bench/wait-until';
 import { shutdownTimings } from '../deploy/shutdown-timings';
-import { freePort, REPO_ROOT } from '../local-services';
+import { freePort, REPO_ROOT } from 'dev-services';
 import { baseImageName, ensureBaseImage } from './base-image';
 import { Podman } from './podman';
 

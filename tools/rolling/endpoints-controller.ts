@@ -1,7 +1,7 @@
 import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { RoundLoop } from './round-loop';
-import type { NginxServer } from '../local-services';
+import type { NginxServer } from 'dev-services';
 import { getJson } from '../bench/http-json';
 import { waitUntil } from '../bench/wait-until';
 

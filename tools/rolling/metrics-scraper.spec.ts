@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gauge, Registry } from 'prom-client';
-import { freePort } from '../local-services/free-port';
+import { freePort } from 'dev-services';
 import { waitUntil } from '../bench/wait-until';
 import { MetricsScraper, type InstanceMetrics } from './metrics-scraper';
 

@@ -5,8 +5,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { mainOf, type ServiceBuild } from '../bench/service-build';
-import { ensureNodeRuntime, REPO_ROOT } from '../local-services';
-import { run } from '../local-services/node-runtimes';
+import { ensureNodeRuntime, REPO_ROOT, run } from 'dev-services';
 import type { ReleaseDescription } from './previous-release';
 
 /** One folder per release, under node_modules so it is never committed. */

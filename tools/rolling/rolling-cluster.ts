@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { THIS_BUILD, type ServiceBuild } from '../bench/service-build';
 import { SpawnedService } from '../bench/spawned-service';
 import { shutdownTimings, type ShutdownTimingInputs, type ShutdownTimings } from '../deploy/shutdown-timings';
-import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisServer } from '../local-services';
+import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisServer } from 'dev-services';
 import { EndpointsController } from './endpoints-controller';
 import { ExecutionLedger } from './execution-ledger';
 import { InstanceLogFiles } from './instance-log-files';

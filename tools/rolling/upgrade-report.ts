@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { ServiceBuild } from '../bench/service-build';
-import { REPO_ROOT } from '../local-services/repo-root';
+import { REPO_ROOT } from 'dev-services';
 import { formatProofReport, type ReportRow } from './proof-report';
 import type { ReleaseResumes } from './release-resumes';
 import { reportParts, type RollingReport } from './rolling-report';

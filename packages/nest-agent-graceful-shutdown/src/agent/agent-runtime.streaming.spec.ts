@@ -5,7 +5,7 @@ import type { AgentTool } from './agent-tool.interface';
 import { AgentRuntime, type PartialOutputPolicy } from '../runtime/agent-runtime';
 import { RunControl } from './run-control';
 import { StopReason } from './stop-reason';
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 
 const noopTool: AgentTool = {
   definition: { name: 'lookup', description: 'looks up', parameters: { type: 'object' } },

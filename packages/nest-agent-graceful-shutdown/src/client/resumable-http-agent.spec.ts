@@ -1,5 +1,5 @@
 import type { AgentSubscriber, BaseEvent, Message } from '@ag-ui/client';
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 import { EventGapError } from './event-gap.error';
 import { ReconnectTimeoutError } from './reconnect-timeout.error';
 import { ResumableHttpAgent } from './resumable-http-agent';

@@ -1,4 +1,4 @@
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 import { HeartbeatTicker } from './heartbeat-ticker';
 
 /** A target that counts its beats and says it wrote when told. */

@@ -1,5 +1,4 @@
-import { completionChunk, FakeOpenAiServer, textChunks, toolCallChunks } from '../../../../test/support/fake-openai-server';
-import { waitFor } from '../../../../test/support/wait-for';
+import { completionChunk, FakeOpenAiServer, textChunks, toolCallChunks, waitFor } from 'dev-services';
 import { CallAbortedError } from '../agent/abortable';
 import type { AgentMessage } from '../agent/agent-message';
 import type { ModelCallContext, ModelRequest, ModelStreamSink } from '../agent/agent-model.interface';

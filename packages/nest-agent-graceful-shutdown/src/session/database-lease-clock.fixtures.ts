@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 import { advanceLeaseClock } from './lease-clock.fixtures';
 import type { StartRunCommand } from '../contracts/session-store.interface';
 import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store';

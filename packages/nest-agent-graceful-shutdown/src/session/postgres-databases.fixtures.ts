@@ -1,6 +1,6 @@
 /// <reference types="jest" />
 import { DataSource } from 'typeorm';
-import { PostgresServer } from '../../../../tools/local-services';
+import { PostgresServer } from 'dev-services';
 import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
 
 /** What a PostgreSQL spec file gets: its server, and fresh migrated databases on it. */

@@ -13,7 +13,7 @@ import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hoo
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import type { InterruptedState } from '../contracts/interrupted-state';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 
 interface Finalized {
   outcome: RunOutcome;

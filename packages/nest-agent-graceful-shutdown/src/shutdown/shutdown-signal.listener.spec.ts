@@ -4,7 +4,7 @@ import type { ApplicationCloser } from '../lifecycle/application-closer';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
 import { ShutdownSignalListener } from './shutdown-signal.listener';
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 
 // The listener and the coordinator log every step; the assertions below are what matters here.
 beforeAll(() => Logger.overrideLogger(false));

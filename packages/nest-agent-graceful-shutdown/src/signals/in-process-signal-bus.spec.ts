@@ -1,6 +1,6 @@
 import type { RunEndedSignal } from '../contracts/signal-bus.interface';
 import { InProcessSignalBus } from './in-process-signal-bus';
-import { waitFor } from '../../../../test/support/wait-for';
+import { waitFor } from 'dev-services';
 
 /** Lets queued microtasks and immediates run, which is where a late subscriber's cancel is delivered. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));

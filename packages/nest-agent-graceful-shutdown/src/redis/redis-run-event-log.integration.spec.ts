@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@nestjs/common';
 import Redis from 'ioredis';
-import { ensureLocalServicePackages } from '../../../../tools/local-services/debian-packages';
-import { RedisServer } from '../../../../tools/local-services/redis-server';
-import { waitFor } from '../../../../test/support/wait-for';
+import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
+import { RecordingLogger } from './recording-logger.fixtures';
 import { describeRunEventLogContract } from '../testing/run-event-log.contract';
 import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
 import { FOLLOW_BLOCK_MS } from './redis-log-follower';
@@ -14,14 +13,6 @@ import type { Unsubscribe } from '../contracts/signal-bus.interface';
 const INSTALL_TIMEOUT_MS = 300_000;
 /** Well below FOLLOW_BLOCK_MS: a follow that waited for the blocked read to time out would miss it. */
 const PROMPT_MS = 1_000;
-
-/** Keeps what the log says, so the output stays quiet and a test can read its warnings. */
-class RecordingLogger implements LoggerService {
-  readonly entries: { level: string; entry: Record<string, unknown> }[] = [];
-  log = (entry: Record<string, unknown>) => void this.entries.push({ level: 'log', entry });
-  warn = (entry: Record<string, unknown>) => void this.entries.push({ level: 'warn', entry });
-  error = (entry: Record<string, unknown>) => void this.entries.push({ level: 'error', entry });
-}
 
 let server: RedisServer;
 let testCount = 0;

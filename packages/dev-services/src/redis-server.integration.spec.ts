@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { waitFor } from '../../test/support/wait-for';
+import { waitFor } from './wait-for';
 import { ensureLocalServicePackages } from './debian-packages';
 import { RedisServer } from './redis-server';
 

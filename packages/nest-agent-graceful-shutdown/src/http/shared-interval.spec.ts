@@ -1,5 +1,5 @@
-import { waitFor } from '../../../../test/support/wait-for';
-import { SharedInterval } from '../http/shared-interval';
+import { waitFor } from 'dev-services';
+import { SharedInterval } from './shared-interval';
 
 describe('SharedInterval', () => {
   it('calls every registered task each period until it is released', async () => {

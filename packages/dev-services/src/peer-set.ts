@@ -50,7 +50,7 @@ export async function ensurePeerSet(name: string, versions: PeerVersions): Promi
 }
 
 /** The jest resolver that serves a peer set's packages from its folder (see {@link peerSetJestEnv}). */
-export const PEER_SET_RESOLVER = join(REPO_ROOT, 'tools', 'local-services', 'peer-set-resolver.cjs');
+export const PEER_SET_RESOLVER = join(REPO_ROOT, 'packages', 'dev-services', 'src', 'peer-set-resolver.cjs');
 
 /**
  * The environment under which jest, run with `resolver: PEER_SET_RESOLVER`, loads every import of

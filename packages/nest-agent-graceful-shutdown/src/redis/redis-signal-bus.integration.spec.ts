@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@nestjs/common';
 import Redis from 'ioredis';
-import { ensureLocalServicePackages } from '../../../../tools/local-services/debian-packages';
-import { RedisServer } from '../../../../tools/local-services/redis-server';
-import { waitFor } from '../../../../test/support/wait-for';
+import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
+import { RecordingLogger } from './recording-logger.fixtures';
 import { RedisSignalBus } from './redis-signal-bus';
 import type { RunEndedSignal } from '../contracts/signal-bus.interface';
 
@@ -11,14 +10,6 @@ import type { RunEndedSignal } from '../contracts/signal-bus.interface';
 const INSTALL_TIMEOUT_MS = 300_000;
 /** An idle window long enough for any per-run polling to show up. */
 const IDLE_WINDOW_MS = 500;
-
-/** Keeps what the bus logs, so a test can check its warnings and the output stays quiet. */
-class RecordingLogger implements LoggerService {
-  readonly entries: { level: string; entry: Record<string, unknown> }[] = [];
-  log = (entry: Record<string, unknown>) => void this.entries.push({ level: 'log', entry });
-  warn = (entry: Record<string, unknown>) => void this.entries.push({ level: 'warn', entry });
-  error = (entry: Record<string, unknown>) => void this.entries.push({ level: 'error', entry });
-}
 
 describe('RedisSignalBus', () => {
   let server: RedisServer;
