@@ -32,6 +32,7 @@ const INTERNAL_TYPES = [
   'ResolvedShutdownOptions',
   'InFlightRunRegistry',
   'LeaseKeeper',
+  'ResumeModeSetting',
   'GracefulShutdownHookDeps',
   'OwnedSignalBus',
   'OwnedRunEventLog',

@@ -27,6 +27,7 @@ import { AutoResumer } from './runs/auto-resumer.service';
 import { RUN_EVENT_LOG } from './contracts/run-event-log.interface';
 import { OWNED_RUN_EVENT_LOG, runEventLogProviders, type OwnedRunEventLog } from './streams/run-event-log.providers';
 import { RunStreamService } from './runs/run-stream.service';
+import { ResumeModeSetting } from './runs/resume-mode.setting';
 import { AgentTelemetry } from './telemetry/agent-telemetry';
 import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access.policy';
 
@@ -62,6 +63,7 @@ import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access
     ShutdownSignalListener,
     LeaseKeeper,
     CrashedRunSweeper,
+    ResumeModeSetting,
     AgentRunService,
     RunCancelService,
     ThreadQueryService,

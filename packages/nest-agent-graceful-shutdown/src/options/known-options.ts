@@ -15,9 +15,18 @@ const GROUPS: { readonly [G in GroupName]: KeysOf<Groups[G]> } = {
   limits: { maxActiveRunsPerUser: true, maxMessagesPerRequest: true, maxHistoryMessages: true },
 };
 
-const TOP_LEVEL: KeysOf<GracefulShutdownModuleOptions> = { ...mapGroups(), dataSourceName: true, instanceId: true };
+const TOP_LEVEL: KeysOf<GracefulShutdownModuleOptions> = {
+  shutdown: true,
+  leases: true,
+  signals: true,
+  runs: true,
+  streams: true,
+  limits: true,
+  dataSourceName: true,
+  instanceId: true,
+};
 
-/** The settings of `forRoot` that sit beside the options (`GracefulShutdownModuleExtras`). */
+/** The settings of `forRoot` that sit beside the options (`GracefulShutdownModuleExtras`, a layer above). */
 const EXTRAS = new Set(['isGlobal', 'store', 'threadAccess']);
 
 /** Names of the flat, ungrouped shape of the options, and where each lives now. */
@@ -70,8 +79,4 @@ function whereItBelongs(key: string): string | undefined {
 
 function isGroup(key: string): key is GroupName {
   return Object.hasOwn(GROUPS, key);
-}
-
-function mapGroups(): KeysOf<Groups> {
-  return { shutdown: true, leases: true, signals: true, runs: true, streams: true, limits: true };
 }

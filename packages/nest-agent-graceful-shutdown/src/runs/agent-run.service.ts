@@ -24,7 +24,8 @@ import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import { ThreadQueryService } from '../threads/thread-query.service';
 import { AgentRun } from './agent-run';
-import { resolveResumeMode, type ResumeMode } from '../options/resume-mode';
+import type { ResumeMode } from '../options/resume-mode';
+import { ResumeModeSetting } from './resume-mode.setting';
 import { RunEventChannel } from '../streams/run-event-channel';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface';
 import type { ValidRunInput } from './run-input';
@@ -55,14 +56,12 @@ export class AgentRunService {
     @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
     private readonly telemetry: AgentTelemetry,
     private readonly streams: RunStreamService,
+    private readonly resumeModeSetting: ResumeModeSetting,
   ) {}
-
-  private mode?: ResumeMode;
 
   /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`); decided once, from the store and the bus. */
   get resumeMode(): ResumeMode {
-    this.mode ??= resolveResumeMode(this.options, this.store, this.signals);
-    return this.mode;
+    return this.resumeModeSetting.mode;
   }
 
   /**

@@ -8,8 +8,7 @@ import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-option
 import { SseEventStream } from '../http/sse-event-stream';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
 import { InvalidEventIdError } from '../errors/invalid-event-id.error';
-import { resolveResumeMode, type ResumeMode } from '../options/resume-mode';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
+import { ResumeModeSetting } from './resume-mode.setting';
 import { terminalEvent } from './run-outcome-mapping';
 import type { ThreadRecord } from '../contracts/session-records';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
@@ -48,7 +47,7 @@ export class RunStreamService implements OnModuleInit {
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
-    @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
+    private readonly resumeMode: ResumeModeSetting,
     private readonly threads: ThreadQueryService,
     private readonly coordinator: ShutdownCoordinator,
     private readonly telemetry: AgentTelemetry,
@@ -59,8 +58,6 @@ export class RunStreamService implements OnModuleInit {
       for (const stream of this.joined) stream.handOver();
     });
   }
-
-  private mode?: ResumeMode;
 
   /**
    * Streams the run's events to `response` as server-sent events, resolving when the stream
@@ -107,12 +104,6 @@ export class RunStreamService implements OnModuleInit {
     }
   }
 
-  /** Who continues an interrupted run in this deployment; decided once, as the run service decides it. */
-  private get resumeMode(): ResumeMode {
-    this.mode ??= resolveResumeMode(this.options, this.store, this.signals);
-    return this.mode;
-  }
-
   /** The first events to send; a log that is gone or has lost the events asked for is refused here. */
   private async firstPage(key: RunLogKey, after: number, thread: ThreadRecord): Promise<LoggedEvent[]> {
     let first: LoggedEvent[] | null;
@@ -152,7 +143,7 @@ export class RunStreamService implements OnModuleInit {
     const thread = await this.store.findThread(key.threadId);
     if (!thread || thread.activeRunId === key.runId || this.recentlyEnded(thread, key.runId)) return undefined;
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
-    if (interrupted && this.resumeMode === 'auto') return undefined;
+    if (interrupted && this.resumeMode.mode === 'auto') return undefined;
     if (!interrupted) return null;
     return terminalEvent(key.threadId, key.runId, {
       status: 'interrupted',
