@@ -1,4 +1,4 @@
-import type { MessageView, ThreadListItemView, ThreadListView, ThreadView } from 'nest-agent-graceful-shutdown';
+import type { MessageView, ThreadListItemView, ThreadListView, ThreadView } from 'nest-agent-graceful-shutdown/types';
 import type { AuthFetch } from './auth-fetch';
 
 export type { MessageView, ThreadListItemView, ThreadView };

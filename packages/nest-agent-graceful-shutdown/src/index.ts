@@ -1,17 +1,10 @@
-// The root entry: what a service that uses the module imports. The entry points of the package,
-// and who each is for, are listed in the README's "Entry points" section.
+// The root entry: what a service that uses the module writes in its own code. The module, the
+// hook, the interfaces an agent is made of, the services to inject and the errors. The shapes
+// those take and return are types of the `/types` entry; what an implementer of a store, a bus,
+// a log or an agent loop of their own needs is in `/store`. Every entry point, and who each is
+// for, is listed in the README's "Entry points" section.
 export { GracefulShutdownModule } from './graceful-shutdown.module';
-export type { SeamProvider, GracefulShutdownModuleExtras } from './graceful-shutdown.module-definition';
-export type {
-  GracefulShutdownModuleOptions,
-  LeaseOptions,
-  RunLimitOptions,
-  RunOptions,
-  ShutdownOptions,
-  SignalOptions,
-  StreamOptions,
-} from './options/graceful-shutdown-options.interface';
-export { defaultResumeMessage, type ResumeMessageContext, type ResumeMessageTemplate } from './resume/resume-message';
+export type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface';
 
 export type { AgentDefinition } from './agent/agent-definition';
 export type {
@@ -22,36 +15,28 @@ export type {
   PreActingEvent,
   PreReasoningEvent,
   RunEndEvent,
-  RunEventBase,
   RunStartEvent,
   StopDecision,
 } from './agent/agent-hook.interface';
-export type { AgentMessage, MessageRole, ToolCall } from './agent/agent-message';
-export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse, ModelStreamSink, ModelUsage } from './agent/agent-model.interface';
+export type { AgentMessage, ToolCall } from './agent/agent-message';
+export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from './agent/agent-model.interface';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
-export { idempotencyKeyOf, toolFenceOf, type ToolFence } from './agent/tool-fence';
-export { StopReason, type RunPhase } from './agent/stop-reason';
-export type { DurableAgent } from './handle/run-handle.interface';
-export type { InterruptedState, InterruptReason } from './contracts/interrupted-state';
+export { StopReason } from './agent/stop-reason';
+export type { InterruptedState } from './contracts/interrupted-state';
 export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook';
 
 export { AgentRunService } from './runs/agent-run.service';
-export { RunStreamService, type JoinQuery } from './runs/run-stream.service';
-export { RunCancelService, type CancelResult } from './runs/run-cancel.service';
+export { RunStreamService } from './runs/run-stream.service';
+export { RunCancelService } from './runs/run-cancel.service';
 export { ThreadQueryService } from './threads/thread-query.service';
-export { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
-export type { ResumeMode } from './options/resume-mode';
-export type { HttpResponseTarget } from './http/server-response';
-export type { ParticipantOptions, ShutdownHandler } from './shutdown/shutdown-participants';
-export { AgentRegistry, type AgentRef } from './runtime/agent-registry';
+export { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service';
+export { AgentRegistry } from './runtime/agent-registry';
 
-export { parseRunInput, ID_RULE, isValidId, type ValidRunInput } from './runs/run-input';
-export type { RunAnswer, RunRequestOptions } from './runs/run-answer';
+export { parseRunInput, ID_RULE, isValidId } from './runs/run-input';
+export type { RunAnswer } from './runs/run-answer';
 export type { AgentRun } from './runs/agent-run';
-export { ExistingRunStream, type ExistingRunAnswerKind } from './streams/existing-run-stream';
-export type { MessageView, ThreadView } from './threads/thread-views';
-export { MAX_THREAD_PAGE_SIZE, type ThreadListItemView, type ThreadListRequest, type ThreadListView } from './threads/thread-list-view';
-export { sharedTransaction } from './session/shared-transaction';
+export { ExistingRunStream } from './streams/existing-run-stream';
+export { MAX_THREAD_PAGE_SIZE } from './threads/thread-list-view';
 
 export {
   AgentServiceError,

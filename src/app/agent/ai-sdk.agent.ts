@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { jsonSchema, stepCountIs, tool } from 'ai';
-import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown/store';
 import { aiSdkAgent, toolFence } from 'nest-agent-graceful-shutdown/ai-sdk';
 import type { AppConfig } from '../config/app-config';
 import type { DemoLedger } from '../demo/demo-ledger';

@@ -3,7 +3,7 @@ import { tool } from '@langchain/core/tools';
 import { MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
-import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown/store';
 import { langGraphAgent, runOf, toolFence } from 'nest-agent-graceful-shutdown/langgraph';
 import type { AppConfig } from '../config/app-config';
 import type { DemoLedger } from '../demo/demo-ledger';

@@ -1,5 +1,5 @@
 import { Agent, OpenAIChatCompletionsModel, Runner, setTracingDisabled, tool, type Model } from '@openai/agents';
-import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown';
+import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown/store';
 import { openAiAgent, toolFence, type DurableRunContext } from 'nest-agent-graceful-shutdown/openai-agents';
 import OpenAI from 'openai';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import type { AgentDefinition, DurableAgent } from 'nest-agent-graceful-shutdown';
+import type { AgentDefinition } from 'nest-agent-graceful-shutdown';
+import type { DurableAgent } from 'nest-agent-graceful-shutdown/store';
 import { OpenAiChatModel } from 'nest-agent-graceful-shutdown/openai';
 import type { AppConfig } from '../config/app-config';
 import type { DemoLedger } from '../demo/demo-ledger';

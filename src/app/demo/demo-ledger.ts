@@ -1,4 +1,4 @@
-import { sharedTransaction } from 'nest-agent-graceful-shutdown';
+import { sharedTransaction } from 'nest-agent-graceful-shutdown/store';
 import type { DataSource, EntityManager } from 'typeorm';
 import { StaleFencingTokenError } from './stale-fencing-token.error';
 

@@ -1,5 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { InvalidThreadListQueryError, MAX_THREAD_PAGE_SIZE, type ThreadListRequest } from 'nest-agent-graceful-shutdown';
+import { InvalidThreadListQueryError, MAX_THREAD_PAGE_SIZE } from 'nest-agent-graceful-shutdown';
+import type { ThreadListRequest } from 'nest-agent-graceful-shutdown/types';
 
 /**
  * Reads `limit` and `cursor` of `GET /v1/threads` from the query string: each given at most

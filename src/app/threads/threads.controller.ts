@@ -1,5 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ThreadQueryService, type ThreadListRequest } from 'nest-agent-graceful-shutdown';
+import { ThreadQueryService } from 'nest-agent-graceful-shutdown';
+import type { ThreadListRequest } from 'nest-agent-graceful-shutdown/types';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { IdParamPipe } from '../http/id-param.pipe';
 import { ThreadListQueryPipe } from './thread-list-query.pipe';

@@ -1,6 +1,7 @@
 // The `/store` entry: what someone who writes a session store, a signal bus, a run event log, a
-// step checkpointer, a thread access policy or an agent loop of their own needs, and the default implementations and schema of each.
-// A service that only uses the module imports the root entry. The contract suites these
+// step checkpointer, a thread access policy or an agent loop of their own needs, and the default
+// implementations and schema of each; also `sharedTransaction`, for writes of a tool's own in the
+// run's transaction. A service that only uses the module imports the root entry. The contract suites these
 // implementations must pass are in `/testing`.
 export { SESSION_STORE, RUN_EVENT_LOG, SIGNAL_BUS, THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens';
 
@@ -33,3 +34,9 @@ export type { RunControl, StopRequest } from '../agent/run-control';
 export type { RunEventSink } from '../agent/run-events';
 export type { PendingToolCall, RunOutcome } from '../agent/run-outcome';
 export { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
+
+export type { DurableAgent } from '../handle/run-handle.interface';
+export { idempotencyKeyOf, toolFenceOf, type ToolFence } from '../agent/tool-fence';
+export { defaultResumeMessage } from '../resume/resume-message';
+export { sharedTransaction } from '../session/shared-transaction';
+export type { SeamProvider, GracefulShutdownModuleExtras } from '../graceful-shutdown.module-definition';
