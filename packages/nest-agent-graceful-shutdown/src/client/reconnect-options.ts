@@ -1,4 +1,5 @@
-import { resolveOptionGroup } from '../options/option-group';
+import { resolveOptionGroup, uniformOptionGroup } from '../options/option-group';
+import { millisecondsAtLeastZero } from '../options/option-rules';
 
 /**
  * How the client keeps following a run whose connection was lost. Every value is in
@@ -37,6 +38,9 @@ export const RECONNECT_DEFAULTS: ResolvedReconnectOptions = Object.freeze({
   idleTimeoutMs: 45_000,
 });
 
+/** Every reconnect option: a finite number of milliseconds ≥ 0, refused with a `TypeError`. */
+const RECONNECT_OPTIONS = uniformOptionGroup<ReconnectOptions>(RECONNECT_DEFAULTS, { ...millisecondsAtLeastZero(), error: TypeError });
+
 /**
  * Applies the defaults and checks the values (each a finite number ≥ 0).
  *
@@ -44,9 +48,5 @@ export const RECONNECT_DEFAULTS: ResolvedReconnectOptions = Object.freeze({
  * resolveReconnectOptions({ timeoutMs: 1_000 }); // { timeoutMs: 1000, initialDelayMs: 250, maxDelayMs: 5000, idleTimeoutMs: 45000 }
  */
 export function resolveReconnectOptions(options: ReconnectOptions = {}): ResolvedReconnectOptions {
-  return resolveOptionGroup('reconnect', RECONNECT_DEFAULTS, options, {
-    accepts: (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0,
-    says: 'a finite number of milliseconds ≥ 0',
-    error: TypeError,
-  });
+  return resolveOptionGroup('reconnect', RECONNECT_OPTIONS, options);
 }

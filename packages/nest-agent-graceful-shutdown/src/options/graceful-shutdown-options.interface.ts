@@ -79,7 +79,8 @@ export interface SignalOptions {
    */
   bus?: SignalBus;
   /**
-   * How long a cancel is remembered for a run that has not subscribed yet, in milliseconds.
+   * How long a cancel is remembered for a run that has not subscribed yet, in whole
+   * milliseconds (Redis keeps it with `PX`).
    * @default 60000
    */
   cancelTtlMs?: number;

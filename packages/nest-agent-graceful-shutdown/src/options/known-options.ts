@@ -1,19 +1,8 @@
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
+import { OPTION_GROUPS, type OptionGroupName } from './option-groups';
 
 /** Every key of `T`, each once: adding an option without listing it here fails to compile. */
 type KeysOf<T> = { readonly [K in keyof Required<T>]: true };
-type Groups = Required<Omit<GracefulShutdownModuleOptions, 'dataSourceName' | 'instanceId'>>;
-type GroupName = keyof Groups;
-
-/** The options of each group, as `GracefulShutdownModuleOptions` declares them. */
-const GROUPS: { readonly [G in GroupName]: KeysOf<Groups[G]> } = {
-  shutdown: { drainTimeoutMs: true, timeoutMs: true, retryAfterSeconds: true, handleSignals: true, signals: true },
-  leases: { ttlMs: true, renewIntervalMs: true, recoverOrphanedRunsOnBoot: true },
-  signals: { redisUrl: true, bus: true, cancelTtlMs: true },
-  runs: { hooks: true, partialOutput: true, defaultStepDurationMs: true, sseHeartbeatMs: true, resumeMode: true, onDisconnect: true, resumeMessage: true },
-  streams: { retentionMs: true, log: true },
-  limits: { maxActiveRunsPerUser: true, maxMessagesPerRequest: true, maxHistoryMessages: true },
-};
 
 const TOP_LEVEL: KeysOf<GracefulShutdownModuleOptions> = {
   shutdown: true,
@@ -55,28 +44,28 @@ export function assertKnownOptions(options: object): void {
   }
 }
 
-function assertKnownGroupKeys(group: GroupName, values: unknown): void {
+function assertKnownGroupKeys(group: OptionGroupName, values: unknown): void {
   if (group === 'signals' && Array.isArray(values)) {
     throw new TypeError('option signals takes the signals between instances; the process signals to handle belong at shutdown.signals');
   }
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new TypeError(`option ${group} must be an object of ${group} options (${Object.keys(GROUPS[group]).join(', ')}), got ${String(values)}`);
+    throw new TypeError(`option ${group} must be an object of ${group} options (${Object.keys(OPTION_GROUPS[group]).join(', ')}), got ${String(values)}`);
   }
   for (const key of Object.keys(values)) {
-    if (Object.hasOwn(GROUPS[group], key)) continue;
-    throw new TypeError(`unknown option ${group}.${key}${whereItBelongs(key) ?? `; ${group} takes ${Object.keys(GROUPS[group]).join(', ')}`}`);
+    if (Object.hasOwn(OPTION_GROUPS[group], key)) continue;
+    throw new TypeError(`unknown option ${group}.${key}${whereItBelongs(key) ?? `; ${group} takes ${Object.keys(OPTION_GROUPS[group]).join(', ')}`}`);
   }
 }
 
 /** `: it belongs at <path>` for a name some group has, or one of the flat shape; else undefined. */
 function whereItBelongs(key: string): string | undefined {
-  const group = (Object.keys(GROUPS) as GroupName[]).find((name) => Object.hasOwn(GROUPS[name], key));
+  const group = (Object.keys(OPTION_GROUPS) as OptionGroupName[]).find((name) => Object.hasOwn(OPTION_GROUPS[name], key));
   const path = group ? `${group}.${key}` : FLAT_NAMES[key];
   if (!path) return undefined;
   const [outer, inner] = path.split('.');
   return `: it belongs at ${path}, as in GracefulShutdownModule.forRoot({ ${outer}: { ${inner}: … } })`;
 }
 
-function isGroup(key: string): key is GroupName {
-  return Object.hasOwn(GROUPS, key);
+function isGroup(key: string): key is OptionGroupName {
+  return Object.hasOwn(OPTION_GROUPS, key);
 }

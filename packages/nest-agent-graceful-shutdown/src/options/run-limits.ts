@@ -1,7 +1,8 @@
 import type { AgentMessage } from '../agent/agent-message';
 import { HistoryLimitError } from '../errors/history-limit.error';
 import { TooManyMessagesError } from '../errors/too-many-messages.error';
-import { resolveOptionGroup } from './option-group';
+import { resolveOptionGroup, uniformOptionGroup } from './option-group';
+import { wholeNumberAtLeastZero } from './option-rules';
 
 /**
  * Per-user limits on runs and on what a request may add to a thread. A request over a limit is
@@ -47,12 +48,12 @@ export const RUN_LIMIT_DEFAULTS: ResolvedRunLimits = Object.freeze({
   maxHistoryMessages: 0,
 });
 
-/** Applies the defaults; throws a `RangeError` naming a value that is not a whole number ≥ 0, or a key `limits` does not have. */
+/** The options of `limits`: each a whole number ≥ 0, 0 meaning no limit. */
+export const RUN_LIMIT_OPTIONS = uniformOptionGroup<RunLimitOptions>(RUN_LIMIT_DEFAULTS, wholeNumberAtLeastZero('no limit'));
+
+/** Applies the defaults; throws a `RangeError` naming a value that is not a whole number ≥ 0, or a `TypeError` naming a key `limits` does not have. */
 export function resolveRunLimits(options: RunLimitOptions = {}): ResolvedRunLimits {
-  return resolveOptionGroup('limits', RUN_LIMIT_DEFAULTS, options, {
-    accepts: (value) => Number.isInteger(value) && (value as number) >= 0,
-    says: 'a whole number ≥ 0 (0: no limit)',
-  });
+  return resolveOptionGroup('limits', RUN_LIMIT_OPTIONS, options);
 }
 
 /**
