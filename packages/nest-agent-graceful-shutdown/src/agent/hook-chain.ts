@@ -4,12 +4,13 @@ import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interfac
 type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActing';
 
 /** A hook that answered synchronously is not awaited: a run passes its safe points, and a shutdown ends thousands of runs, without a promise per hook. */
+/** One logger for every chain: a run holds nothing of its own for logging. */
+const logger = new Logger('HookChain');
+
 const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> => typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 
 /** Calls an ordered list of hooks; the first stop decision wins. */
 export class HookChain {
-  private readonly logger = new Logger('HookChain');
-
   constructor(private readonly hooks: readonly AgentHook[]) {}
 
   async onRunStart(event: Parameters<NonNullable<AgentHook['onRunStart']>>[0]): Promise<void> {
@@ -36,7 +37,7 @@ export class HookChain {
         const ended = hook.onRunEnd?.(event);
         if (isPromise(ended)) await ended;
       } catch (error) {
-        this.logger.error({ msg: 'run end hook failed', threadId: event.threadId, runId: event.runId, error: String(error) });
+        logger.error({ msg: 'run end hook failed', threadId: event.threadId, runId: event.runId, error: String(error) });
       }
     }
   }

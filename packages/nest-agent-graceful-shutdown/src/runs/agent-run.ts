@@ -24,12 +24,16 @@ import { toServerResponse, type HttpResponseTarget } from '../http/server-respon
 /** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
 
+/** One logger for every run: a run holds nothing of its own for logging. */
+const logger = new Logger('AgentRun');
+
 /**
- * A run that was admitted and recorded. `execute` streams its AG-UI events, from
- * `RUN_STARTED` to exactly one terminal event, and resolves with how it ended.
+ * A run that was admitted and recorded. `streamTo` streams its AG-UI events, from
+ * `RUN_STARTED` to exactly one terminal event, to a response; `execute` resolves with how it ended.
  */
 export class AgentRun {
-  private readonly logger = new Logger('AgentRun');
+  /** The run, once started by `streamTo` or `execute`. */
+  private running?: Promise<RunOutcome>;
   /** Set when the run's end could not be saved: the client is told instead of a normal ending. */
   private saveFailure?: Error;
   /** Set once the run's end is decided: a disconnect then cancels nothing. */
@@ -49,27 +53,37 @@ export class AgentRun {
   }
 
   /**
-   * Executes the run with its events streamed to `response` as server-sent events: an
-   * Express `Response`, a Fastify `FastifyReply` (hijacked) or a Node `ServerResponse`.
+   * Streams the run's events to `response` as server-sent events (an Express `Response`, a
+   * Fastify `FastifyReply`, hijacked, or a Node `ServerResponse`) and starts the run. Resolves
+   * once the stream is open, so the request's handler returns and what the request held while
+   * it was pending (its interceptors' observables and closures) is freed for the run's whole
+   * life; the run goes on and ends the response with its terminal event. `await run.execute()`
+   * waits for its end.
    */
-  async streamTo(response: HttpResponseTarget): Promise<RunOutcome> {
+  streamTo(response: HttpResponseTarget): Promise<void> {
     const stream = new SseEventStream(toServerResponse(response), this.spec.sseHeartbeatMs);
     stream.open();
     const unsubscribe = this.spec.channel.subscribe(stream.write);
     if (this.spec.streams.onDisconnect === 'cancel') stream.onClientGone(() => this.cancelOnDisconnect());
-    try {
-      return await this.execute();
-    } finally {
-      unsubscribe();
-      stream.close();
-    }
+    this.execute()
+      .catch((error: unknown) => logger.error({ msg: 'run failed outside its handling', threadId: this.threadId, runId: this.runId, error: String(error) }))
+      .finally(() => {
+        unsubscribe();
+        stream.close();
+      });
+    return Promise.resolve();
   }
 
   /**
-   * Executes the run; its events go to the run's log and to the channel's subscribers, from
-   * `RUN_STARTED` to exactly one terminal event (or a handover).
+   * Executes the run, once: a second call (after `streamTo`, or from a caller that waits for
+   * the end) answers the same outcome. Its events go to the run's log and to the channel's
+   * subscribers, from `RUN_STARTED` to exactly one terminal event (or a handover).
    */
-  async execute(): Promise<RunOutcome> {
+  execute(): Promise<RunOutcome> {
+    return (this.running ??= this.executeOnce());
+  }
+
+  private async executeOnce(): Promise<RunOutcome> {
     const { threadId, runId, runKey, store, signals, channel } = this.spec;
     const emit: RunEventSink = channel.emit;
     const shutdownHook = new GracefulShutdownHook({
@@ -81,7 +95,7 @@ export class AgentRun {
     });
     this.spec.telemetry.start();
     if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
-    this.logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length, ...(this.spec.continuation ? { continuation: true } : {}) });
+    logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length, ...(this.spec.continuation ? { continuation: true } : {}) });
     const handle = new DurableRunHandle({
       threadId,
       runId,
@@ -134,7 +148,7 @@ export class AgentRun {
     const { threadId, runId, signals } = this.spec;
     await signals
       .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
-      .catch((error: unknown) => this.logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
+      .catch((error: unknown) => logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
   }
 
   /** Counts the attempt's end and closes its trace; a cancel's delivery is measured from its acceptance. */
@@ -150,10 +164,10 @@ export class AgentRun {
   private cancelOnDisconnect(): void {
     if (this.ending) return;
     const { threadId, runId, signals } = this.spec;
-    this.logger.log({ msg: 'client disconnected, canceling run', threadId, runId });
+    logger.log({ msg: 'client disconnected, canceling run', threadId, runId });
     void signals
       .publishCancel({ threadId, runId })
-      .catch((error: unknown) => this.logger.warn({ msg: 'disconnect cancel not published', threadId, runId, error: String(error) }));
+      .catch((error: unknown) => logger.warn({ msg: 'disconnect cancel not published', threadId, runId, error: String(error) }));
   }
 
   /** Saves the run's end, then ends its stream; the shutdown hook holds the run in flight until both are done. */
@@ -197,14 +211,14 @@ export class AgentRun {
       // Lease lost: the thread is a newer run's now. Store unreachable: the lease runs out
       // and the thread reads interrupted (crash), resumable from its last checkpoint.
       this.saveFailure = error instanceof Error ? error : new Error(String(error));
-      this.logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
+      logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
       return;
     }
     for (const message of closing) this.spec.channel.emit(toolResultEvent(message));
     // A shutdown stops thousands of runs at once: their lines would queue on stdout before the
     // exit; the store's 'run ends saved' and the shutdown's 'runs drained' lines count them.
     const byShutdown = interrupt?.reason === 'shutdown' && this.spec.shutdown.coordinator.isInterrupting;
-    (byShutdown ? this.logger.debug : this.logger.log).call(this.logger, {
+    (byShutdown ? logger.debug : logger.log).call(logger, {
       msg: 'run ended',
       threadId,
       runId,

@@ -60,8 +60,9 @@ export class RunStreamService implements OnModuleInit {
   }
 
   /**
-   * Streams the run's events to `response` as server-sent events, resolving when the stream
-   * ends. Refuses before writing anything: 404 (unknown thread or run), 403 (another user's
+   * Streams the run's events to `response` as server-sent events, resolving once the stream
+   * follows the run's log (it goes on until the run's terminal event, a handover or the client
+   * leaving). Refuses before writing anything: 404 (unknown thread or run), 403 (another user's
    * thread), 400 (an event id beyond the log's end), 410 (log evicted or incomplete), 503 (log
    * unreachable).
    */
@@ -95,12 +96,17 @@ export class RunStreamService implements OnModuleInit {
     this.joined.add(stream);
     this.logger.log({ msg: 'stream joined', threadId, runId, lastEventId: after });
     this.telemetry.notify('streamJoined', threadId, runId);
-    try {
-      await stream.start(first);
-      await stream.done;
-    } finally {
+    const forget = () => {
       stream.end();
       this.joined.delete(stream);
+    };
+    // Resolves once the stream follows the log: the request's handler returns while the stream goes on.
+    void stream.done.then(forget);
+    try {
+      await stream.start(first);
+    } catch (error) {
+      forget();
+      throw error;
     }
   }
 

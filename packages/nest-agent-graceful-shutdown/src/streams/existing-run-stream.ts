@@ -20,7 +20,8 @@ export class ExistingRunStream {
 
   /**
    * Streams the run's events to `response` as server-sent events (an Express `Response`, a
-   * Fastify `FastifyReply` or a Node `ServerResponse`), resolving when the stream ends.
+   * Fastify `FastifyReply` or a Node `ServerResponse`), resolving once the stream is open and
+   * following the log; it goes on to the run's terminal event without holding the request.
    */
   streamTo(response: HttpResponseTarget): Promise<void> {
     return this.write(response);
