@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from 'dev-services';
 import { DataSource } from 'typeorm';
 import type { ToolCallContext } from './agent-tool.interface';
 import { toolFenceOf } from './tool-fence';
@@ -88,8 +89,10 @@ describe('the database tool pattern (conditional write on the fencing token)', (
 });
 
 describe('the README', () => {
-  const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-  const fixtures = readFileSync(join(__dirname, 'tool-fence-patterns.fixtures.ts'), 'utf8');
+  // From the repository, not from this file: the Node-version runs execute a transpiled copy.
+  const packageRoot = join(REPO_ROOT, 'packages', 'nest-agent-graceful-shutdown');
+  const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+  const fixtures = readFileSync(join(packageRoot, 'src', 'agent', 'tool-fence-patterns.fixtures.ts'), 'utf8');
   const region = (name: string) => fixtures.split(`// #region ${name}\n`)[1]?.split(`// #endregion ${name}`)[0]?.trim();
 
   it.each(['http', 'database'])('shows the %s tool pattern exactly as it is tested', (name) => {
