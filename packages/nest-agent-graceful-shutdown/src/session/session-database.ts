@@ -101,6 +101,18 @@ export class SessionDatabase {
   }
 
   /**
+   * Runs `work`, one statement that is atomic on its own (PostgreSQL runs a statement outside a
+   * transaction as one), with no BEGIN and COMMIT round trips, retried through a lost
+   * connection like a transaction (`attempt` counts the retries). On SQLite it is a transaction
+   * in the write queue.
+   */
+  statement<T>(work: (manager: EntityManager, attempt: number) => Promise<T>): Promise<T> {
+    const { dataSource, queue } = this.connection();
+    if (queue) return this.transaction(work);
+    return retryThroughOutage((attempt) => work(dataSource.manager, attempt), this.retry);
+  }
+
+  /**
    * A read a run needs to go on (a resumed run's tool call records), retried through a lost
    * connection like a transaction: a database restart delays the run instead of failing it.
    */
