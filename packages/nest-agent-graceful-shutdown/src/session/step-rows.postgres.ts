@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import { createHash } from 'node:crypto';
+import type { PostgresConnection } from './session-database';
 import { stateText, toolCallsText, type StepItem, type StepWritten } from './step-rows';
 
 // One statement writes a round of steps (each thread at most once), one bind parameter per
@@ -49,6 +50,22 @@ r AS (
 )
 SELECT n, 'written' AS outcome FROM t UNION ALL SELECT n, 'stored' FROM stored`;
 
+const named = new Map<string, { name: string; text: string }>();
+
+/**
+ * The statement for this lease length, named: each connection parses and plans it once, not at
+ * every step (its text is long, and planning it costs more than running it).
+ */
+function prepared(leaseUntilSql: string): { name: string; text: string } {
+  let found = named.get(leaseUntilSql);
+  if (!found) {
+    const text = statement(leaseUntilSql);
+    found = { name: `agent_step_commit_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+    named.set(leaseUntilSql, found);
+  }
+  return found;
+}
+
 /**
  * Writes a round of steps (no thread twice) in one statement, atomic on its own: PostgreSQL
  * runs a statement with data-modifying CTEs as one unit, so no BEGIN and COMMIT round trips.
@@ -56,7 +73,7 @@ SELECT n, 'written' AS outcome FROM t UNION ALL SELECT n, 'stored' FROM stored`;
  * the database's clock; `retry` true when an earlier attempt may have committed unseen.
  */
 export async function writeStepsPostgres(
-  manager: EntityManager,
+  connection: PostgresConnection,
   items: readonly StepItem[],
   at: string,
   leaseUntilSql: string,
@@ -100,32 +117,35 @@ export async function writeStepsPostgres(
       call.arguments.push(started.arguments);
     }
   });
-  const rows = (await manager.query(statement(leaseUntilSql), [
-    at,
-    columns.n,
-    columns.thread,
-    columns.runKey,
-    columns.iteration,
-    columns.phase,
-    added,
-    firstIds,
-    states,
-    retry,
-    stateSet,
-    msg.n,
-    msg.k,
-    msg.id,
-    msg.role,
-    msg.content,
-    msgMore.toolCalls,
-    msgMore.toolCallId,
-    msgMore.truncated,
-    msgMore.runId,
-    call.n,
-    call.id,
-    call.name,
-    call.arguments,
-  ])) as { n: number; outcome: 'written' | 'stored' }[];
+  const { rows } = await connection.query<{ n: number; outcome: 'written' | 'stored' }>({
+    ...prepared(leaseUntilSql),
+    values: [
+      at,
+      columns.n,
+      columns.thread,
+      columns.runKey,
+      columns.iteration,
+      columns.phase,
+      added,
+      firstIds,
+      states,
+      retry,
+      stateSet,
+      msg.n,
+      msg.k,
+      msg.id,
+      msg.role,
+      msg.content,
+      msgMore.toolCalls,
+      msgMore.toolCallId,
+      msgMore.truncated,
+      msgMore.runId,
+      call.n,
+      call.id,
+      call.name,
+      call.arguments,
+    ],
+  });
   const outcomes: StepWritten[] = items.map(() => 'fenced');
   for (const row of rows) outcomes[row.n] = row.outcome;
   return outcomes;

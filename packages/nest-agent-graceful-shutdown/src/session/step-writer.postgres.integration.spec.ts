@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { StartRunCommand } from '../contracts/session-store.interface';
 import { usePostgresDatabases } from './postgres-databases.fixtures';
+import type { PostgresConnection } from './session-database';
 import { writeStepsPostgres } from './step-rows.postgres';
 import { TypeOrmSessionStore } from './typeorm-session.store';
 
@@ -103,8 +104,14 @@ describe('step commits on PostgreSQL', () => {
     const at = new Date().toISOString();
     const lease = 'to_char(statement_timestamp() AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\')';
 
-    await expect(writeStepsPostgres(dataSource.manager, [item], at, lease, false)).resolves.toEqual(['written']);
-    await expect(writeStepsPostgres(dataSource.manager, [item], at, lease, true)).resolves.toEqual(['stored']);
+    const runner = dataSource.createQueryRunner();
+    const connection = (await runner.connect()) as PostgresConnection;
+    try {
+      await expect(writeStepsPostgres(connection, [item], at, lease, false)).resolves.toEqual(['written']);
+      await expect(writeStepsPostgres(connection, [item], at, lease, true)).resolves.toEqual(['stored']);
+    } finally {
+      await runner.release();
+    }
 
     expect((await store.loadMessages('retry')).map((m) => m.id)).toEqual(['s1-a', 's1-t']);
     expect(await store.findThread('retry')).toMatchObject({ messageCount: 2 });

@@ -56,7 +56,7 @@ export class StepWriter {
 
   private async writeRound(round: readonly StepItem[]): Promise<BatchOutcome<void>[]> {
     try {
-      const written = await this.db.statement((manager, attempt) => writeStepsPostgres(manager, round, this.at(), this.leaseUntilSql(), attempt > 0));
+      const written = await this.db.onConnection((connection, attempt) => writeStepsPostgres(connection, round, this.at(), this.leaseUntilSql(), attempt > 0));
       return round.map((item, i) => outcomeOf(item, written[i]));
     } catch (error) {
       // The database refused the statement (a constraint one step broke): each step alone, so
