@@ -7,6 +7,10 @@ import { stateText, toolCallsText, type StepItem, type StepWritten } from './ste
 // first data-modifying step and every other one joins its RETURNING: a step whose run lost its
 // lease (the fence of finished-run-rows.ts: keep the two in step) matches no thread row and writes
 // nothing. A retry ($10) first skips the steps whose first message an unseen commit stored.
+// A tool message names its thread (x.thread_id) so the update of the call it finishes goes by
+// the call's key, and its step's fence is checked against the fenced steps read once (an array):
+// joined on t instead, a generic plan of the named statement joined every message with every
+// step of the batch.
 const statement = (leaseUntilSql: string) => `WITH v AS (
   SELECT * FROM unnest($2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::varchar[], $7::int[], $8::varchar[], $9::text[])
     AS v(n, thread_id, run_key, iteration, phase, added, first_id, state)
@@ -25,8 +29,8 @@ t AS (
   RETURNING v.n, t.thread_id, t.message_count - v.added AS first_seq, v.run_key, v.iteration, v.phase
 ),
 x AS (
-  SELECT * FROM unnest($12::int[], $13::int[], $14::varchar[], $15::varchar[], $16::text[], $17::text[], $18::varchar[], $19::boolean[], $20::varchar[])
-    AS x(n, k, id, role, content, tool_calls, tool_call_id, truncated, run_id)
+  SELECT * FROM unnest($12::int[], $13::int[], $14::varchar[], $15::varchar[], $16::text[], $17::text[], $18::varchar[], $19::boolean[], $20::varchar[], $25::varchar[])
+    AS x(n, k, id, role, content, tool_calls, tool_call_id, truncated, run_id, thread_id)
 ),
 m AS (
   INSERT INTO agent_messages (thread_id, seq, message_id, role, content, tool_calls, tool_call_id, truncated, run_id, created_at)
@@ -35,8 +39,7 @@ m AS (
 ),
 f AS (
   UPDATE agent_tool_calls c SET status = 'finished', result = x.content, finished_at = $1
-    FROM x JOIN t ON t.n = x.n
-   WHERE x.role = 'tool' AND x.tool_call_id IS NOT NULL AND c.thread_id = t.thread_id AND c.tool_call_id = x.tool_call_id
+    FROM x WHERE x.role = 'tool' AND c.thread_id = x.thread_id AND c.tool_call_id = x.tool_call_id AND x.n = ANY (ARRAY(SELECT n FROM t))
 ),
 s AS (
   INSERT INTO agent_tool_calls (thread_id, tool_call_id, run_key, tool_name, arguments, status, result, started_at, finished_at)
@@ -85,7 +88,13 @@ export async function writeStepsPostgres(
   const states: (string | null)[] = [];
   const stateSet: number[] = [];
   const msg = { n: [] as number[], k: [] as number[], id: [] as string[], role: [] as string[], content: [] as string[] };
-  const msgMore = { toolCalls: [] as (string | null)[], toolCallId: [] as (string | null)[], truncated: [] as boolean[], runId: [] as string[] };
+  const msgMore = {
+    toolCalls: [] as (string | null)[],
+    toolCallId: [] as (string | null)[],
+    truncated: [] as boolean[],
+    runId: [] as string[],
+    threadId: [] as string[],
+  };
   const call = { n: [] as number[], id: [] as string[], name: [] as string[], arguments: [] as string[] };
   items.forEach(({ target, step }, n) => {
     const messages = step.messages ?? [];
@@ -109,6 +118,7 @@ export async function writeStepsPostgres(
       msgMore.toolCallId.push(message.toolCallId ?? null);
       msgMore.truncated.push(message.truncated === true);
       msgMore.runId.push(target.runId);
+      msgMore.threadId.push(target.threadId);
     });
     for (const started of step.startedCalls ?? []) {
       call.n.push(n);
@@ -144,6 +154,7 @@ export async function writeStepsPostgres(
       call.id,
       call.name,
       call.arguments,
+      msgMore.threadId,
     ],
   });
   const outcomes: StepWritten[] = items.map(() => 'fenced');

@@ -98,6 +98,29 @@ describe('step commits on PostgreSQL', () => {
     expect(histories.every((history) => history.length === 2)).toBe(true);
   });
 
+  it('finishes, in one statement, the calls that the tool messages of 50 runs answer, and only those of runs holding their lease', async () => {
+    const commands = await Promise.all(Array.from({ length: 50 }, (_, i) => started(`finish-${i}`)));
+    const callOf = (command: StartRunCommand) => ({ id: `${command.threadId}-call`, name: 'search', arguments: '{}' });
+    await Promise.all(commands.map((command) => store.commitStep(target(command), { startedCalls: [callOf(command)] })));
+    const stale = commands[0];
+    // Another attempt took the thread over.
+    await dataSource.query(`UPDATE agent_threads SET last_run_key = 'someone-else' WHERE thread_id = $1`, [stale.threadId]);
+
+    let results: PromiseSettledResult<void>[] = [];
+    const sent = await statementsOf(dataSource, async () => {
+      results = await Promise.allSettled(
+        commands.map((command) =>
+          store.commitStep(target(command), { messages: [{ id: `${command.threadId}-t`, role: 'tool', content: 'found', toolCallId: callOf(command).id }] }),
+        ),
+      );
+    });
+
+    expect(sent).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    const records = await Promise.all(commands.map((command) => store.findToolCalls(command.threadId, [callOf(command).id])));
+    expect(records.map(([record]) => record.status)).toEqual(['started', ...commands.slice(1).map(() => 'finished')]);
+  });
+
   it('stores a step once when a retry follows a commit whose answer was lost', async () => {
     const command = await started('retry');
     const item = { target: target(command), step: step('s1') };
