@@ -121,6 +121,22 @@ describe('step commits on PostgreSQL', () => {
     expect(records.map(([record]) => record.status)).toEqual(['started', ...commands.slice(1).map(() => 'finished')]);
   });
 
+  it('fails only the step the database refuses, writing none of it, and commits the others sent with it', async () => {
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(started));
+    await store.commitStep(target(b), { messages: [{ id: 'taken', role: 'assistant', content: 'first' }] });
+
+    const results = await Promise.allSettled([
+      store.commitStep(target(a), { messages: [{ id: 'a1', role: 'assistant', content: 'a' }], state: { a: 1 } }),
+      store.commitStep(target(b), { messages: [{ id: 'taken', role: 'assistant', content: 'again' }], state: { b: 1 } }),
+      store.commitStep(target(c), { startedCalls: [{ id: 'c-call', name: 'search', arguments: '{}' }] }),
+    ]);
+
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.loadMessages('a')).map((m) => m.id)).toEqual(['a1']);
+    expect(await store.findThread('b')).toMatchObject({ messageCount: 1, runState: null });
+    expect(await store.findToolCalls('c', ['c-call'])).toMatchObject([{ status: 'started' }]);
+  });
+
   it('stores a step once when a retry follows a commit whose answer was lost', async () => {
     const command = await started('retry');
     const item = { target: target(command), step: step('s1') };
