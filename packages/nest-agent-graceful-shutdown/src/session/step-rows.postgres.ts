@@ -49,7 +49,8 @@ s AS (
      started_at = EXCLUDED.started_at, finished_at = EXCLUDED.finished_at
 ),
 r AS (
-  UPDATE agent_runs r SET iteration = t.iteration, phase = t.phase FROM t WHERE r.run_key = t.run_key
+  UPDATE agent_runs r SET iteration = t.iteration, phase = t.phase FROM t
+   WHERE r.run_key = t.run_key AND (r.iteration, r.phase) IS DISTINCT FROM (t.iteration, t.phase)
 )
 SELECT n, 'written' AS outcome FROM t UNION ALL SELECT n, 'stored' FROM stored`;
 

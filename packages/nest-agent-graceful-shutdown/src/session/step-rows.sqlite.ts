@@ -23,7 +23,8 @@ const START = `INSERT INTO agent_tool_calls (thread_id, tool_call_id, run_key, t
   VALUES (?, ?, ?, ?, ?, 'started', NULL, ?, NULL)
   ON CONFLICT (thread_id, tool_call_id) DO UPDATE SET run_key = excluded.run_key, status = excluded.status, result = excluded.result,
      started_at = excluded.started_at, finished_at = excluded.finished_at`;
-const RUN = `UPDATE agent_runs SET iteration = ?, phase = ? WHERE run_key = ?`;
+// A run's progress changes less often than its steps: an unchanged row is not rewritten.
+const RUN = `UPDATE agent_runs SET iteration = ?, phase = ? WHERE run_key = ? AND (iteration IS NOT ? OR phase IS NOT ?)`;
 
 interface Statements {
   leaseUntilSql: string;
@@ -105,6 +106,6 @@ function writeOne(statements: Statements, { target, step }: StepItem, at: string
     );
     if (message.role === 'tool' && toolCallId) statements.finish.run(message.content, at, target.threadId, toolCallId);
   });
-  statements.run.run(target.iteration, target.phase, target.runKey);
+  statements.run.run(target.iteration, target.phase, target.runKey, target.iteration, target.phase);
   return 'written';
 }
