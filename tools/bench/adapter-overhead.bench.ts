@@ -46,7 +46,8 @@ export interface AdapterOverheadResult {
  * embedded SQLite store), interleaved, and reports medians per run.
  */
 export async function measureAdapterOverhead(subject: AdapterSubject, options: AdapterOverheadOptions): Promise<AdapterOverheadResult> {
-  const sqlite = await openSqliteStore();
+  // The embedded file as the reference service opens it (write-ahead log, synchronous = NORMAL).
+  const sqlite = await openSqliteStore({}, { asTheService: true });
   const micros = async (work: () => Promise<void>) => (await timed(work)).ms * 1000;
   const underModule = async (): Promise<number> => {
     const run = { threadId: randomUUID(), runId: 'run-1', runKey: randomUUID() };
@@ -98,7 +99,8 @@ export function adapterOverheadReport(results: readonly AdapterOverheadResult[])
   );
   return [
     `adapter overhead: each framework's agent on an instant model with a no-op tool, ${first?.options.iterations ?? 0} tool rounds per run`,
-    `    (${first?.stepsPerRun ?? 0} steps: model calls and tool calls), alone and through its adapter with checkpoints in SQLite;`,
+    `    (${first?.stepsPerRun ?? 0} steps: model calls and tool calls), alone and through its adapter with checkpoints in SQLite`,
+    '    (write-ahead log, synchronous = NORMAL, as the reference service opens its file);',
     `    ${first?.options.runs ?? 0} measured runs per variant, interleaved, after ${first?.options.warmupRuns ?? 0} warm-up runs; medians`,
     '',
     table,

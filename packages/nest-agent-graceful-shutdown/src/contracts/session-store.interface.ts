@@ -3,6 +3,7 @@ import type { ModelUsage } from '../agent/agent-model.interface';
 import type { RunPhase, StopReason } from '../agent/stop-reason';
 import type { InterruptedState } from './interrupted-state';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records';
+import type { StepCommit } from './step-commit';
 import type { ThreadListPage, ThreadListQuery } from './thread-list';
 
 /** Everything needed to start a run, written in one transaction. */
@@ -109,6 +110,15 @@ export interface SessionStore {
   recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void>;
   /** Replaces the agent framework's state of the thread (fenced like a checkpoint); null clears it. */
   saveRunState(target: CheckpointTarget, state: unknown): Promise<void>;
+  /**
+   * Makes a finished step durable in one atomic write: `step.startedCalls` recorded as started,
+   * `step.messages` appended (finishing the calls they answer), `step.state` saved when defined,
+   * fenced like a checkpoint, with the lease extended. Refused with `LeaseLostError`, writing
+   * nothing, once the run lost its lease. Retried after a lost connection, it does not store
+   * the messages twice. A store without it gets the step written through `appendMessages`,
+   * `recordToolCallStarted` and `saveRunState`, one after another.
+   */
+  commitStep?(target: CheckpointTarget, step: StepCommit): Promise<void>;
   /** The tool-call records of a thread among `toolCallIds`. */
   findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]>;
   /** Ends the run and sets the thread's status and interrupt marker together; releases the lease. */

@@ -1,6 +1,7 @@
 import type { ToolCallRecord } from './session-records';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { RunPhase } from '../agent/stop-reason';
+import type { StepCommit } from './step-commit';
 
 /** Where the run stood when a step finished. */
 export interface StepProgress {
@@ -21,6 +22,12 @@ export interface StepCheckpointer {
   toolCallStarted?(call: ToolCall, progress: StepProgress): Promise<void>;
   /** The execution records of these tool calls of the thread, if any (a call replayed by a framework is then not run twice). */
   findToolCalls?(toolCallIds: readonly string[]): Promise<ToolCallRecord[]>;
+  /**
+   * Makes everything a step produced durable in one write (see `StepCommit`); resolves, when
+   * `step.startedCalls` is not empty, only once the run surely still holds its lease. Without
+   * it the handle calls `append`, `toolCallStarted` and `saveState` one after another.
+   */
+  commitStep?(step: StepCommit, progress: StepProgress): Promise<void>;
   /** Makes an agent framework's own state for the thread durable (fenced like a checkpoint); null clears it. */
   saveState?(state: unknown, progress: StepProgress): Promise<void>;
 }

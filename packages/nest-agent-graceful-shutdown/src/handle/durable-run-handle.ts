@@ -15,7 +15,8 @@ import { RunAnswerStream, type AnswerOwner } from './answer-stream';
 import type { RunHandle, SafePoint, ToolCallResult } from './run-handle.interface';
 import { outcomeOf, type DecidedStop } from './outcome-of';
 import { PendingCalls } from './pending-calls';
-import { SerialWrites } from './serial-writes';
+import { StepWrites } from './step-writes';
+import { writeStep } from './checkpointer-step';
 import type { RunHandleSpec } from './run-handle.types';
 import { runThroughRecords, type ToolRunHost } from './run-through-records';
 import { NO_INSTRUMENTS, type RunInstruments } from './run-instruments';
@@ -38,7 +39,8 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private readonly conversation: AgentMessage[];
   /** The tool messages of the conversation by the call they answer. */
   private readonly results = new Map<string, AgentMessage>();
-  private readonly writes = new SerialWrites();
+  /** Every store write of the run, in order; the ones asked for during a write go together in the next. */
+  private readonly writes = new StepWrites((step, progress) => this.timed(() => writeStep(this.spec.checkpointer, step, progress)));
   /** Tool calls in progress: a run ends only once each has settled and been recorded. */
   private readonly running = new Set<Promise<unknown>>();
   /** Calls of the current step without a result, in order. */
@@ -181,14 +183,21 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   async checkpoint(messages: readonly AgentMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const progress = this.progress();
-    await this.writes.run(() => this.timed(() => this.spec.checkpointer.append(messages, progress)));
+    await this.writes.submit({ messages }, this.progress());
     this.remember(messages);
   }
 
+  async commitStep(step: { messages?: readonly AgentMessage[]; state?: unknown }): Promise<void> {
+    const messages = step.messages ?? [];
+    const saving = step.state !== undefined;
+    if (messages.length === 0 && !saving) return;
+    await this.writes.submit({ ...(messages.length ? { messages } : {}), ...(saving ? { state: step.state } : {}) }, this.progress());
+    this.remember(messages);
+    if (saving) this.state = step.state;
+  }
+
   async toolStarted(call: ToolCall): Promise<void> {
-    const progress = this.progress();
-    await this.writes.run(() => this.timed(async () => this.spec.checkpointer.toolCallStarted?.(call, progress)));
+    await this.writes.submit({ startedCalls: [call] }, this.progress());
     this.pending.start(call);
   }
 
@@ -214,8 +223,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async saveState(state: unknown): Promise<void> {
-    const progress = this.progress();
-    await this.writes.run(async () => this.spec.checkpointer.saveState?.(state, progress));
+    await this.writes.submit({ state: state ?? null }, this.progress());
     this.state = state;
   }
 

@@ -120,6 +120,12 @@ export interface RunHandle {
    * also mark their tool-call records finished, in the same transaction.
    */
   checkpoint(messages: readonly AgentMessage[]): Promise<void>;
+  /**
+   * Makes a step's new messages and the framework's state (see `saveState`) durable together,
+   * in one write: what a framework that checkpoints both at once (a LangGraph checkpoint) calls.
+   * `state` undefined keeps the saved state as it is.
+   */
+  commitStep(step: { messages?: readonly AgentMessage[]; state?: unknown }): Promise<void>;
   /** The tool-call record: `started` is made durable before the tool runs. */
   toolStarted(call: ToolCall): Promise<void>;
   /** The tool-call record: finished with its result (stored as the call's tool message). */

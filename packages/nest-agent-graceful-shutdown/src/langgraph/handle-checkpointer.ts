@@ -67,14 +67,16 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
     await this.load();
     const ns = namespaceOf(config);
     let kept = checkpoint;
+    let fresh: AgentMessage[] = [];
     if (ns === '') {
       const { [this.messagesKey]: messages, ...rest } = checkpoint.channel_values;
-      if (Array.isArray(messages)) await this.storeNew(messages as BaseMessage[]);
+      if (Array.isArray(messages)) fresh = this.newMessages(messages as BaseMessage[]);
       kept = { ...checkpoint, channel_values: rest };
     }
     this.entries.set(ns, { checkpoint: kept, metadata, parentId: config.configurable?.checkpoint_id as string | undefined, writes: [] });
-    this.dirty = true;
-    await this.flush();
+    // The step's new messages and the graph's state go in one write.
+    this.dirty = false;
+    await this.handle.commitStep({ messages: fresh, state: await encodeGraphState(this.serde, this.entries) });
     return { configurable: { thread_id: this.handle.threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -115,8 +117,8 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
     return { ...checkpoint, channel_values: { ...checkpoint.channel_values, [this.messagesKey]: messages } };
   }
 
-  /** Checkpoints the messages at the end of `channel` that the session does not hold. */
-  private async storeNew(channel: readonly BaseMessage[]): Promise<void> {
+  /** The messages at the end of `channel` that the session does not hold, as the session stores them. */
+  private newMessages(channel: readonly BaseMessage[]): AgentMessage[] {
     for (; this.seen < this.handle.messages.length; this.seen++) this.known.add(this.handle.messages[this.seen].id);
     let start = channel.length;
     while (start > 0 && !(channel[start - 1].id && this.known.has(channel[start - 1].id as string))) start--;
@@ -129,7 +131,7 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
       this.converted.set(message.id, message);
       fresh.push(stored);
     }
-    if (fresh.length) await this.handle.checkpoint(fresh);
+    return fresh;
   }
 
   private lc(message: AgentMessage): BaseMessage {

@@ -2,10 +2,10 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { setTimeout as pause } from 'node:timers/promises';
 import { ask, answer, call, scriptedModel } from '../agent/agent-runtime.fixtures';
-import type { ToolCall } from '../agent/agent-message';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { GracefulShutdownModule } from '../graceful-shutdown.module';
 import type { CheckpointTarget } from '../contracts/session-store.interface';
+import type { StepCommit } from '../contracts/step-commit';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
 import { AgentRunService } from './agent-run.service';
 import { AgentRun } from './agent-run';
@@ -23,9 +23,10 @@ describe('AgentRun, a tool call whose record came back after the run lost its le
     const { store } = sqlite;
     // The instance stalls right after the call's record commits, for over half a lease; meanwhile
     // the lease runs out and another instance's sweep records the run as crashed (it takes it over).
-    const record = store.recordToolCallStarted.bind(store);
-    store.recordToolCallStarted = async (target: CheckpointTarget, toolCall: ToolCall) => {
-      await record(target, toolCall);
+    const commit = store.commitStep.bind(store);
+    store.commitStep = async (target: CheckpointTarget, step: StepCommit) => {
+      await commit(target, step);
+      if (!step.startedCalls?.length) return;
       await sqlite.advanceDatabaseClock(LEASE_TTL_MS + 1);
       await store.recoverCrashedRuns();
       await pause(LEASE_TTL_MS / 2 + 50);

@@ -10,8 +10,9 @@ interface SqliteConnection {
   prepare(sql: string): { run(...params: unknown[]): { changes: number } };
 }
 
-// The fence is `holdsLease` (lease-fence.ts) in SQL: the thread still has an active run and it
-// is this attempt. Keep the two in step.
+// The lease fence: the thread still has an active run and it is this attempt (`last_run_key`).
+// A run that lost its lease (taken over, or recovered as a crash) no longer matches. The step
+// writes (step-rows.*.ts) use the same condition: keep them in step.
 const SQLITE_THREAD = `UPDATE agent_threads SET status = ?, active_run_id = NULL, interrupt = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
   WHERE thread_id = ? AND last_run_key = ? AND active_run_id IS NOT NULL`;
 const SQLITE_RUN = `UPDATE agent_runs SET status = ?, stop_reason = ?, error_code = ?, error_message = ?, iteration = ?, phase = ?,

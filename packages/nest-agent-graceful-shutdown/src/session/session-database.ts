@@ -4,6 +4,11 @@ import { ThreadEntity } from './entities/thread.entity';
 import { LeaseRenewalConnection } from './lease-renewal-connection';
 import { WriteQueue } from './write-queue';
 
+/** The part of a node-postgres connection used for raw statements (named ones are parsed once per connection). */
+export interface PostgresConnection {
+  query<R>(statement: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: R[] }>;
+}
+
 /**
  * How the session store talks to its database, whichever it is: transactions pass through
  * one queue on SQLite (one writer; TypeORM would nest concurrent ones as savepoints) and are
@@ -98,6 +103,24 @@ export class SessionDatabase {
     const { dataSource, queue } = this.connection();
     const run = (attempt: number) => dataSource.transaction((manager) => work(manager, attempt));
     return queue ? queue.run(() => run(0)) : retryThroughOutage(run, this.retry);
+  }
+
+  /**
+   * Runs `work` on a pooled PostgreSQL connection of its own, outside any transaction: for one
+   * statement that is atomic on its own (PostgreSQL runs a statement as one), with no BEGIN and
+   * COMMIT round trips. Retried through a lost connection like a transaction (`attempt` counts
+   * the retries). PostgreSQL only.
+   */
+  async onConnection<T>(work: (connection: PostgresConnection, attempt: number) => Promise<T>): Promise<T> {
+    const { dataSource } = this.connection();
+    return retryThroughOutage(async (attempt) => {
+      const runner = dataSource.createQueryRunner();
+      try {
+        return await work((await runner.connect()) as PostgresConnection, attempt);
+      } finally {
+        await runner.release();
+      }
+    }, this.retry);
   }
 
   /**

@@ -15,8 +15,18 @@ export interface SqliteStoreFixture {
   close(): Promise<void>;
 }
 
+/** How the fixture opens its file. */
+export interface SqliteFileSettings {
+  /**
+   * Open it as the reference service does: write-ahead log with `synchronous = NORMAL`, so a
+   * commit survives a killed process without waiting for the disk (only a power loss could drop
+   * the last commits). @default false: SQLite's defaults (rollback journal, a disk flush per commit)
+   */
+  asTheService?: boolean;
+}
+
 /** Opens a migrated SQLite store in a new temporary folder. */
-export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}): Promise<SqliteStoreFixture> {
+export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}, file: SqliteFileSettings = {}): Promise<SqliteStoreFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'session-store-'));
   const dataSource = new DataSource({
     type: 'better-sqlite3',
@@ -24,6 +34,7 @@ export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}):
     entities: SESSION_ENTITIES,
     migrations: SESSION_MIGRATIONS,
     migrationsRun: true,
+    ...(file.asTheService ? { enableWAL: true, prepareDatabase: (db: { pragma(sql: string): unknown }) => void db.pragma('synchronous = NORMAL') } : {}),
   });
   await dataSource.initialize();
   return {

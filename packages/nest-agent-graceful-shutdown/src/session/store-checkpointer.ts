@@ -2,6 +2,8 @@ import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
 import type { ToolCallRecord } from '../contracts/session-records';
 import type { SessionStore } from '../contracts/session-store.interface';
+import type { StepCommit } from '../contracts/step-commit';
+import { commitStepThrough } from './commit-step-through';
 
 /** Confirms that a run still holds its thread's lease (see `LeaseKeeper.confirm`). */
 export interface LeaseConfirmation {
@@ -22,6 +24,12 @@ export class StoreCheckpointer implements StepCheckpointer {
 
   append(messages: readonly AgentMessage[], progress: StepProgress): Promise<void> {
     return this.store.appendMessages({ ...this.run, ...progress }, messages);
+  }
+
+  async commitStep(step: StepCommit, progress: StepProgress): Promise<void> {
+    const sentAt = performance.now();
+    await commitStepThrough(this.store, { ...this.run, ...progress }, step);
+    if (step.startedCalls?.length) await this.lease?.confirm(sentAt);
   }
 
   async toolCallStarted(call: ToolCall, progress: StepProgress): Promise<void> {

@@ -1,16 +1,15 @@
-import { IsNull, type DataSource, type EntityManager } from 'typeorm';
+import { IsNull, type DataSource } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry';
 import { recordCrash } from './crash-recovery';
 import { MessageEntity } from './entities/message.entity';
 import { RunEntity } from './entities/run.entity';
 import { ThreadEntity } from './entities/thread.entity';
-import { fencedCheckpoint } from './lease-fence';
 import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows';
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records';
 import { RunEndWriter } from './run-end-writer';
 import { writeRunStart } from './run-start-rows';
-import { insertMessages, toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
+import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
 import { understandsFormat, understoodFormatWhere } from './record-format';
 import {
   ThreadBusyError,
@@ -22,7 +21,9 @@ import {
 } from '../contracts/session-store.interface';
 import type { ThreadListPage, ThreadListQuery } from '../contracts/thread-list';
 import { findThreadPage } from './thread-list-rows';
-import { findToolCallRows, finishToolCalls, insertStartedToolCall } from './tool-call-rows';
+import { findToolCallRows } from './tool-call-rows';
+import type { StepCommit } from '../contracts/step-commit';
+import { StepWriter } from './step-writer';
 import { SessionDatabase } from './session-database';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
 
@@ -51,6 +52,8 @@ export class TypeOrmSessionStore implements SessionStore {
   private readonly clock: () => number;
   /** Runs that end together (a shutdown stops thousands at once) are saved in one transaction. */
   private readonly runEnds: RunEndWriter;
+  /** Steps that finish together (many runs at once) are saved in one statement or transaction. */
+  private readonly steps: StepWriter;
 
   /**
    * @param source the data source, or a function that returns it once it is initialized
@@ -61,6 +64,11 @@ export class TypeOrmSessionStore implements SessionStore {
     this.leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.clock = options.now ?? Date.now;
     this.runEnds = new RunEndWriter(this.db, () => this.at());
+    this.steps = new StepWriter(
+      this.db,
+      () => this.at(),
+      () => this.leaseUntilSql(),
+    );
   }
 
   async findThread(threadId: string): Promise<ThreadRecord | null> {
@@ -97,34 +105,21 @@ export class TypeOrmSessionStore implements SessionStore {
     }
   }
 
+  /** One write per step, group-committed with the steps of other runs (see `StepWriter`). */
+  commitStep(target: CheckpointTarget, step: StepCommit): Promise<void> {
+    return this.steps.submit({ target, step });
+  }
+
   appendMessages(target: CheckpointTarget, messages: readonly AgentMessage[]): Promise<void> {
-    return this.db.transaction(async (manager, attempt) => {
-      const at = this.at();
-      if (attempt > 0 && messages.length && (await this.alreadyStored(manager, target.threadId, messages[0].id))) return;
-      await fencedCheckpoint(manager, target, { messageCount: () => `message_count + ${messages.length}`, updatedAt: at }, this.leaseUntilSql());
-      const { messageCount } = await manager
-        .getRepository(ThreadEntity)
-        .findOneOrFail({ select: { threadId: true, messageCount: true }, where: { threadId: target.threadId } });
-      await insertMessages(manager, target.threadId, messageCount - messages.length, target.runId, messages, at);
-      await finishToolCalls(manager, target.threadId, messages, at);
-      await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
-    });
+    return this.commitStep(target, { messages });
   }
 
   recordToolCallStarted(target: CheckpointTarget, call: ToolCall): Promise<void> {
-    return this.db.transaction(async (manager) => {
-      const at = this.at();
-      await fencedCheckpoint(manager, target, { updatedAt: at }, this.leaseUntilSql());
-      await insertStartedToolCall(manager, target.threadId, target.runKey, call, at);
-      await manager.getRepository(RunEntity).update({ key: target.runKey }, { iteration: target.iteration, phase: target.phase });
-    });
+    return this.commitStep(target, { startedCalls: [call] });
   }
 
   saveRunState(target: CheckpointTarget, state: unknown): Promise<void> {
-    return this.db.transaction(async (manager) => {
-      const runState = state === null || state === undefined ? null : JSON.stringify(state);
-      await fencedCheckpoint(manager, target, { runState, updatedAt: this.at() }, this.leaseUntilSql());
-    });
+    return this.commitStep(target, { state: state ?? null });
   }
 
   findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]> {
@@ -209,10 +204,6 @@ export class TypeOrmSessionStore implements SessionStore {
   /** A run event log in the same database, sharing its write queue on SQLite (the default log without Redis). */
   createRunEventLog(): TypeOrmRunEventLog {
     return new TypeOrmRunEventLog(() => this.db.dataSource, this.clock);
-  }
-
-  private async alreadyStored(manager: EntityManager, threadId: string, messageId: string): Promise<boolean> {
-    return (await manager.getRepository(MessageEntity).countBy({ threadId, id: messageId })) > 0;
   }
 
   /** The injected clock's time, as ISO text: for timestamps shown to users, never for leases. */

@@ -16,6 +16,7 @@ export {
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records';
 export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from '../contracts/thread-list';
 export type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
+export type { StepCommit } from '../contracts/step-commit';
 export type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 export type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
 export type { SavedTraceContext } from '../contracts/interrupted-state';

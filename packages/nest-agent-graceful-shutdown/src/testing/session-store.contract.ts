@@ -8,6 +8,7 @@ import { describeRunEndMessages } from './run-end-messages.contract';
 import { describeFencingTokens } from './fencing-tokens.contract';
 import { describeRunSlots } from './run-slots.contract';
 import { describeThreadListing } from './thread-list.contract';
+import { describeStepCommits } from './step-commit.contract';
 
 /** A store under test and how to release it. */
 export interface SessionStoreFixture {
@@ -453,5 +454,6 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     describeRunSlots(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeRunEndMessages(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeFencingTokens(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
+    describeStepCommits(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
   });
 }

@@ -1,0 +1,14 @@
+import type { StepCommit } from '../contracts/step-commit';
+import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
+
+/**
+ * Writes a step through `checkpointer`: in one call when it has `commitStep`, else through its
+ * older methods one after another (the started calls, the messages, then the state), so a
+ * checkpointer written before `commitStep` keeps working.
+ */
+export async function writeStep(checkpointer: StepCheckpointer, step: StepCommit, progress: StepProgress): Promise<void> {
+  if (checkpointer.commitStep) return checkpointer.commitStep(step, progress);
+  for (const call of step.startedCalls ?? []) await checkpointer.toolCallStarted?.(call, progress);
+  if (step.messages?.length) await checkpointer.append(step.messages, progress);
+  if (step.state !== undefined) await checkpointer.saveState?.(step.state, progress);
+}

@@ -1,0 +1,15 @@
+import type { CheckpointTarget, SessionStore } from '../contracts/session-store.interface';
+import { isEmptyStep, type StepCommit } from '../contracts/step-commit';
+
+/**
+ * Commits a step through `store`: in one write with its `commitStep`, else through its older
+ * methods one after another (a store written before `commitStep` keeps working, with one write
+ * per kind): the started calls, the messages, then the state.
+ */
+export async function commitStepThrough(store: SessionStore, target: CheckpointTarget, step: StepCommit): Promise<void> {
+  if (store.commitStep) return store.commitStep(target, step);
+  for (const call of step.startedCalls ?? []) await store.recordToolCallStarted(target, call);
+  // An empty step still extends the lease and records the run's progress, as an empty append does.
+  if (step.messages?.length || isEmptyStep(step)) await store.appendMessages(target, step.messages ?? []);
+  if (step.state !== undefined) await store.saveRunState(target, step.state);
+}
