@@ -71,6 +71,9 @@ const THROUGHPUT: ThroughputOptions = QUICK
   ? { concurrencies: [2, 8], stepsPerRun: 3, minRunsPerCase: 8, warmupRuns: 2 }
   : { concurrencies: [10, 100, 1_000], stepsPerRun: 20, minRunsPerCase: 200, warmupRuns: 20 };
 
+/** The CPU profile of (l), beside the charts. */
+const PROFILE = 'bench-throughput.cpuprofile';
+
 /** Where the sections' charts go: `demo-output/bench/` (or `--out DIR`), and `docs/images/` with `--publish`. */
 const CHART_FILES = ChartFiles.forTool('bench', process.argv.includes('--publish'), optionValue('--out'));
 
@@ -196,8 +199,11 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
   l: () =>
     section(
       '(l) throughput on PostgreSQL',
-      () =>
-        measureThroughput({ ...THROUGHPUT, profile: { subject: 'native runtime + module', path: join(CHART_FILES.dirs[0], 'bench-throughput.cpuprofile') } }),
+      async () => {
+        const result = await measureThroughput({ ...THROUGHPUT, profile: { subject: 'native runtime + module', path: join(CHART_FILES.dirs[0], PROFILE) } });
+        if (result.profilePath) CHART_FILES.copyFromFirst(PROFILE);
+        return result;
+      },
       throughputReport,
       (r) => r.failures,
       throughputCharts,

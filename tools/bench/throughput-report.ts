@@ -60,7 +60,7 @@ function targets(result: ThroughputResult): string[] {
   const largest = Math.max(...result.options.concurrencies);
   const peer = result.rows.find((r) => r.subject === PEER && r.concurrency === largest);
   const modules = result.rows.filter((r) => r.kind === 'module');
-  const lines = [`steps/s under the module / ${PEER} at ${largest} runs at once, >= ${THROUGHPUT_RATIO_TARGET}x:`];
+  const lines = [`steps/s under the module / ${PEER} at ${fixed(largest, 0)} runs at once, >= ${THROUGHPUT_RATIO_TARGET}x:`];
   for (const row of modules.filter((r) => r.concurrency === largest)) {
     const ratio = peer ? row.stepsPerSecond / peer.stepsPerSecond : undefined;
     lines.push(
@@ -71,7 +71,7 @@ function targets(result: ThroughputResult): string[] {
   for (const row of modules) {
     const added = addedLatencyMs(row);
     if (!added) continue;
-    lines.push(`    ${row.subject}, ${row.concurrency} at once: ${added.p99.toFixed(2)} ms  ${verdict(added.p99 <= ADDED_LATENCY_P99_TARGET_MS)}`);
+    lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(added.p99, 2)} ms  ${verdict(added.p99 <= ADDED_LATENCY_P99_TARGET_MS)}`);
   }
   return lines;
 }
@@ -95,7 +95,10 @@ export function throughputReport(result: ThroughputResult): string {
     '',
     ...targets(result),
     ...(result.profilePath
-      ? ['', `cpu profile (${options.profile?.subject}, ${Math.max(...options.concurrencies)} at once): ${relative(process.cwd(), result.profilePath)}`]
+      ? [
+          '',
+          `cpu profile (${options.profile?.subject}, ${fixed(Math.max(...options.concurrencies), 0)} at once): ${relative(process.cwd(), result.profilePath)}`,
+        ]
       : []),
     ...(result.failures.length ? ['', ...result.failures] : []),
   ].join('\n');
