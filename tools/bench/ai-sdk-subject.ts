@@ -37,11 +37,20 @@ function instantModel(rounds: number): LanguageModelV4 {
   };
 }
 
-/** The same `streamText` settings (instant model, no-op tool) with the AI SDK alone, and through `aiSdkAgent`. */
-export function aiSdkSubject(iterations: number): AdapterSubject {
+/**
+ * The same `streamText` settings (instant model, no-op tool) with the AI SDK alone, and through
+ * `aiSdkAgent`; `onToolCall` is told of each call of the tool.
+ */
+export function aiSdkSubject(iterations: number, onToolCall?: () => void): AdapterSubject {
   const settings = {
     model: instantModel(iterations),
-    tools: { noop: tool({ description: 'does nothing', inputSchema: jsonSchema<Record<string, never>>({ type: 'object' }), execute: async () => 'ok' }) },
+    tools: {
+      noop: tool({
+        description: 'does nothing',
+        inputSchema: jsonSchema<Record<string, never>>({ type: 'object' }),
+        execute: async () => (onToolCall?.(), 'ok'),
+      }),
+    },
     stopWhen: stepCountIs(iterations + 2),
   };
   return {

@@ -6,6 +6,7 @@ import type { CrossInstanceCancelResult } from './cross-instance-cancel.bench';
 import type { DrainModesResult } from './drain-modes.bench';
 import { ecdfSpec } from './ecdf-chart';
 import type { HandoverGapResult } from './handover-gap.bench';
+import type { ThroughputResult } from './throughput.bench';
 
 /** One chart of a bench section: its file name (no extension) and its SVG. */
 export interface BenchChart {
@@ -104,4 +105,56 @@ export async function drainModesCharts(result: DrainModesResult): Promise<BenchC
     ],
   } as TopLevelSpec;
   return [{ name: 'bench-drain-modes', svg: await vegaLiteToSvg(spec) }];
+}
+
+/** What a subject of (l) persists to, for its line's dash: the floor dotted, the module solid, the peer dashed. */
+function persistenceOf(row: ThroughputResult['rows'][number]): string {
+  if (row.kind === 'floor') return 'no persistence';
+  if (row.kind === 'module') return 'the module';
+  return row.subject.replace(`${row.framework} + `, '');
+}
+
+/** (l): steps per second against runs at once, one line per subject (colour: framework; dash: persistence), from the same run. */
+export async function throughputCharts(result: ThroughputResult): Promise<BenchChart[]> {
+  const values = result.rows.map((row) => ({
+    subject: row.subject,
+    framework: row.framework,
+    persistence: persistenceOf(row),
+    concurrency: row.concurrency,
+    stepsPerSecond: row.stepsPerSecond,
+  }));
+  if (values.length === 0) return [];
+  const persistences = [...new Set(values.map((v) => v.persistence))];
+  const dashes = persistences.map((p) => (p === 'no persistence' ? [2, 3] : p === 'the module' ? [1, 0] : p.includes('async') ? [3, 6] : [8, 4]));
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: '(l) Throughput on PostgreSQL: steps per second against runs at once',
+      subtitle: [
+        `one instance, instant model, no-op tool, ${result.options.stepsPerRun} steps per run; same run, same PostgreSQL server (costs per step: see the table)`,
+        'solid: under the module (TypeORM store and event log); dotted: the framework alone, no persistence;',
+        'long dashes: LangGraph with its own PostgresSaver, sync durability; short dashes: async (its default)',
+      ],
+    },
+    config: CHART_CONFIG,
+    data: { values },
+    width: CHART_WIDTH_PX - 120,
+    height: 340,
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: {
+        field: 'concurrency',
+        type: 'quantitative',
+        title: 'runs at once (log scale)',
+        scale: { type: 'log' },
+        axis: { values: [...new Set(values.map((v) => v.concurrency))] },
+      },
+      y: { field: 'stepsPerSecond', type: 'quantitative', title: 'steps per second (log scale)', scale: { type: 'log' } },
+      color: { field: 'framework', type: 'nominal', sort: null, legend: { title: 'framework' } },
+      strokeDash: { field: 'persistence', type: 'nominal', scale: { domain: persistences, range: dashes }, legend: null },
+      detail: { field: 'subject', type: 'nominal' },
+      tooltip: [{ field: 'subject' }, { field: 'stepsPerSecond', format: ',.0f' }],
+    },
+  } as TopLevelSpec;
+  return [{ name: 'bench-throughput', svg: await vegaLiteToSvg(spec) }];
 }

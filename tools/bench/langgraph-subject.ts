@@ -9,7 +9,7 @@ import { reactGraph } from '../../packages/nest-agent-graceful-shutdown/src/lang
 import type { AdapterSubject } from './adapter-overhead.bench';
 
 /** A chat model that answers at once: a call of `noop` per round (counted from the tool messages it is sent), then a text answer. */
-class InstantChatModel extends BaseChatModel {
+export class InstantChatModel extends BaseChatModel {
   constructor(private readonly rounds: number) {
     super({});
   }
@@ -43,14 +43,19 @@ class InstantChatModel extends BaseChatModel {
   }
 }
 
+/** The no-op tool of the LangGraph subjects; `onToolCall` is told of each call. */
+export function noopTool(onToolCall?: () => void) {
+  return tool(async () => (onToolCall?.(), 'ok'), { name: 'noop', description: 'does nothing', schema: { type: 'object', properties: {} } });
+}
+
 /**
  * The same ReAct graph (instant chat model, no-op tool) invoked by LangGraph alone, and
  * through `langGraphAgent`. Each variant has its own compiled graph: the adapter wraps the
- * tools of a graph's `ToolNode` in place.
+ * tools of a graph's `ToolNode` in place. `onToolCall` is told of each call of the tool.
  */
-export function langGraphSubject(iterations: number): AdapterSubject {
+export function langGraphSubject(iterations: number, onToolCall?: () => void): AdapterSubject {
   const model = new InstantChatModel(iterations);
-  const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: { type: 'object', properties: {} } });
+  const noop = noopTool(onToolCall);
   const plainGraph = reactGraph(model, [noop]);
   return {
     framework: 'LangGraph',

@@ -23,14 +23,17 @@ class InstantModel implements Model {
   }
 }
 
-/** The same SDK agent (instant model, no-op tool) with the SDK's runner alone, and through `openAiAgent`. */
-export function openAiAgentsSubject(iterations: number): AdapterSubject {
+/**
+ * The same SDK agent (instant model, no-op tool) with the SDK's runner alone, and through
+ * `openAiAgent`; `onToolCall` is told of each call of the tool.
+ */
+export function openAiAgentsSubject(iterations: number, onToolCall?: () => void): AdapterSubject {
   const noop = tool({
     name: 'noop',
     description: 'does nothing',
     parameters: { type: 'object', properties: {}, additionalProperties: true, required: [] },
     strict: false,
-    execute: () => 'ok',
+    execute: () => (onToolCall?.(), 'ok'),
   });
   const agent = new Agent({ name: 'bench', instructions: 'bench', model: new InstantModel(iterations), tools: [noop] });
   const runner = new Runner({ tracingDisabled: true });

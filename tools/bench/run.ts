@@ -1,7 +1,7 @@
 import { cpus, loadavg, platform, arch } from 'node:os';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { ChartFiles } from '../charts/chart-files';
-import { crossInstanceCancelCharts, drainModesCharts, handoverGapCharts, type BenchChart } from './bench-charts';
+import { crossInstanceCancelCharts, drainModesCharts, handoverGapCharts, throughputCharts, type BenchChart } from './bench-charts';
 import { messageOf } from './bench-stats';
 import { selectedSections, type SectionKey } from './bench-selection';
 import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
@@ -18,6 +18,8 @@ import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCh
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
 import { withPostgresServer } from './bench-services';
+import { measureThroughput, type ThroughputOptions } from './throughput.bench';
+import { throughputReport } from './throughput-report';
 import {
   measureShutdownAtScale,
   shutdownAtScaleReport,
@@ -62,6 +64,15 @@ const HANDOVER_GAP: HandoverGapOptions = {
 };
 const JOIN_REPLAY: JoinReplayOptions = { events: 10_000, steps: 1_250, joins: 9, pageSize: 1_000, produceTimeoutMs: 120_000, joinTimeoutMs: 60_000 };
 const DRAIN_MODES: DrainModesOptions = { runs: 1_000, reasoningMs: 600_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000, continueDeadlineMs: 60_000 };
+
+/** `--quick`: (l) at small sizes, a check that it runs rather than a measurement. */
+const QUICK = process.argv.includes('--quick');
+const THROUGHPUT: ThroughputOptions = QUICK
+  ? { concurrencies: [2, 8], stepsPerRun: 3, minRunsPerCase: 8, warmupRuns: 2 }
+  : { concurrencies: [10, 100, 1_000], stepsPerRun: 20, minRunsPerCase: 200, warmupRuns: 20 };
+
+/** The CPU profile of (l), beside the charts. */
+const PROFILE = 'bench-throughput.cpuprofile';
 
 /** Where the sections' charts go: `demo-output/bench/` (or `--out DIR`), and `docs/images/` with `--publish`. */
 const CHART_FILES = ChartFiles.forTool('bench', process.argv.includes('--publish'), optionValue('--out'));
@@ -185,11 +196,24 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       (r) => r.rows.flatMap((row) => row.problems),
       drainModesCharts,
     ),
+  l: () =>
+    section(
+      '(l) throughput on PostgreSQL',
+      async () => {
+        const result = await measureThroughput({ ...THROUGHPUT, profile: { subject: 'native runtime + module', path: join(CHART_FILES.dirs[0], PROFILE) } });
+        if (result.profilePath) CHART_FILES.copyFromFirst(PROFILE);
+        return result;
+      },
+      throughputReport,
+      (r) => r.failures,
+      throughputCharts,
+    ),
 };
 
 /**
  * Prints the tables of every section, or of those after `--only` (e.g. `--only h,i,j,k`), and
- * writes the charts of (c), (i) and (k) as SVG and PNG (`--out DIR`, `--publish`); exits 1
+ * writes the charts of (c), (i), (k) and (l) as SVG and PNG and the CPU profile of (l) (`--out
+ * DIR`, `--publish`); `--quick` runs (l) at small sizes. Exits 1
  * if a run was lost, an event lost or repeated, or a measurement failed (not for a missed target).
  */
 async function main(): Promise<void> {

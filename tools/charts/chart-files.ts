@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { REPO_ROOT } from 'dev-services';
 import { svgToPng } from './svg-png';
@@ -45,5 +45,18 @@ export class ChartFiles {
       }
     }
     return written;
+  }
+
+  /**
+   * Copies `file`, already written into the first directory (the run's, e.g. a CPU profile),
+   * into the others (`docs/images/` when the run publishes); returns the copies' paths.
+   */
+  copyFromFirst(file: string): string[] {
+    const [first, ...others] = this.dirs;
+    return others.map((dir) => {
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(join(first, file), join(dir, file));
+      return relative(process.cwd(), join(dir, file));
+    });
   }
 }
