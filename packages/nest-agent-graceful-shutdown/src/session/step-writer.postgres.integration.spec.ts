@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkpointTargetOf } from '../testing/session-store.contract';
 import type { DataSource } from 'typeorm';
 import type { StartRunCommand } from '../contracts/session-store.interface';
 import { usePostgresDatabases } from './postgres-databases.fixtures';
@@ -61,13 +62,6 @@ describe('step commits on PostgreSQL', () => {
     await store.startRun(command);
     return command;
   };
-  const target = (command: StartRunCommand) => ({
-    threadId: command.threadId,
-    runId: command.runId,
-    runKey: command.runKey,
-    iteration: 1,
-    phase: 'acting' as const,
-  });
   const step = (id: string) => ({
     messages: [
       { id: `${id}-a`, role: 'assistant' as const, content: 'looking', toolCalls: [{ id: `${id}-c0`, name: 'search', arguments: '{}' }] },
@@ -80,7 +74,7 @@ describe('step commits on PostgreSQL', () => {
   it('writes a whole step (messages, tool records, state, lease) in one statement, without BEGIN or COMMIT', async () => {
     const command = await started('one');
 
-    const sent = await statementsOf(dataSource, () => store.commitStep(target(command), step('s1')));
+    const sent = await statementsOf(dataSource, () => store.commitStep(checkpointTargetOf(command), step('s1')));
 
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatch(/^WITH v AS/);
@@ -91,7 +85,9 @@ describe('step commits on PostgreSQL', () => {
   it('writes the steps of 50 runs that finish at once in one statement', async () => {
     const commands = await Promise.all(Array.from({ length: 50 }, (_, i) => started(`many-${i}`)));
 
-    const sent = await statementsOf(dataSource, () => Promise.all(commands.map((command) => store.commitStep(target(command), step(command.threadId)))));
+    const sent = await statementsOf(dataSource, () =>
+      Promise.all(commands.map((command) => store.commitStep(checkpointTargetOf(command), step(command.threadId)))),
+    );
 
     expect(sent).toHaveLength(1);
     const histories = await Promise.all(commands.map((command) => store.loadMessages(command.threadId)));
@@ -101,7 +97,7 @@ describe('step commits on PostgreSQL', () => {
   it('finishes, in one statement, the calls that the tool messages of 50 runs answer, and only those of runs holding their lease', async () => {
     const commands = await Promise.all(Array.from({ length: 50 }, (_, i) => started(`finish-${i}`)));
     const callOf = (command: StartRunCommand) => ({ id: `${command.threadId}-call`, name: 'search', arguments: '{}' });
-    await Promise.all(commands.map((command) => store.commitStep(target(command), { startedCalls: [callOf(command)] })));
+    await Promise.all(commands.map((command) => store.commitStep(checkpointTargetOf(command), { startedCalls: [callOf(command)] })));
     const stale = commands[0];
     // Another attempt took the thread over.
     await dataSource.query(`UPDATE agent_threads SET last_run_key = 'someone-else' WHERE thread_id = $1`, [stale.threadId]);
@@ -110,7 +106,9 @@ describe('step commits on PostgreSQL', () => {
     const sent = await statementsOf(dataSource, async () => {
       results = await Promise.allSettled(
         commands.map((command) =>
-          store.commitStep(target(command), { messages: [{ id: `${command.threadId}-t`, role: 'tool', content: 'found', toolCallId: callOf(command).id }] }),
+          store.commitStep(checkpointTargetOf(command), {
+            messages: [{ id: `${command.threadId}-t`, role: 'tool', content: 'found', toolCallId: callOf(command).id }],
+          }),
         ),
       );
     });
@@ -123,12 +121,12 @@ describe('step commits on PostgreSQL', () => {
 
   it('fails only the step the database refuses, writing none of it, and commits the others sent with it', async () => {
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(started));
-    await store.commitStep(target(b), { messages: [{ id: 'taken', role: 'assistant', content: 'first' }] });
+    await store.commitStep(checkpointTargetOf(b), { messages: [{ id: 'taken', role: 'assistant', content: 'first' }] });
 
     const results = await Promise.allSettled([
-      store.commitStep(target(a), { messages: [{ id: 'a1', role: 'assistant', content: 'a' }], state: { a: 1 } }),
-      store.commitStep(target(b), { messages: [{ id: 'taken', role: 'assistant', content: 'again' }], state: { b: 1 } }),
-      store.commitStep(target(c), { startedCalls: [{ id: 'c-call', name: 'search', arguments: '{}' }] }),
+      store.commitStep(checkpointTargetOf(a), { messages: [{ id: 'a1', role: 'assistant', content: 'a' }], state: { a: 1 } }),
+      store.commitStep(checkpointTargetOf(b), { messages: [{ id: 'taken', role: 'assistant', content: 'again' }], state: { b: 1 } }),
+      store.commitStep(checkpointTargetOf(c), { startedCalls: [{ id: 'c-call', name: 'search', arguments: '{}' }] }),
     ]);
 
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -139,7 +137,7 @@ describe('step commits on PostgreSQL', () => {
 
   it('stores a step once when a retry follows a commit whose answer was lost', async () => {
     const command = await started('retry');
-    const item = { target: target(command), step: step('s1') };
+    const item = { target: checkpointTargetOf(command), step: step('s1') };
     const at = new Date().toISOString();
     const lease = 'to_char(statement_timestamp() AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\')';
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { checkpointTargetOf } from '../testing/session-store.contract';
 import type { StartRunCommand } from '../contracts/session-store.interface';
 import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures';
 
@@ -18,13 +19,6 @@ describe('step commits on SQLite', () => {
     await sqlite.store.startRun(command);
     return command;
   };
-  const target = (command: StartRunCommand) => ({
-    threadId: command.threadId,
-    runId: command.runId,
-    runKey: command.runKey,
-    iteration: 1,
-    phase: 'acting' as const,
-  });
 
   /** Counts the transactions the store opens from now on. */
   const countTransactions = () => {
@@ -39,7 +33,9 @@ describe('step commits on SQLite', () => {
     const counted = countTransactions();
 
     await Promise.all(
-      commands.map((command) => sqlite.store.commitStep(target(command), { messages: [{ id: `${command.threadId}-1`, role: 'assistant', content: 'x' }] })),
+      commands.map((command) =>
+        sqlite.store.commitStep(checkpointTargetOf(command), { messages: [{ id: `${command.threadId}-1`, role: 'assistant', content: 'x' }] }),
+      ),
     );
 
     expect(counted.transactions).toBe(1);
@@ -48,12 +44,12 @@ describe('step commits on SQLite', () => {
 
   it('fails only the step the database refuses, writing none of it, and commits the others of its transaction', async () => {
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map(started));
-    await sqlite.store.commitStep(target(b), { messages: [{ id: 'taken', role: 'assistant', content: 'first' }] });
+    await sqlite.store.commitStep(checkpointTargetOf(b), { messages: [{ id: 'taken', role: 'assistant', content: 'first' }] });
 
     const results = await Promise.allSettled([
-      sqlite.store.commitStep(target(a), { messages: [{ id: 'a1', role: 'assistant', content: 'a' }], state: { a: 1 } }),
-      sqlite.store.commitStep(target(b), { messages: [{ id: 'taken', role: 'assistant', content: 'again' }], state: { b: 1 } }),
-      sqlite.store.commitStep(target(c), { startedCalls: [{ id: 'c-call', name: 'search', arguments: '{}' }] }),
+      sqlite.store.commitStep(checkpointTargetOf(a), { messages: [{ id: 'a1', role: 'assistant', content: 'a' }], state: { a: 1 } }),
+      sqlite.store.commitStep(checkpointTargetOf(b), { messages: [{ id: 'taken', role: 'assistant', content: 'again' }], state: { b: 1 } }),
+      sqlite.store.commitStep(checkpointTargetOf(c), { startedCalls: [{ id: 'c-call', name: 'search', arguments: '{}' }] }),
     ]);
 
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);

@@ -45,7 +45,8 @@ function startCommand(threadId: string, runId: string, overrides: Partial<StartR
   return { threadId, ownerId: 'alice', runKey: randomUUID(), runId, instanceId: 'instance-a', messages: [message(`${runId}-u`)], ...overrides };
 }
 
-const target = (command: StartRunCommand) => ({
+/** The checkpoint target of the attempt `command` started, at iteration 1, acting. */
+export const checkpointTargetOf = (command: StartRunCommand) => ({
   threadId: command.threadId,
   runId: command.runId,
   runKey: command.runKey,
@@ -224,7 +225,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it('reads a thread whose lease expired as interrupted by a crash, with the calls it had started, and frees it', async () => {
       const command = startCommand('t1', 'r1');
       await store.startRun(command);
-      await store.recordToolCallStarted(target(command), { id: 'call-1', name: 'search', arguments: '{}' });
+      await store.recordToolCallStarted(checkpointTargetOf(command), { id: 'call-1', name: 'search', arguments: '{}' });
 
       await advance(LEASE_TTL_MS + 1);
 
@@ -321,8 +322,10 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const { old } = await takeOver();
       const before = await store.loadMessages('t1');
 
-      await expect(store.appendMessages(target(old), [message('late', 'assistant')])).rejects.toBeInstanceOf(LeaseLostError);
-      await expect(store.recordToolCallStarted(target(old), { id: 'late-call', name: 'search', arguments: '{}' })).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.appendMessages(checkpointTargetOf(old), [message('late', 'assistant')])).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.recordToolCallStarted(checkpointTargetOf(old), { id: 'late-call', name: 'search', arguments: '{}' })).rejects.toBeInstanceOf(
+        LeaseLostError,
+      );
 
       expect(await store.loadMessages('t1')).toEqual(before);
       expect(await store.findToolCalls('t1', ['late-call'])).toEqual([]);
@@ -332,7 +335,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it("keeps an agent framework's state on the thread across runs, and clears it with null", async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
-      await store.saveRunState(target(first), { channel: { step: 3 } });
+      await store.saveRunState(checkpointTargetOf(first), { channel: { step: 3 } });
       await store.finishRun({
         threadId: 't1',
         runKey: first.runKey,
@@ -346,7 +349,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
 
       const second = startCommand('t1', 'r2', { messages: [] });
       await store.startRun(second);
-      await store.saveRunState(target(second), null);
+      await store.saveRunState(checkpointTargetOf(second), null);
 
       expect((await store.findThread('t1'))?.runState).toBeNull();
     });
@@ -354,7 +357,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it('refuses the state of a run whose lease was taken over, writing nothing', async () => {
       const { old } = await takeOver();
 
-      await expect(store.saveRunState(target(old), { late: true })).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(store.saveRunState(checkpointTargetOf(old), { late: true })).rejects.toBeInstanceOf(LeaseLostError);
 
       expect((await store.findThread('t1'))?.runState).toBeNull();
     });
@@ -421,10 +424,10 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
         { id: 'call-a', name: 'search', arguments: '{"q":1}' },
         { id: 'call-b', name: 'search', arguments: '{"q":2}' },
       ];
-      await store.recordToolCallStarted(target(command), a);
-      await store.recordToolCallStarted(target(command), b);
+      await store.recordToolCallStarted(checkpointTargetOf(command), a);
+      await store.recordToolCallStarted(checkpointTargetOf(command), b);
 
-      await store.appendMessages(target(command), [{ id: 'tool-a', role: 'tool', content: 'found a', toolCallId: 'call-a' }]);
+      await store.appendMessages(checkpointTargetOf(command), [{ id: 'tool-a', role: 'tool', content: 'found a', toolCallId: 'call-a' }]);
 
       const records = await store.findToolCalls('t1', ['call-a', 'call-b', 'call-c']);
       expect(records.sort((x, y) => x.toolCallId.localeCompare(y.toolCallId))).toMatchObject([
