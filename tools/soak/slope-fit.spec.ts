@@ -25,6 +25,15 @@ describe('fitLifeSlope', () => {
     expect(fit.lives).toBe(3);
   });
 
+  it('judges the median of the lives: one life warming up late does not make a leak', () => {
+    const points = [...life(1, 0, 4, (t) => 200 + 20 * t), ...life(2, 4, 8, () => 300), ...life(3, 8, 12, () => 300)];
+    const fit = fitLifeSlope(points, { warmupMin: 0 });
+    expect(fit.lifeSlopesPerMin.map((v) => Math.round(v))).toEqual([20, 0, 0]);
+    expect(fit.slopePerMin).toBeCloseTo(0, 9);
+    expect(fit.pooledSlopePerMin).toBeCloseTo(20 / 3, 9);
+    expect(fit.verdict).toBe('flat');
+  });
+
   it('leaves out the warm-up of every life', () => {
     // Steep for the first 2 minutes of each life, flat after.
     const shape = (start: number) => (t: number) => (t - start < 2 ? 100 + 50 * (t - start) : 200);

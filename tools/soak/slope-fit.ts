@@ -9,9 +9,16 @@ export interface LifePoint {
 
 /** A least-squares slope over the post-warm-up samples of every life, and what it means. */
 export interface SlopeFit {
-  /** Change per minute, in the values' unit; 0 when there are too few samples to fit. */
+  /**
+   * The judged change per minute, in the values' unit: the median of the lives' own slopes
+   * (`per-life`), or the one line's slope (`shared`); 0 when there are too few samples to fit.
+   */
   slopePerMin: number;
-  /** The slope's standard error, in the same unit: how much of it is noise. */
+  /** Each life's own least-squares slope, in life order (`per-life` only). */
+  lifeSlopesPerMin: number[];
+  /** The slope common to all lives, with one intercept per life (`per-life`), or the one line's (`shared`). */
+  pooledSlopePerMin: number;
+  /** The pooled slope's standard error, in the same unit: how much of it is noise. */
   standardError: number;
   /** The mean of the samples fitted. */
   mean: number;
@@ -48,12 +55,15 @@ export interface SlopeFitOptions {
 export const FLAT_SHARE_PER_MIN = 0.01;
 
 /**
- * The slope shared by every instance life (least squares with one intercept per life, one
- * common slope): within each life the times and values are centred on the life's own means,
- * then one line through the origin is fitted to all of them. A restart resets the process's
- * memory, so a line across lives would fit the restarts' saw-tooth, not a leak; a slope per
- * life would rest on a few minutes each. Only samples at least `warmupMin` into their life
- * count, and only lives with at least `minLifeSamples` of them (see {@link SlopeFitOptions}).
+ * The slope of a series within instance lives. A restart resets the process's memory, so a
+ * line across lives would fit the restarts' saw-tooth, not a leak. Only samples at least
+ * `warmupMin` into their life count, and only lives with at least `minLifeSamples` of them (see
+ * {@link SlopeFitOptions}).
+ *
+ * `per-life`: each life gets its own least-squares slope, and the median of them is judged: a
+ * leak grows in every life, while a life that warms up late (a busy machine at its start) grows
+ * in that life only. The slope common to all lives (one intercept per life) is given too, with
+ * its standard error. `shared`: one line against the age within the life, all lives together.
  *
  * @example
  * fitLifeSlope([{ life: 1, atMin: 3, value: 100 }, …], { warmupMin: 2 }); // { slopePerMin: 0.2, verdict: 'flat', … }
@@ -76,33 +86,46 @@ export function fitLifeSlope(points: readonly LifePoint[], options: SlopeFitOpti
   let sum = 0;
   let n = 0;
   const centred: { x: number; y: number }[] = [];
+  const lifeSlopesPerMin: number[] = [];
   const kept = [...lives.values()].filter((life) => life.length >= minLifeSamples);
   const groups = intercept === 'shared' ? [kept.flat()] : kept;
   for (const group of groups) {
     if (group.length === 0) continue;
     const mx = mean(group.map((p) => p.atMin));
     const my = mean(group.map((p) => p.value));
+    let [gxx, gxy] = [0, 0];
     for (const p of group) {
       const x = p.atMin - mx;
       const y = p.value - my;
-      sxx += x * x;
-      sxy += x * y;
+      gxx += x * x;
+      gxy += x * y;
       centred.push({ x, y });
       sum += p.value;
       n++;
     }
+    sxx += gxx;
+    sxy += gxy;
+    if (intercept === 'per-life' && gxx > 0) lifeSlopesPerMin.push(gxy / gxx);
   }
   const usedLives = kept.length;
   const average = n > 0 ? sum / n : 0;
   const thresholdPerMin = Math.max(thresholdFloorPerMin, Math.abs(average) * thresholdShare);
-  if (sxx === 0) return { slopePerMin: 0, standardError: 0, mean: average, thresholdPerMin, samples: n, lives: usedLives, verdict: 'too few samples' };
-  const slope = sxy / sxx;
+  const base = { mean: average, thresholdPerMin, samples: n, lives: usedLives, lifeSlopesPerMin };
+  if (sxx === 0) return { ...base, slopePerMin: 0, pooledSlopePerMin: 0, standardError: 0, verdict: 'too few samples' };
+  const pooled = sxy / sxx;
   // Residual variance with one degree of freedom lost per intercept and one for the slope.
   const freedom = n - groups.length - 1;
-  const residuals = centred.reduce((acc, { x, y }) => acc + (y - slope * x) ** 2, 0);
+  const residuals = centred.reduce((acc, { x, y }) => acc + (y - pooled * x) ** 2, 0);
   const standardError = freedom > 0 ? Math.sqrt(residuals / freedom / sxx) : 0;
+  const slope = intercept === 'per-life' ? median(lifeSlopesPerMin) : pooled;
   const verdict = slope > thresholdPerMin ? 'growing' : slope < -thresholdPerMin ? 'falling' : 'flat';
-  return { slopePerMin: slope, standardError, mean: average, thresholdPerMin, samples: n, lives: usedLives, verdict };
+  return { ...base, slopePerMin: slope, pooledSlopePerMin: pooled, standardError, verdict };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function mean(values: readonly number[]): number {

@@ -52,10 +52,13 @@ export function minutesTable(result: SoakResult): string {
 /** One fitted slope as a line: slope ± its standard error, threshold, verdict. */
 function fitLine(name: string, unit: string, fit: SlopeFit, judged = true): ReportRow {
   const share = fit.mean === 0 ? 0 : (fit.slopePerMin / fit.mean) * 100;
-  const verdict = judged ? `threshold ${fit.thresholdPerMin.toFixed(3)} ${unit}/min: ${fit.verdict}` : 'shown, not judged';
+  const verdict = judged ? `threshold ${fit.thresholdPerMin.toFixed(3)}: ${fit.verdict}` : 'shown, not judged';
+  const lives = fit.lifeSlopesPerMin.length
+    ? `median of the lives' ${fit.lifeSlopesPerMin.map((v) => v.toFixed(2)).join(', ')}; pooled ${fit.pooledSlopePerMin.toFixed(2)} ± ${fit.standardError.toFixed(2)}`
+    : `one line over ${fit.lives} lives, ± ${fit.standardError.toFixed(2)}`;
   return [
-    `${name} slope`,
-    `${fit.slopePerMin.toFixed(3)} ± ${fit.standardError.toFixed(3)} ${unit}/min (${share.toFixed(2)}% of the mean ${fit.mean.toFixed(1)} ${unit}; ${fit.samples} samples, ${fit.lives} lives), ${verdict}`,
+    `${name} slope, ${unit}/min`,
+    `${fit.slopePerMin.toFixed(3)} (${share.toFixed(2)}% of the mean ${fit.mean.toFixed(1)}; ${lives}; ${fit.samples} samples), ${verdict}`,
   ];
 }
 
@@ -97,13 +100,13 @@ export function formatSoakReport(result: SoakResult, context: SoakReportContext)
   const method = [
     `How the slopes are fitted: a restart resets the process's memory, so one line across the whole soak would fit the`,
     `restarts' saw-tooth. Only samples from ${context.warmupSeconds} s into their instance life on count (the warm-up: JIT, pools, caches,`,
-    `V8 sizing its heap). RSS, handles and heap used: each life's samples are centred on that life's own means and one`,
-    `least-squares slope is fitted to all lives together (one intercept per life, one common slope). Heap after full GC`,
-    `(--trace-gc, what the program still holds; one or two collections a minute): one line against the age within the`,
-    `life, all lives together. Flat: the slope is at most 1% of the mean per minute (15% over 15 minutes), and for handles`,
-    `at most 0.5/min whatever the mean; growing (a failure): over that. ± is the slope's standard error. Judged: RSS`,
-    `(/proc), heap after full GC and active handles; heap used sampled at any moment swings with the collections and is`,
-    `shown only.`,
+    `V8 sizing its heap). RSS, handles and heap used: each life gets its own least-squares slope and the median of them is`,
+    `judged: a leak grows in every life, a life that warms up late on a busy machine grows in that life only (the slope`,
+    `common to all lives, one intercept per life, is shown with its standard error). Heap after full GC (--trace-gc, what`,
+    `the program still holds; one or two collections a minute, too few for a line per life): one line against the age`,
+    `within the life, all lives together. Flat: the slope is at most 1% of the mean per minute (15% over 15 minutes), and`,
+    `for handles at most 0.5/min whatever the mean; growing (a failure): over that. Judged: RSS (/proc), heap after full GC`,
+    `and active handles; heap used sampled at any moment swings with the collections and is shown only.`,
   ].join('\n');
   return formatProofReport(
     [`soak, seed ${context.seed} (${context.command})`, '', minutesTable(result), '', method],

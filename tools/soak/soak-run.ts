@@ -7,7 +7,6 @@ import { JwtService } from '@nestjs/jwt';
 import { ensureLocalServicePackages, PostgresServer, RedisServer } from 'dev-services';
 import { waitUntil, withDeadline } from '../bench/wait-until';
 import { auditChaos, auditProblems, type ChaosAudit } from '../chaos/chaos-audit';
-import { ChaosUser } from '../chaos/chaos-user';
 import { SeededStream } from '../chaos/seeded-stream';
 import { readStore } from '../chaos/store-snapshot';
 import { auditRunLogEnds, type RunLogEnds } from './run-log-ends';
@@ -17,6 +16,7 @@ import { perMinute, type SoakMinute } from './soak-minutes';
 import type { HeapAfterGc, SoakSample } from './soak-sample';
 import { SoakSampler } from './soak-sampler';
 import { SideTraffic, type SideTrafficSummary } from './soak-side-traffic';
+import { SoakUsers } from './soak-users';
 
 export interface SoakRunOptions {
   minutes: number;
@@ -71,7 +71,7 @@ const QUIESCE_TIMEOUT_MS = 30_000;
 
 /**
  * The soak: one instance of the built service on PostgreSQL and Redis (resume mode `auto`),
- * `clients` users working turn after turn (approvals included), cancels and joins beside them,
+ * `clients` users working turn after turn (approvals included; a new thread every few turns), cancels and joins beside them,
  * a SIGTERM-and-restart every `restartEverySeconds`, and the instance sampled every
  * `sampleEverySeconds`. Then the users end their last turn, and the chaos run's audit checks
  * that nothing was lost, with every run's log read to its terminal event; the memory and handle
@@ -96,40 +96,26 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     log(`life 1 ready on ${instance.baseUrl}`);
 
     const seeds = new SeededStream(options.seed);
-    const tokens = new Map<string, string>();
-    const users = Array.from({ length: options.clients }, (_, i) => {
-      const token = jwt.sign({ sub: `soak-user-${i + 1}` }, { algorithm: 'HS256', expiresIn: '12h' });
-      const user = new ChaosUser({
-        baseUrl: instance.baseUrl,
-        user: i + 1,
-        token,
-        threadPrefix: THREAD_PREFIX,
-        reviewed: false,
-        random: seeds.fork(),
-        reconnectTimeoutMs: SETTLE_MS,
-      });
-      tokens.set(user.threadId, token);
-      return user;
+    const users = new SoakUsers({
+      baseUrl: instance.baseUrl,
+      clients: options.clients,
+      threadPrefix: THREAD_PREFIX,
+      tokenOf: (user) => jwt.sign({ sub: `soak-user-${user}` }, { algorithm: 'HS256', expiresIn: '12h' }),
+      random: seeds.fork(),
+      reconnectTimeoutMs: SETTLE_MS,
     });
-    const turnCounts = () => {
-      let [completed, cancelled] = [0, 0];
-      for (const user of users)
-        for (const turn of user.turns)
-          [completed, cancelled] = [completed + Number(turn.outcome === 'completed'), cancelled + Number(turn.outcome === 'cancelled')];
-      return { completed, cancelled };
-    };
 
     const startMs = performance.now();
     const endMs = startMs + options.minutes * 60_000;
-    const sampler = await SoakSampler.start(instance, databaseUrl, THREAD_PREFIX, turnCounts, startMs, options.sampleEverySeconds * 1000);
+    const sampler = await SoakSampler.start(instance, databaseUrl, THREAD_PREFIX, () => users.turnCounts(), startMs, options.sampleEverySeconds * 1000);
     cleanups.push(() => sampler.stop());
-    const conversations = users.map((user) => user.converse(() => performance.now() < endMs, SETTLE_MS));
-    const side = new SideTraffic(instance.baseUrl, users, seeds.fork());
+    const conversations = users.converse(() => performance.now() < endMs, SETTLE_MS);
+    const side = new SideTraffic(instance.baseUrl, () => users.active, seeds.fork());
     await restartUntil(instance, startMs, endMs, options.restartEverySeconds * 1000, log);
     await sleep(Math.max(0, endMs - performance.now()));
     log('load over: no new turns; the users end their last one');
     await side.stop();
-    await withDeadline(Promise.all(conversations), SETTLE_MS + 5_000, undefined);
+    await withDeadline(conversations, SETTLE_MS + 5_000, undefined);
     await waitUntil(
       async () => ((await readStore(databaseUrl, THREAD_PREFIX)).threads.some((t) => t.status === 'running') ? undefined : true),
       'every thread to stop running',
@@ -139,10 +125,10 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     await sampler.stop();
 
     log('audit: the store, the tool ledger, every answer, and every run log read to its end');
-    const logEnds = await auditRunLogEnds(instance.baseUrl, databaseUrl, THREAD_PREFIX, (threadId) => tokens.get(threadId) ?? '');
+    const logEnds = await auditRunLogEnds(instance.baseUrl, databaseUrl, THREAD_PREFIX, (threadId) => users.tokens.get(threadId) ?? '');
     const store = await readStore(databaseUrl, THREAD_PREFIX);
     await instance.stop();
-    const audit = auditChaos(users, store, instance.ledger, instance.problems);
+    const audit = auditChaos(users.all, store, instance.ledger, instance.problems);
     const outages = instance.restarts.map((r) => ({ fromMs: r.signalledAtMs, toMs: r.readyAtMs }));
     const sideSummary = side.summary(outages);
     const samples = sampler.samples.filter((s) => s.atMs < endMs - startMs);

@@ -75,7 +75,7 @@ export class SoakSampler {
       await this.sample().catch(() => undefined);
       next += everyMs;
       // Small steps, so that stop() does not wait a whole interval.
-      while (this.running && performance.now() < next) await sleep(Math.min(250, next - performance.now()));
+      while (this.running && performance.now() < next) await sleep(Math.max(0, Math.min(250, next - performance.now())));
     }
   }
 

@@ -43,7 +43,8 @@ export class SideTraffic {
 
   constructor(
     private readonly baseUrl: string,
-    private readonly users: readonly ChaosUser[],
+    /** The threads the users work on now. */
+    private readonly users: () => readonly ChaosUser[],
     private readonly random: SeededStream,
   ) {
     this.loops = [this.every(CANCEL_EVERY_MS, () => this.cancel()), this.every(JOIN_EVERY_MS, () => this.join())];
@@ -73,14 +74,14 @@ export class SideTraffic {
   private async every([min, max]: [number, number], act: () => void): Promise<void> {
     for (;;) {
       const until = performance.now() + this.random.int(min, max);
-      while (this.running && performance.now() < until) await sleep(Math.min(250, until - performance.now()));
+      while (this.running && performance.now() < until) await sleep(Math.max(0, Math.min(250, until - performance.now())));
       if (!this.running) return;
       act();
     }
   }
 
   private cancel(): void {
-    const user = this.random.pick(this.users);
+    const user = this.random.pick(this.users());
     void user.cancel().then((status) => {
       const key = status === undefined ? 'none' : String(status);
       this.cancels[key] = (this.cancels[key] ?? 0) + 1;
@@ -89,7 +90,7 @@ export class SideTraffic {
 
   private join(): void {
     if (this.open.size >= JOINS_AT_ONCE) return;
-    const user = this.random.pick(this.users);
+    const user = this.random.pick(this.users());
     const done: Promise<void> = joinStream(this.baseUrl, { threadId: user.threadId }, user.token, JOIN_TIMEOUT_MS).then((record) => {
       this.joins.push(record);
       this.open.delete(done);
