@@ -25,13 +25,13 @@ async function main(): Promise<void> {
   const { soakChartSvg } = await import('./soak-chart');
   const result = await runSoak({ ...command, logDir, log: (text) => console.log(`  ${text}`) });
   console.log(`\n${formatSoakReport(result, { command: line, seed: command.seed, warmupSeconds: command.warmupSeconds, logDir })}`);
-  const { rssMb, heapAfterGcMb, handles } = result.fits;
+  const { rssAfterGcMb, heapAfterGcMb, handles } = result.fits;
   const restartsAtMin = result.restartsAtMs.map((ms) => ms / 60_000);
   const svg = await soakChartSvg(result.minutes, result.samples, result.gcs, restartsAtMin, {
     title: `Soak: ${command.minutes} minutes, ${result.restarts.length} SIGTERM-and-restarts, ${command.clients} users`,
     facts: [
       `memory: each sample (faint line, one per instance life) and the mean of each minute (point)`,
-      `slopes after ${command.warmupSeconds} s of each life: RSS ${rssMb.slopePerMin.toFixed(2)} MB/min (${rssMb.verdict}), heap after full GC ${heapAfterGcMb.slopePerMin.toFixed(2)} MB/min (${heapAfterGcMb.verdict}), handles ${handles.slopePerMin.toFixed(2)}/min (${handles.verdict}); threshold 1% of the mean per minute`,
+      `slopes after ${command.warmupSeconds} s of each life: RSS after full GC ${rssAfterGcMb.slopePerMin.toFixed(2)} MB/min (${rssAfterGcMb.verdict}), heap after full GC ${heapAfterGcMb.slopePerMin.toFixed(2)} MB/min (${heapAfterGcMb.verdict}), handles ${handles.slopePerMin.toFixed(2)}/min (${handles.verdict}); threshold 1% of the mean per minute`,
       `audit: ${result.audit.turns.completed} turns completed, ${result.logEnds.read} run logs read to the end; ${result.passed ? 'nothing lost' : `${result.problems.length} problem(s)`}`,
     ],
   });

@@ -73,9 +73,10 @@ export function formatSoakReport(result: SoakResult, context: SoakReportContext)
       .map(([key, n]) => `${key} ×${n}`)
       .join(', ') || 'none';
   const rows: ReportRow[] = [
-    fitLine('RSS', 'MB', fits.rssMb),
+    fitLine('RSS after full GC', 'MB', fits.rssAfterGcMb),
     fitLine('heap after full GC', 'MB', fits.heapAfterGcMb),
     fitLine('active handles', 'handles', fits.handles),
+    fitLine('RSS (sampled)', 'MB', fits.rssMb, false),
     fitLine('heap used (sampled)', 'MB', fits.heapUsedMb, false),
     ['instance lives', `${result.restarts.length + 1} (${result.restarts.length} SIGTERM-and-restarts)`],
     ['SIGTERM to exit', result.restarts.map((r) => (r.exitMs === undefined ? 'did not exit' : `${Math.round(r.exitMs)} ms`)).join(', ') || '–'],
@@ -100,13 +101,14 @@ export function formatSoakReport(result: SoakResult, context: SoakReportContext)
   const method = [
     `How the slopes are fitted: a restart resets the process's memory, so one line across the whole soak would fit the`,
     `restarts' saw-tooth. Only samples from ${context.warmupSeconds} s into their instance life on count (the warm-up: JIT, pools, caches,`,
-    `V8 sizing its heap). RSS, handles and heap used: each life gets its own least-squares slope and the median of them is`,
-    `judged: a leak grows in every life, a life that warms up late on a busy machine grows in that life only (the slope`,
-    `common to all lives, one intercept per life, is shown with its standard error). Heap after full GC (--trace-gc, what`,
-    `the program still holds; one or two collections a minute, too few for a line per life): one line against the age`,
-    `within the life, all lives together. Flat: the slope is at most 1% of the mean per minute (15% over 15 minutes), and`,
-    `for handles at most 0.5/min whatever the mean; growing (a failure): over that. Judged: RSS (/proc), heap after full GC`,
-    `and active handles; heap used sampled at any moment swings with the collections and is shown only.`,
+    `V8 sizing its heap). Memory is judged at the same point of V8's cycle: the heap after each full collection`,
+    `(--trace-gc: what the program still holds) and the lowest RSS (/proc) in the 10 s after it. Full collections come`,
+    `about one a minute or two, too few for a line per life: one line against the age within the life, all lives`,
+    `together. Handles (and, shown only, RSS and heap used at any moment, which rise and fall by hundreds of MB between`,
+    `full collections): each life gets its own least-squares slope and the median is judged (a leak grows in every life,`,
+    `a life that warms up late grows in that one); the slope common to all lives is shown with its standard error.`,
+    `Flat: the slope is at most 1% of the mean per minute (15% over 15 minutes), and for handles at most 0.5/min`,
+    `whatever the mean; growing (a failure): over that.`,
   ].join('\n');
   return formatProofReport(
     [`soak, seed ${context.seed} (${context.command})`, '', minutesTable(result), '', method],
