@@ -143,10 +143,12 @@ async function shutdownAtScale(): Promise<boolean> {
       { name: 'sqlite', store: async () => ({ kind: 'sqlite' }) },
       { name: 'postgres', store: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase(`shutdown_${Date.now()}`) }) },
     ];
+    // `--profile`: each shutdown's service under `node --cpu-prof`, grouped in the report (the profiler slows it).
+    const options = process.argv.includes('--profile') ? { ...SHUTDOWN, cpuProfileDir: join(CHART_FILES.dirs[0], 'shutdown-profiles') } : SHUTDOWN;
     for (const { name, store } of stores) {
       for (const { runs, kept } of SHUTDOWN_CASES) {
         try {
-          results.push(await measureShutdownAtScale(runs, SHUTDOWN, await store(), kept));
+          results.push(await measureShutdownAtScale(runs, options, await store(), kept));
         } catch (error) {
           failures.push(`${name} N=${runs} (${kept} streams): measurement failed: ${messageOf(error)}`);
         }

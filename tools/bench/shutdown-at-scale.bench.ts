@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { groupsLine, profileGroups, readCpuProfile, SHUTDOWN_GROUPS, type GroupShare } from './cpu-profile-groups';
 import { measureAbortFloor, type AbortFloor } from './abort-floor';
 import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
@@ -32,6 +34,8 @@ export interface ShutdownAtScaleOptions {
    * not take runs away before the signal.
    */
   leaseTtlMs: number;
+  /** With `--profile`: each service runs under `node --cpu-prof`, its profile written in a folder of this one per measurement. */
+  cpuProfileDir?: string;
 }
 
 /** How many of the runs keep their SSE stream open until the signal. */
@@ -64,6 +68,8 @@ export interface ShutdownAtScaleResult {
   batches: number[];
   /** Memory at each of `memorySteps` (largest size only). */
   memory: MemoryStep[];
+  /** Where the shutdown's CPU time went (from the first stop request to the exit), when profiled. */
+  profile?: { dir: string; shares: GroupShare[] };
   /** Anything that makes this measurement a failure, in words. */
   problems: string[];
 }
@@ -91,6 +97,8 @@ export async function measureShutdownAtScale(
     probe.read(line);
     if (line.includes('"run ends saved"')) batches.push(Number((JSON.parse(line) as { runs?: number }).runs ?? 0));
   };
+  const profileDir = options.cpuProfileDir && join(options.cpuProfileDir, `${store.kind}-${runs}-${kept}-streams`);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const service = await SpawnedService.start(
     {
       ...env,
@@ -104,7 +112,7 @@ export async function measureShutdownAtScale(
     },
     60_000,
     onLine,
-    ['--expose-gc', '--require', PROBE],
+    ['--expose-gc', '--require', PROBE, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [])],
   );
   const streams: RunStream[] = [];
   const memory: MemoryStep[] = [];
@@ -150,6 +158,9 @@ export async function measureShutdownAtScale(
       abortFloor,
       batches,
       memory,
+      ...(profileDir && exitMs !== undefined
+        ? { profile: { dir: profileDir, shares: profileGroups(readCpuProfile(profileDir), SHUTDOWN_GROUPS, 'interruptRemaining') } }
+        : {}),
       problems,
     };
   } finally {
@@ -200,6 +211,9 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
     ]),
   );
   const memory = results.filter((r) => r.memory.length > 1).map((r) => `memory, ${r.store}, ${r.streams} open streams: ${memorySlopes(r.memory)}`);
+  const profiles = results.flatMap((r) =>
+    r.profile ? [`profile, ${r.store} N=${r.runs}, ${r.streams} open streams: ${groupsLine(r.profile.shares)} (${r.profile.dir})`] : [],
+  );
   const problems = [...results.flatMap((r) => r.problems), ...failures];
   const met = results.every((r) => (ratioOf(r) ?? Infinity) <= options.targetRatio);
   return [
@@ -212,6 +226,7 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
     table,
     '',
     ...memory,
+    ...profiles,
     `ratio target <= ${options.targetRatio}x: ${met ? 'met' : 'MISSED'}`,
     ...(problems.length ? ['', 'PROBLEMS:', ...problems.map((p) => `- ${p}`)] : []),
   ].join('\n');
