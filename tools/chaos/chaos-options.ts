@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { ChaosUsageError } from './chaos-usage.error';
+import { integerOption } from '../cli/integer-option';
 
 /** What `npm run chaos` was asked to do. */
 export interface ChaosCommand {
@@ -18,16 +19,8 @@ export interface ChaosCommand {
 /** The largest seed: the generator takes 32-bit integers. */
 const MAX_SEED = 2 ** 32 - 1;
 
-function integer(args: string[], name: string, min: number, max: number): number | undefined {
-  const at = args.indexOf(`--${name}`);
-  if (at < 0) return undefined;
-  const raw = args[at + 1];
-  const value = Number(raw);
-  if (raw === undefined || !/^\d+$/.test(raw) || value < min || value > max) {
-    throw new ChaosUsageError(`--${name} must be an integer from ${min} to ${max}, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`);
-  }
-  return value;
-}
+const integer = (args: string[], name: string, min: number, max: number): number | undefined =>
+  integerOption(args, name, min, max, (message) => new ChaosUsageError(message));
 
 /**
  * Reads the command line (`process.argv.slice(2)`).

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { SoakUsageError } from './soak-usage.error';
+import { integerOption } from '../cli/integer-option';
 
 /** What `npm run soak` was asked to do. */
 export interface SoakCommand {
@@ -24,16 +25,8 @@ export interface SoakCommand {
 const FLAGS = ['--publish'];
 const VALUED = ['--minutes', '--restart-every-s', '--warmup-s', '--clients', '--sample-every-s', '--seed', '--logs'];
 
-function integer(args: string[], name: string, min: number, max: number): number | undefined {
-  const at = args.indexOf(`--${name}`);
-  if (at < 0) return undefined;
-  const raw = args[at + 1];
-  const value = Number(raw);
-  if (raw === undefined || !/^\d+$/.test(raw) || value < min || value > max) {
-    throw new SoakUsageError(`--${name} must be an integer from ${min} to ${max}, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`);
-  }
-  return value;
-}
+const integer = (args: string[], name: string, min: number, max: number): number | undefined =>
+  integerOption(args, name, min, max, (message) => new SoakUsageError(message));
 
 /**
  * Reads the command line (`process.argv.slice(2)`).

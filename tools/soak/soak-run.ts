@@ -17,15 +17,10 @@ import type { HeapAfterGc, SoakSample } from './soak-sample';
 import { SoakSampler } from './soak-sampler';
 import { SideTraffic, type SideTrafficSummary } from './soak-side-traffic';
 import { SoakUsers } from './soak-users';
+import type { SoakCommand } from './soak-options';
 
-export interface SoakRunOptions {
-  minutes: number;
-  /** Seconds between two SIGTERM-and-restarts; 0: never. */
-  restartEverySeconds: number;
-  warmupSeconds: number;
-  clients: number;
-  sampleEverySeconds: number;
-  seed: number;
+/** What one soak does: the command's settings, with its log folder decided. */
+export interface SoakRunOptions extends Omit<SoakCommand, 'logDir' | 'publish'> {
   /** Where the instance's logs, the samples and the audit are written. */
   logDir: string;
   /** Progress lines. */
