@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findExecutable, isExecutable } from './executables';
+import { sharedUntilFailure } from './shared-until-failure';
 
 const execFileAsync = promisify(execFile);
 
@@ -134,8 +135,6 @@ async function install(): Promise<void> {
   await installDebianPackages(missing, 'the local test services');
 }
 
-let ensuring: Promise<void> | undefined;
-
 /**
  * Makes sure the PostgreSQL server, `redis-server`, `nginx` and `chromium` are installed. As root, installs
  * the missing Debian packages (`postgresql`, `redis-server`, `nginx`, `chromium`) with apt-get, which can take minutes
@@ -143,10 +142,4 @@ let ensuring: Promise<void> | undefined;
  * installed (a few file checks), and concurrent calls in one process share one install.
  * Packages may start their own default servers (5432, 6379, 80); our servers never use them.
  */
-export function ensureLocalServicePackages(): Promise<void> {
-  ensuring ??= install().catch((error: unknown) => {
-    ensuring = undefined; // let a later call retry, e.g. after the user fixed apt
-    throw error;
-  });
-  return ensuring;
-}
+export const ensureLocalServicePackages: () => Promise<void> = sharedUntilFailure(install);

@@ -4,6 +4,7 @@ import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { isExecutable } from './executables';
+import { sharedUntilFailure } from './shared-until-failure';
 
 const execFileAsync = promisify(execFile);
 
@@ -95,8 +96,6 @@ async function install(): Promise<KubernetesTools> {
   return toolsIn(TOOLS_DIR);
 }
 
-let ensuring: Promise<KubernetesTools> | undefined;
-
 /**
  * Paths of helm (v4) and kubectl (v1.33) for offline checks of the chart and the manifests
  * (`helm lint`, `helm template`, `kubectl kustomize`). The first call on a machine fetches the
@@ -110,10 +109,4 @@ let ensuring: Promise<KubernetesTools> | undefined;
  * const { helm } = await ensureKubernetesTools();
  * execFile(helm, ['lint', '--strict', 'helm/agent-service']);
  */
-export function ensureKubernetesTools(): Promise<KubernetesTools> {
-  ensuring ??= install().catch((error: unknown) => {
-    ensuring = undefined; // a later call may retry, e.g. once the registry is reachable again
-    throw error;
-  });
-  return ensuring;
-}
+export const ensureKubernetesTools: () => Promise<KubernetesTools> = sharedUntilFailure(install);

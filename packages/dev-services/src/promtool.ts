@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { findExecutable, isExecutable } from './executables';
 import { REPO_ROOT } from './repo-root';
+import { sharedUntilFailure } from './shared-until-failure';
 
 const execFileAsync = promisify(execFile);
 
@@ -85,8 +86,6 @@ async function install(): Promise<string> {
   return CACHED_BINARY;
 }
 
-let ensuring: Promise<string> | undefined;
-
 /**
  * The path of Prometheus's `promtool`, to check and unit-test the chart's alerting rules and
  * the dashboard's queries offline. A `promtool` on `PATH` wins; otherwise the first call on a
@@ -100,10 +99,4 @@ let ensuring: Promise<string> | undefined;
  * const promtool = await ensurePromtool();
  * execFile(promtool, ['check', 'rules', 'rules.yaml']);
  */
-export function ensurePromtool(): Promise<string> {
-  ensuring ??= install().catch((error: unknown) => {
-    ensuring = undefined; // a later call may retry, e.g. once the mirror is reachable again
-    throw error;
-  });
-  return ensuring;
-}
+export const ensurePromtool: () => Promise<string> = sharedUntilFailure(install);
