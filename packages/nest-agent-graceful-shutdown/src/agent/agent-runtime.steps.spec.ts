@@ -131,8 +131,9 @@ describe('AgentRuntime checkpoints', () => {
     await start(model, [echo], new RunControl(), checkpoints).outcome;
 
     expect(checkpoints.map((c) => c.messages.map((m) => m.role))).toEqual([['assistant'], ['tool'], ['assistant']]);
+    // The answer is written with its call's started record, so as of the acting phase.
     expect(checkpoints.map((c) => c.progress)).toEqual([
-      { iteration: 1, phase: 'reasoning' },
+      { iteration: 1, phase: 'acting' },
       { iteration: 1, phase: 'acting' },
       { iteration: 2, phase: 'reasoning' },
     ]);

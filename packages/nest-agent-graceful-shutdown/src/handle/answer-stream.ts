@@ -5,7 +5,7 @@ import type { AnswerStream } from './run-handle.interface';
 
 /** What an answer needs from the run it belongs to. */
 export interface AnswerOwner {
-  /** Makes the whole answer durable and moves the run on (step end, pending calls, post-reasoning hooks). */
+  /** Makes the whole answer durable, at once or with its first started call, and moves the run on (step end, pending calls, post-reasoning hooks). */
   completeAnswer(message: AgentMessage, answer: RunAnswerStream): Promise<void>;
   /** Saves the text of an answer cut off by a stop, when the run's policy keeps partial output. */
   saveCutOff(message: AgentMessage): Promise<void>;
@@ -49,7 +49,8 @@ export class RunAnswerStream implements AnswerStream {
     this.settled = true;
     const calls = answer.toolCalls ?? [];
     const message: AgentMessage = { id: this.messageId, role: 'assistant', content: answer.content, ...(calls.length ? { toolCalls: [...calls] } : {}) };
-    // Durable first: a client never sees the end of an answer that a crash could lose.
+    // The owner emits the answer's end once it is durable: a client never sees the end of an
+    // answer that a crash could lose.
     await this.owner.completeAnswer(message, this);
     return message;
   }

@@ -8,6 +8,7 @@ import type { StopRequest } from '../agent/run-control';
 import { stepEvent, toolResultEvent } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
 import type { ToolCallRecord } from '../contracts/session-records';
+import type { StepCommit } from '../contracts/step-commit';
 import { StopReason, type RunPhase } from '../agent/stop-reason';
 import { RunStoppedError } from '../errors/run-stopped.error';
 import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
@@ -51,6 +52,12 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private currentIteration = 0;
   private currentPhase: RunPhase = 'reasoning';
   private actingOpen = false;
+  /**
+   * A completed answer with tool calls, not yet durable: it goes in the run's next write, which
+   * is its first call's started record once that call passed its pre-acting safe point (one
+   * write instead of two), or the answer alone when the run stops or reasons again first.
+   */
+  private heldAnswer?: { message: AgentMessage; answer: RunAnswerStream };
   private answeredFinal = false;
   private decided?: DecidedStop;
   private usage?: ModelUsage;
@@ -113,6 +120,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async beforeReasoning(info: { expectedDurationMs?: number } = {}): Promise<SafePoint> {
+    await this.writeHeldAnswer();
     this.currentPhase = 'reasoning';
     this.answeredFinal = false;
     const decision =
@@ -126,12 +134,19 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async beforeActing(call: ToolCall, info: { expectedDurationMs?: number } = {}): Promise<SafePoint> {
+    const point = await this.preActing(call, info);
+    // A call that does not pass leaves its answer durable on its own, and itself not started.
+    if (point.stop) await this.writeHeldAnswer();
+    return point;
+  }
+
+  private async preActing(call: ToolCall, info: { expectedDurationMs?: number }): Promise<SafePoint> {
     this.currentPhase = 'acting';
     this.pending.add(call);
     if (!this.actingOpen) {
       this.actingOpen = true;
-      this.instruments.stepStarted('acting', this.currentIteration);
-      this.spec.emit(stepEvent('start', 'acting'));
+      // The acting step opens once its answer is durable and ended (see `answerWritten`).
+      if (!this.heldAnswer) this.openActingStep();
     }
     if (this.awaitsApproval(call)) {
       const awaiting = this.pending.notStarted().filter((c) => this.awaitsApproval(c));
@@ -162,10 +177,14 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   async completeAnswer(message: AgentMessage, answer: RunAnswerStream): Promise<void> {
     const calls = message.toolCalls ?? [];
     this.instruments.modelAnswered(calls.length);
-    await this.checkpoint([message]);
-    answer.finishEvents(message);
-    this.spec.emit(stepEvent('finish', 'reasoning'));
-    this.instruments.stepEnded('reasoning');
+    if (calls.length === 0) {
+      await this.checkpoint([message]);
+      this.answerWritten(message, answer);
+    } else {
+      // Held for the first started record of its calls: no call runs before the answer is durable.
+      this.heldAnswer = { message, answer };
+      this.remember([message]);
+    }
     for (const call of calls) {
       this.bornHere.add(call.id);
       this.pending.add(call);
@@ -183,7 +202,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   async checkpoint(messages: readonly AgentMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.writes.submit({ messages }, this.progress());
+    await this.submit({ messages });
     this.remember(messages);
   }
 
@@ -191,13 +210,13 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     const messages = step.messages ?? [];
     const saving = step.state !== undefined;
     if (messages.length === 0 && !saving) return;
-    await this.writes.submit({ ...(messages.length ? { messages } : {}), ...(saving ? { state: step.state } : {}) }, this.progress());
+    await this.submit({ ...(messages.length ? { messages } : {}), ...(saving ? { state: step.state } : {}) });
     this.remember(messages);
     if (saving) this.state = step.state;
   }
 
   async toolStarted(call: ToolCall): Promise<void> {
-    await this.writes.submit({ startedCalls: [call] }, this.progress());
+    await this.submit({ startedCalls: [call] });
     this.pending.start(call);
   }
 
@@ -223,7 +242,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async saveState(state: unknown): Promise<void> {
-    await this.writes.submit({ state: state ?? null }, this.progress());
+    await this.submit({ state: state ?? null });
     this.state = state;
   }
 
@@ -249,6 +268,11 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     // Calls still in flight (a framework may give up on a step while its other calls run) and
     // their writes settle first: the outcome describes what is durable.
     if (this.running.size) await Promise.allSettled([...this.running]);
+    try {
+      await this.writeHeldAnswer();
+    } catch (writeError) {
+      if (!failed) [failed, error] = [true, writeError];
+    }
     await this.writes.idle();
     const outcome = outcomeOf({
       decided: this.decided,
@@ -289,6 +313,35 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   isIdempotent(name: string): boolean {
     return this.spec.toolTraits?.(name)?.idempotent === true;
+  }
+
+  /**
+   * Writes `step` after every write asked for before it; a held answer goes first in the same
+   * write, and its end is told to the client once it is durable.
+   */
+  private async submit(step: StepCommit): Promise<void> {
+    const held = this.heldAnswer;
+    this.heldAnswer = undefined;
+    await this.writes.submit(held ? { ...step, messages: [held.message, ...(step.messages ?? [])] } : step, this.progress());
+    if (held) this.answerWritten(held.message, held.answer);
+  }
+
+  /** Makes a held answer durable on its own (a stop, or a next step, before any of its calls started). */
+  private async writeHeldAnswer(): Promise<void> {
+    if (this.heldAnswer) await this.submit({});
+  }
+
+  /** The answer is durable: the client sees its end, the reasoning step ends and, when its calls are under way, the acting step opens. */
+  private answerWritten(message: AgentMessage, answer: RunAnswerStream): void {
+    answer.finishEvents(message);
+    this.spec.emit(stepEvent('finish', 'reasoning'));
+    this.instruments.stepEnded('reasoning');
+    if (this.actingOpen) this.openActingStep();
+  }
+
+  private openActingStep(): void {
+    this.instruments.stepStarted('acting', this.currentIteration);
+    this.spec.emit(stepEvent('start', 'acting'));
   }
 
   /** Runs one checkpoint write, reporting how long it took. */

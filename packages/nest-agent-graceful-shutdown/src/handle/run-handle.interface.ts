@@ -44,6 +44,9 @@ export interface AnswerStream extends ModelStreamSink {
   /**
    * The answer is whole: checkpoints it (O(1)), emits what the stream did not, closes the
    * reasoning step and fires the post-reasoning hooks. Its tool calls become the step's pending calls.
+   * An answer with tool calls is made durable in the run's next write, together with the started
+   * record of its first call to pass the pre-acting safe point (so before any of them runs), or on
+   * its own when the run stops or reasons again first; its end is emitted once it is durable.
    */
   complete(answer: { content: string; toolCalls?: readonly ToolCall[] }): Promise<AgentMessage>;
   /** The call was cut off: closes what is open; the streamed text is saved flagged `truncated` when the policy says so. */
@@ -126,7 +129,7 @@ export interface RunHandle {
    * `state` undefined keeps the saved state as it is.
    */
   commitStep(step: { messages?: readonly AgentMessage[]; state?: unknown }): Promise<void>;
-  /** The tool-call record: `started` is made durable before the tool runs. */
+  /** The tool-call record: `started` is made durable before the tool runs (with its answer, when that is not durable yet). */
   toolStarted(call: ToolCall): Promise<void>;
   /** The tool-call record: finished with its result (stored as the call's tool message). */
   toolFinished(call: ToolCall, content: string): Promise<AgentMessage>;

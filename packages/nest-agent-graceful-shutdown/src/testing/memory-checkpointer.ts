@@ -1,5 +1,6 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message';
 import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
+import type { StepCommit } from '../contracts/step-commit';
 import type { ToolCallRecord } from '../contracts/session-records';
 
 /**
@@ -7,6 +8,8 @@ import type { ToolCallRecord } from '../contracts/session-records';
  * each checkpoint carried, the tool-call records, the saved framework state.
  */
 export class MemoryCheckpointer implements StepCheckpointer {
+  /** Each write, as one step commit, in order. */
+  readonly commits: StepCommit[] = [];
   /** The messages of each `append`, in order. */
   readonly appends: AgentMessage[][] = [];
   readonly records = new Map<string, ToolCallRecord>();
@@ -30,6 +33,14 @@ export class MemoryCheckpointer implements StepCheckpointer {
       startedAt: new Date(0).toISOString(),
       finishedAt: result === undefined ? null : new Date(0).toISOString(),
     });
+  }
+
+  /** One write: its started calls, then its messages, then its state. */
+  async commitStep(step: StepCommit): Promise<void> {
+    this.commits.push(step);
+    for (const call of step.startedCalls ?? []) await this.toolCallStarted(call);
+    if (step.messages?.length) await this.append(step.messages);
+    if (step.state !== undefined) await this.saveState(step.state);
   }
 
   async append(messages: readonly AgentMessage[]): Promise<void> {

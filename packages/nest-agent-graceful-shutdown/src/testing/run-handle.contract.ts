@@ -106,6 +106,45 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       expect(executions).toEqual([]);
     });
 
+    it("makes an answer durable in one write with its call's started record (or the framework's state), before the tool runs", async () => {
+      const seen: Array<{ answerStored: boolean; started: boolean }> = [];
+      let run: ReturnType<typeof start> | undefined;
+      const tool: ContractTool = {
+        name: 'work',
+        execute: () => {
+          const stored = run!.checkpointer.messages;
+          seen.push({ answerStored: stored.some((m) => m.toolCalls?.[0]?.id === 'c1'), started: run!.checkpointer.records.get('c1')?.status === 'started' });
+          return Promise.resolve('step 1 done');
+        },
+      };
+      run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [tool]);
+
+      expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
+      expect(seen).toEqual([{ answerStored: true, started: true }]);
+      // One write carries the answer, and not alone: with the call's started record, or with the
+      // framework's state when the framework saves its own state after each model call.
+      const [write, ...more] = run.checkpointer.commits.filter((commit) => commit.messages?.some((m) => m.toolCalls?.[0]?.id === 'c1'));
+      expect(more).toEqual([]);
+      expect(write.messages).toEqual([expect.objectContaining({ role: 'assistant', toolCalls: [call('c1', 1)] })]);
+      if (write.state === undefined) expect(write.startedCalls).toEqual([call('c1', 1)]);
+    });
+
+    it('saves the answer on its own, before the run ends, when its call stops at the pre-acting safe point', async () => {
+      let storedAtEnd: AgentMessage[] = [];
+      let run: ReturnType<typeof start> | undefined;
+      const hooks: AgentHook[] = [
+        { preActing: () => ({ stop: StopReason.Interrupted, detail: 'drain over' }), onRunEnd: () => void (storedAtEnd = [...run!.checkpointer.messages]) },
+      ];
+      run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [countingTool().tool], { hooks });
+
+      const outcome = await run.outcome;
+
+      expect(outcome.pendingToolCalls).toEqual([{ ...call('c1', 1), started: false }]);
+      expect(storedAtEnd).toEqual([expect.objectContaining({ role: 'assistant', toolCalls: [call('c1', 1)] })]);
+      expect(run.checkpointer.records.has('c1')).toBe(false);
+      expect(run.checkpointer.commits.flatMap((commit) => commit.startedCalls ?? [])).toEqual([]);
+    });
+
     it('stops a tool call in progress through the signal, reporting it as started', async () => {
       const { tool, executions } = countingTool({ hang: () => true });
       const run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [tool]);
