@@ -8,7 +8,6 @@ import type { StopRequest } from '../agent/run-control';
 import { stepEvent, toolResultEvent } from '../agent/run-events';
 import type { RunOutcome } from '../agent/run-outcome';
 import type { ToolCallRecord } from '../contracts/session-records';
-import type { StepCommit } from '../contracts/step-commit';
 import { StopReason, type RunPhase } from '../agent/stop-reason';
 import { RunStoppedError } from '../errors/run-stopped.error';
 import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
@@ -16,7 +15,7 @@ import { RunAnswerStream, type AnswerOwner } from './answer-stream';
 import type { RunHandle, SafePoint, ToolCallResult } from './run-handle.interface';
 import { outcomeOf, type DecidedStop } from './outcome-of';
 import { PendingCalls } from './pending-calls';
-import { StepWrites } from './step-writes';
+import { RunWrites } from './run-writes';
 import { writeStep } from './checkpointer-step';
 import type { RunHandleSpec } from './run-handle.types';
 import { runThroughRecords, type ToolRunHost } from './run-through-records';
@@ -40,8 +39,12 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private readonly conversation: AgentMessage[];
   /** The tool messages of the conversation by the call they answer. */
   private readonly results = new Map<string, AgentMessage>();
-  /** Every store write of the run, in order; the ones asked for during a write go together in the next. */
-  private readonly writes = new StepWrites((step, progress) => this.timed(() => writeStep(this.spec.checkpointer, step, progress)));
+  /** Every store write of the run, in order, with an answer held for its first call's started record (see {@link RunWrites}). */
+  private readonly writes = new RunWrites(
+    (step, progress) => this.timed(() => writeStep(this.spec.checkpointer, step, progress)),
+    () => this.progress(),
+    (message, answer) => this.answerWritten(message, answer),
+  );
   /** Tool calls in progress: a run ends only once each has settled and been recorded. */
   private readonly running = new Set<Promise<unknown>>();
   /** Calls of the current step without a result, in order. */
@@ -52,12 +55,6 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private currentIteration = 0;
   private currentPhase: RunPhase = 'reasoning';
   private actingOpen = false;
-  /**
-   * A completed answer with tool calls, not yet durable: it goes in the run's next write, which
-   * is its first call's started record once that call passed its pre-acting safe point (one
-   * write instead of two), or the answer alone when the run stops or reasons again first.
-   */
-  private heldAnswer?: { message: AgentMessage; answer: RunAnswerStream };
   private answeredFinal = false;
   private decided?: DecidedStop;
   private usage?: ModelUsage;
@@ -120,7 +117,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async beforeReasoning(info: { expectedDurationMs?: number } = {}): Promise<SafePoint> {
-    await this.writeHeldAnswer();
+    await this.writes.writeHeld();
     this.currentPhase = 'reasoning';
     this.answeredFinal = false;
     const decision =
@@ -136,7 +133,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   async beforeActing(call: ToolCall, info: { expectedDurationMs?: number } = {}): Promise<SafePoint> {
     const point = await this.preActing(call, info);
     // A call that does not pass leaves its answer durable on its own, and itself not started.
-    if (point.stop) await this.writeHeldAnswer();
+    if (point.stop) await this.writes.writeHeld();
     return point;
   }
 
@@ -146,7 +143,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     if (!this.actingOpen) {
       this.actingOpen = true;
       // The acting step opens once its answer is durable and ended (see `answerWritten`).
-      if (!this.heldAnswer) this.openActingStep();
+      if (!this.writes.holding) this.openActingStep();
     }
     if (this.awaitsApproval(call)) {
       const awaiting = this.pending.notStarted().filter((c) => this.awaitsApproval(c));
@@ -182,7 +179,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
       this.answerWritten(message, answer);
     } else {
       // Held for the first started record of its calls: no call runs before the answer is durable.
-      this.heldAnswer = { message, answer };
+      this.writes.hold(message, answer);
       this.remember([message]);
     }
     for (const call of calls) {
@@ -202,7 +199,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   async checkpoint(messages: readonly AgentMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.submit({ messages });
+    await this.writes.submit({ messages });
     this.remember(messages);
   }
 
@@ -210,13 +207,13 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     const messages = step.messages ?? [];
     const saving = step.state !== undefined;
     if (messages.length === 0 && !saving) return;
-    await this.submit({ ...(messages.length ? { messages } : {}), ...(saving ? { state: step.state } : {}) });
+    await this.writes.submit({ ...(messages.length ? { messages } : {}), ...(saving ? { state: step.state } : {}) });
     this.remember(messages);
     if (saving) this.state = step.state;
   }
 
   async toolStarted(call: ToolCall): Promise<void> {
-    await this.submit({ startedCalls: [call] });
+    await this.writes.submit({ startedCalls: [call] });
     this.pending.start(call);
   }
 
@@ -242,7 +239,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   async saveState(state: unknown): Promise<void> {
-    await this.submit({ state: state ?? null });
+    await this.writes.submit({ state: state ?? null });
     this.state = state;
   }
 
@@ -269,7 +266,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     // their writes settle first: the outcome describes what is durable.
     if (this.running.size) await Promise.allSettled([...this.running]);
     try {
-      await this.writeHeldAnswer();
+      await this.writes.writeHeld();
     } catch (writeError) {
       if (!failed) [failed, error] = [true, writeError];
     }
@@ -313,22 +310,6 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   isIdempotent(name: string): boolean {
     return this.spec.toolTraits?.(name)?.idempotent === true;
-  }
-
-  /**
-   * Writes `step` after every write asked for before it; a held answer goes first in the same
-   * write, and its end is told to the client once it is durable.
-   */
-  private async submit(step: StepCommit): Promise<void> {
-    const held = this.heldAnswer;
-    this.heldAnswer = undefined;
-    await this.writes.submit(held ? { ...step, messages: [held.message, ...(step.messages ?? [])] } : step, this.progress());
-    if (held) this.answerWritten(held.message, held.answer);
-  }
-
-  /** Makes a held answer durable on its own (a stop, or a next step, before any of its calls started). */
-  private async writeHeldAnswer(): Promise<void> {
-    if (this.heldAnswer) await this.submit({});
   }
 
   /** The answer is durable: the client sees its end, the reasoning step ends and, when its calls are under way, the acting step opens. */
