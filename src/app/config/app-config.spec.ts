@@ -101,4 +101,24 @@ describe('loadAppConfig', () => {
       /HTTP_HEADERS_TIMEOUT_MS.*HTTP_REQUEST_TIMEOUT_MS/,
     );
   });
+  it('leaves the pod deletion cost off unless POD_DELETION_COST=true', () => {
+    expect(loadAppConfig(base).podDeletionCost).toBeUndefined();
+    expect(loadAppConfig({ ...base, POD_DELETION_COST: 'false', POD_NAME: 'pod-a' }).podDeletionCost).toBeUndefined();
+  });
+
+  it('takes the pod from POD_NAME and POD_NAMESPACE when POD_DELETION_COST=true', () => {
+    expect(loadAppConfig({ ...base, POD_DELETION_COST: 'true', POD_NAME: 'pod-a', POD_NAMESPACE: 'agents' }).podDeletionCost).toEqual({
+      podName: 'pod-a',
+      podNamespace: 'agents',
+    });
+    expect(loadAppConfig({ ...base, POD_DELETION_COST: 'true', POD_NAME: 'pod-a' }).podDeletionCost).toEqual({ podName: 'pod-a' });
+  });
+
+  it('refuses a POD_DELETION_COST other than true or false, naming it', () => {
+    expect(() => loadAppConfig({ ...base, POD_DELETION_COST: 'yes' })).toThrow(/POD_DELETION_COST/);
+  });
+
+  it('refuses POD_DELETION_COST=true without POD_NAME, naming it', () => {
+    expect(() => loadAppConfig({ ...base, POD_DELETION_COST: 'true' })).toThrow(/needs POD_NAME/);
+  });
 });
