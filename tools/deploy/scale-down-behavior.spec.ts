@@ -5,7 +5,10 @@ const DEFAULT_SHUTDOWN = { preStopSeconds: 5, drainSeconds: 20, saveMarginSecond
 
 describe('scaleDownBehavior', () => {
   it('keeps Kubernetes’ 300 s window when two grace periods are shorter, and removes one pod per grace period', () => {
-    expect(scaleDownBehavior(DEFAULT_SHUTDOWN, DERIVED)).toEqual({ stabilizationWindowSeconds: 300, policies: [{ type: 'Pods', value: 1, periodSeconds: 32 }] });
+    expect(scaleDownBehavior(DEFAULT_SHUTDOWN, DERIVED)).toEqual({
+      stabilizationWindowSeconds: 300,
+      policies: [{ type: 'Pods', value: 1, periodSeconds: 32 }],
+    });
   });
 
   it('waits two grace periods after a long drain, so the window always outlasts one drain', () => {
