@@ -218,7 +218,12 @@ describe('the pod deletion cost', () => {
       POD_NAME: 'agent-service-5d9c7f-x2x7q',
       POD_NAMESPACE: 'default',
     };
-    const literal = Object.fromEntries([...env].map(([name, value]) => [name, value ?? fromKubernetes[name]]));
+    const literal = {
+      ...Object.fromEntries([...env].map(([name, value]) => [name, value ?? fromKubernetes[name]])),
+      // What the kubelet sets in every pod.
+      KUBERNETES_SERVICE_HOST: '10.96.0.1',
+      KUBERNETES_SERVICE_PORT: '443',
+    };
     expect(loadAppConfig(literal).podDeletionCost).toEqual({ podName: 'agent-service-5d9c7f-x2x7q', podNamespace: 'default' });
   });
 

@@ -1,6 +1,8 @@
 import { AGENT_FRAMEWORKS, loadAppConfig } from './app-config';
 
 const base = { AUTH_JWT_SECRET: 'secret' };
+/** What Kubernetes sets in every pod. */
+const inPod = { ...base, KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
 
 describe('loadAppConfig', () => {
   it('runs the native agent when AGENT_FRAMEWORK is unset or blank', () => {
@@ -107,11 +109,15 @@ describe('loadAppConfig', () => {
   });
 
   it('takes the pod from POD_NAME and POD_NAMESPACE when POD_DELETION_COST=true', () => {
-    expect(loadAppConfig({ ...base, POD_DELETION_COST: 'true', POD_NAME: 'pod-a', POD_NAMESPACE: 'agents' }).podDeletionCost).toEqual({
+    expect(loadAppConfig({ ...inPod, POD_DELETION_COST: 'true', POD_NAME: 'pod-a', POD_NAMESPACE: 'agents' }).podDeletionCost).toEqual({
       podName: 'pod-a',
       podNamespace: 'agents',
     });
-    expect(loadAppConfig({ ...base, POD_DELETION_COST: 'true', POD_NAME: 'pod-a' }).podDeletionCost).toEqual({ podName: 'pod-a' });
+    expect(loadAppConfig({ ...inPod, POD_DELETION_COST: 'true', POD_NAME: 'pod-a' }).podDeletionCost).toEqual({ podName: 'pod-a' });
+  });
+
+  it('refuses POD_DELETION_COST=true outside a pod, naming the variables the Kubernetes API is found by', () => {
+    expect(() => loadAppConfig({ ...base, POD_DELETION_COST: 'true', POD_NAME: 'pod-a' })).toThrow(/KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT/);
   });
 
   it('refuses a POD_DELETION_COST other than true or false, naming it', () => {
@@ -119,6 +125,6 @@ describe('loadAppConfig', () => {
   });
 
   it('refuses POD_DELETION_COST=true without POD_NAME, naming it', () => {
-    expect(() => loadAppConfig({ ...base, POD_DELETION_COST: 'true' })).toThrow(/needs POD_NAME/);
+    expect(() => loadAppConfig({ ...inPod, POD_DELETION_COST: 'true' })).toThrow(/needs POD_NAME/);
   });
 });

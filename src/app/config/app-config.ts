@@ -187,6 +187,11 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.POD_DELETION_COST === 'true' && !e.POD_NAME) {
     throw new Error('POD_DELETION_COST=true needs POD_NAME, the pod to annotate: set it from the downward API (fieldRef metadata.name)');
   }
+  if (e.POD_DELETION_COST === 'true' && !(env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT)) {
+    throw new Error(
+      'POD_DELETION_COST=true needs the Kubernetes API, which a pod finds through KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT: both must be set (leave POD_DELETION_COST unset outside Kubernetes)',
+    );
+  }
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
   }
