@@ -45,4 +45,17 @@ describe('the service at startup', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('KUBERNETES_SERVICE_HOST');
   });
+
+  it('refuses to start with POD_DELETION_COST=true and no namespace to find, naming POD_NAMESPACE', async () => {
+    // A Kubernetes API address, but no POD_NAMESPACE and no service account namespace file.
+    const { code, output } = await startExpectingExit({
+      POD_DELETION_COST: 'true',
+      POD_NAME: 'agent-service-0',
+      KUBERNETES_SERVICE_HOST: '127.0.0.1',
+      KUBERNETES_SERVICE_PORT: '6443',
+    });
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('POD_NAMESPACE');
+  });
 });

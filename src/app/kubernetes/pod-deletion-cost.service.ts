@@ -24,8 +24,14 @@ export class PodDeletionCostService implements OnApplicationBootstrap, BeforeApp
   async onApplicationBootstrap(): Promise<void> {
     const pod = this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY).podDeletionCost;
     if (!pod) return;
+    let namespace: string;
+    try {
+      namespace = await podNamespace(pod.podNamespace);
+    } catch (error) {
+      this.logger.error({ msg: 'cannot start', error: (error as Error).message });
+      throw error;
+    }
     const endpoint = inClusterEndpoint(process.env);
-    const namespace = await podNamespace(pod.podNamespace);
     const patcher = new PodAnnotationPatcher(endpoint, namespace, pod.podName);
     this.updater = new PodDeletionCostUpdater(() => this.telemetry.runsInFlight, patcher, this.logger);
     this.updater.start();
