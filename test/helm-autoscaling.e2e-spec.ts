@@ -146,6 +146,17 @@ describe('scale-in', () => {
   });
 });
 
+describe('the release notes', () => {
+  it('say how the release scales and how gently it scales in', async () => {
+    const result = await helm(['install', 'agent-service', CHART_DIR, '--dry-run=client', ...[...KEDA, ...DELETION_COST].flatMap((pair) => ['--set', pair])]);
+    expect(result.exitCode).toBe(0);
+    const notes = result.stdout.slice(result.stdout.indexOf('NOTES:'));
+    expect(notes).toContain('by KEDA (ScaledObject agent-service), on agent_runs_in_flight: 5 runs per pod');
+    expect(notes).toContain('Scale-in waits 300 s and removes at most 1 pod(s) every 32 s');
+    expect(notes).toContain('pod-deletion-cost follows its runs in flight');
+  });
+});
+
 describe('the chart refuses', () => {
   it.each([
     { what: 'KEDA without a Prometheus to query', set: KEDA.slice(0, 2), error: /autoscaling.keda.serverAddress is required/ },
