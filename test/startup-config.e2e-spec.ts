@@ -30,10 +30,32 @@ describe('the service at startup', () => {
     ['HTTP_KEEPALIVE_TIMEOUT_MS', { HTTP_KEEPALIVE_TIMEOUT_MS: '-1' }],
     ['AUTH_MAX_TOKEN_AGE_S', { AUTH_MAX_TOKEN_AGE_S: 'forever' }],
     ['METRICS_PORT', { METRICS_PORT: '70000' }],
+    ['POD_DELETION_COST', { POD_DELETION_COST: 'yes' }],
+    ['POD_NAME', { POD_DELETION_COST: 'true' }],
   ])('refuses to start with a bad %s, naming the variable', async (name, env) => {
     const { code, output } = await startExpectingExit(env);
 
     expect(code).not.toBe(0);
     expect(output).toContain(name);
+  });
+
+  it('refuses to start with POD_DELETION_COST=true outside a pod, naming what it misses', async () => {
+    const { code, output } = await startExpectingExit({ POD_DELETION_COST: 'true', POD_NAME: 'agent-service-0', POD_NAMESPACE: 'agents' });
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('KUBERNETES_SERVICE_HOST');
+  });
+
+  it('refuses to start with POD_DELETION_COST=true and no namespace to find, naming POD_NAMESPACE', async () => {
+    // A Kubernetes API address, but no POD_NAMESPACE and no service account namespace file.
+    const { code, output } = await startExpectingExit({
+      POD_DELETION_COST: 'true',
+      POD_NAME: 'agent-service-0',
+      KUBERNETES_SERVICE_HOST: '127.0.0.1',
+      KUBERNETES_SERVICE_PORT: '6443',
+    });
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('POD_NAMESPACE');
   });
 });

@@ -16,6 +16,7 @@ import { ThreadsController } from './threads/threads.controller';
 import { LoggingModule } from './logging/logging.module';
 import { RequestLogContext } from './logging/request-log-context.interceptor';
 import { MetricsModule } from './metrics/metrics.module';
+import { PodDeletionCostModule } from './kubernetes/pod-deletion-cost.module';
 import { OtlpTracing } from './telemetry/otlp-tracing';
 
 const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
@@ -52,6 +53,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
     HealthModule,
     MetricsModule,
     ConsoleModule,
+    PodDeletionCostModule,
   ],
   controllers: [RunsController, ThreadsController],
   providers: [

@@ -31,12 +31,14 @@ export function parseManifests(text: string, source: string): KubernetesObject[]
 }
 
 /**
- * The packages holding models of custom resources, by API group: the Prometheus operator's
- * (ServiceMonitor, PrometheusRule) from its CRDs' OpenAPI schemas. Every other group is
- * Kubernetes' own, in `kubernetes-models`.
+ * The packages holding models of custom resources, by API group, each from its CRDs' OpenAPI
+ * schemas: the Prometheus operator's (ServiceMonitor, PrometheusRule) and KEDA's (ScaledObject;
+ * `@kubernetes-models/keda` 0.4, KEDA 2.10's CRDs, the last release of it that loads with
+ * `kubernetes-models` 4). Every other group is Kubernetes' own, in `kubernetes-models`.
  */
 const CRD_MODEL_PACKAGES: Record<string, string> = {
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'keda.sh': '@kubernetes-models/keda',
 };
 
 function modelClass(apiVersion: string, kind: string): ModelClass {
@@ -76,8 +78,8 @@ function asApiServerReadsIt(object: KubernetesObject): KubernetesObject {
 
 /**
  * Checks an object against the OpenAPI schema of its apiVersion and kind, through
- * `kubernetes-models` (and, for the Prometheus operator's kinds, the CRDs' schemas in
- * `@kubernetes-models/prometheus-operator`). Throws when the object breaks the schema (e.g. a string where an integer
+ * `kubernetes-models` (and, for the Prometheus operator's and KEDA's kinds, the CRDs' schemas in
+ * `@kubernetes-models/prometheus-operator` and `@kubernetes-models/keda`). Throws when the object breaks the schema (e.g. a string where an integer
  * belongs), and when there is no model for its kind: an object that cannot be checked fails.
  */
 export function validateKubernetesObject(object: KubernetesObject): void {

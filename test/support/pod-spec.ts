@@ -4,7 +4,11 @@ import type { KubernetesObject } from './kubernetes-objects';
 export interface Container {
   name: string;
   image: string;
-  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: unknown } }>;
+  env?: Array<{
+    name: string;
+    value?: string;
+    valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: unknown; fieldRef?: { fieldPath: string } };
+  }>;
   envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
   readinessProbe?: Probe;

@@ -101,3 +101,45 @@ Timeline from the pod's deletion:
 {{- define "agent-service.terminationGracePeriodSeconds" -}}
 {{- add .Values.shutdown.preStopSeconds .Values.shutdown.drainSeconds .Values.shutdown.saveMarginSeconds .Values.shutdown.exitMarginSeconds }}
 {{- end }}
+
+{{/*
+Scale-in. A removed pod drains for up to terminationGracePeriodSeconds while its runs end or move
+to the pods that stay, so the figures the autoscaler reads in that time say little about the
+load left. The stabilization window (twice the grace period, within Kubernetes' 300 s default and
+its 3600 s maximum) outlasts a drain, and the policy removes `pods` per grace period (at most
+1800 s, the API's maximum). The same arithmetic, in TypeScript, is scaleDownBehavior() in
+tools/deploy/scale-down-behavior.ts; a test renders this chart and compares.
+*/}}
+{{- define "agent-service.scaleDownStabilizationSeconds" -}}
+{{- $window := .Values.autoscaling.scaleDown.stabilizationWindowSeconds -}}
+{{- if kindIs "invalid" $window }}
+{{- $grace := include "agent-service.terminationGracePeriodSeconds" . | int }}
+{{- min 3600 (max 300 (mul 2 $grace)) }}
+{{- else }}
+{{- $window | int }}
+{{- end }}
+{{- end }}
+
+{{- define "agent-service.scaleDownPeriodSeconds" -}}
+{{- $period := .Values.autoscaling.scaleDown.periodSeconds -}}
+{{- if kindIs "invalid" $period }}
+{{- min 1800 (include "agent-service.terminationGracePeriodSeconds" . | int) }}
+{{- else }}
+{{- $period | int }}
+{{- end }}
+{{- end }}
+
+{{/* The autoscaling/v2 behavior of the chart's HPA and of the HPA KEDA makes from the ScaledObject. */}}
+{{- define "agent-service.scaleBehavior" -}}
+scaleDown:
+  stabilizationWindowSeconds: {{ include "agent-service.scaleDownStabilizationSeconds" . }}
+  policies:
+    - type: Pods
+      value: {{ .Values.autoscaling.scaleDown.pods }}
+      periodSeconds: {{ include "agent-service.scaleDownPeriodSeconds" . }}
+{{- end }}
+
+{{/* The release's pods as Prometheus labels them: the Deployment's pods are <fullname>-<hash>-<suffix>. */}}
+{{- define "agent-service.runsInFlightQuery" -}}
+{{- .Values.autoscaling.keda.query | default (printf "sum(agent_runs_in_flight{namespace=%q, pod=~%q})" .Release.Namespace (printf "%s-[a-z0-9]+-[a-z0-9]+" (include "agent-service.fullname" .))) }}
+{{- end }}

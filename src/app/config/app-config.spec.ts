@@ -1,6 +1,8 @@
 import { AGENT_FRAMEWORKS, loadAppConfig } from './app-config';
 
 const base = { AUTH_JWT_SECRET: 'secret' };
+/** What Kubernetes sets in every pod. */
+const inPod = { ...base, KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
 
 describe('loadAppConfig', () => {
   it('runs the native agent when AGENT_FRAMEWORK is unset or blank', () => {
@@ -100,5 +102,29 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ ...base, HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' })).toThrow(
       /HTTP_HEADERS_TIMEOUT_MS.*HTTP_REQUEST_TIMEOUT_MS/,
     );
+  });
+  it('leaves the pod deletion cost off unless POD_DELETION_COST=true', () => {
+    expect(loadAppConfig(base).podDeletionCost).toBeUndefined();
+    expect(loadAppConfig({ ...base, POD_DELETION_COST: 'false', POD_NAME: 'pod-a' }).podDeletionCost).toBeUndefined();
+  });
+
+  it('takes the pod from POD_NAME and POD_NAMESPACE when POD_DELETION_COST=true', () => {
+    expect(loadAppConfig({ ...inPod, POD_DELETION_COST: 'true', POD_NAME: 'pod-a', POD_NAMESPACE: 'agents' }).podDeletionCost).toEqual({
+      podName: 'pod-a',
+      podNamespace: 'agents',
+    });
+    expect(loadAppConfig({ ...inPod, POD_DELETION_COST: 'true', POD_NAME: 'pod-a' }).podDeletionCost).toEqual({ podName: 'pod-a' });
+  });
+
+  it('refuses POD_DELETION_COST=true outside a pod, naming the variables the Kubernetes API is found by', () => {
+    expect(() => loadAppConfig({ ...base, POD_DELETION_COST: 'true', POD_NAME: 'pod-a' })).toThrow(/KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT/);
+  });
+
+  it('refuses a POD_DELETION_COST other than true or false, naming it', () => {
+    expect(() => loadAppConfig({ ...base, POD_DELETION_COST: 'yes' })).toThrow(/POD_DELETION_COST/);
+  });
+
+  it('refuses POD_DELETION_COST=true without POD_NAME, naming it', () => {
+    expect(() => loadAppConfig({ ...inPod, POD_DELETION_COST: 'true' })).toThrow(/needs POD_NAME/);
   });
 });

@@ -54,6 +54,9 @@ const EnvSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1),
   HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1),
   HTTP_KEEPALIVE_TIMEOUT_MS: int(5_000, 1),
+  POD_DELETION_COST: z.enum(['true', 'false']).default('false'),
+  POD_NAME: z.string().min(1).optional(),
+  POD_NAMESPACE: z.string().min(1).optional(),
 });
 
 /** The names of the environment variables the service reads; deployment manifests should set no others. */
@@ -117,6 +120,15 @@ export interface AppConfig {
   authMaxTokenAgeS: number;
   /** The HTTP server's timeouts: a request too slow to arrive gets 408. */
   http: HttpServerTimeouts;
+  /** Keep this pod's `controller.kubernetes.io/pod-deletion-cost` close to its runs in flight; unset: off. */
+  podDeletionCost?: PodIdentity;
+}
+
+/** The pod the service runs in (the downward API's `metadata.name` and `metadata.namespace`). */
+export interface PodIdentity {
+  podName: string;
+  /** Unset: read from the service account's namespace file. */
+  podNamespace?: string;
 }
 
 /** The HTTP server's timeouts (Node's `headersTimeout`, `requestTimeout`, `keepAliveTimeout`), in milliseconds. */
@@ -171,6 +183,14 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
     throw new Error('METRICS_PORT must differ from PORT; leave it unset to serve /metrics on the API port');
+  }
+  if (e.POD_DELETION_COST === 'true' && !e.POD_NAME) {
+    throw new Error('POD_DELETION_COST=true needs POD_NAME, the pod to annotate: set it from the downward API (fieldRef metadata.name)');
+  }
+  if (e.POD_DELETION_COST === 'true' && !(env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT)) {
+    throw new Error(
+      'POD_DELETION_COST=true needs the Kubernetes API, which a pod finds through KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT: both must be set (leave POD_DELETION_COST unset outside Kubernetes)',
+    );
   }
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
@@ -230,6 +250,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEPALIVE_TIMEOUT_MS,
     },
+    podDeletionCost: e.POD_DELETION_COST === 'true' && e.POD_NAME ? { podName: e.POD_NAME, podNamespace: e.POD_NAMESPACE } : undefined,
   };
 }
 
