@@ -38,4 +38,13 @@ async function bootstrap(): Promise<void> {
   });
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  // A failure after the configuration was read (the store unreachable, the port taken): named,
+  // and the process ends, since connections opened on the way would keep it alive.
+  bootLogger.error({
+    msg: 'cannot start',
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+  process.exit(1);
+});

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { tempDataDir } from './support/service-process';
 
@@ -57,5 +59,20 @@ describe('the service at startup', () => {
 
     expect(code).not.toBe(0);
     expect(output).toContain('POD_NAMESPACE');
+  });
+
+  it('exits 1 with the reason when it cannot listen, instead of staying up with its store open', async () => {
+    const taken = createServer();
+    await new Promise<void>((ready) => taken.listen(0, '0.0.0.0', ready));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const { code, output } = await startExpectingExit({ PORT: String(port) });
+
+      expect(code).toBe(1);
+      expect(output).toContain('cannot start');
+      expect(output).toContain('EADDRINUSE');
+    } finally {
+      await new Promise<void>((closed) => taken.close(() => closed()));
+    }
   });
 });
