@@ -26,6 +26,7 @@ import type { StepCommit } from '../contracts/step-commit';
 import { StepWriter } from './step-writer';
 import { SessionDatabase } from './session-database';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
+import { PostgresSignalBus, type PostgresSignalBusOptions } from './postgres-signal-bus';
 
 /** Options of the TypeORM session store. */
 export interface TypeOrmSessionStoreOptions {
@@ -199,6 +200,11 @@ export class TypeOrmSessionStore implements SessionStore {
   /** Closes the lease renewal connection (PostgreSQL); the data source stays its owner's. */
   async onApplicationShutdown(): Promise<void> {
     await this.db.close();
+  }
+
+  /** The PostgreSQL signal bus on this store's database (`signals.postgres`); it connects at `connect()`. */
+  createPostgresSignalBus(settings: PostgresSignalBusOptions = {}): PostgresSignalBus {
+    return new PostgresSignalBus(() => this.db.dataSource, settings);
   }
 
   /** A run event log in the same database, sharing its write queue on SQLite (the default log without Redis). */
