@@ -20,7 +20,9 @@ export interface ListenConnectionEvents {
 
 /** Reconnect pauses: 100 ms doubling to 5 s, each jittered down to half, as ioredis does by default. */
 export interface ReconnectBackoff {
+  /** The pause before the first attempt after a loss, in milliseconds; it doubles with each failed attempt. */
   initialDelayMs: number;
+  /** The longest pause between attempts, in milliseconds. */
   maxDelayMs: number;
 }
 

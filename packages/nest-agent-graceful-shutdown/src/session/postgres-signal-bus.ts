@@ -50,6 +50,7 @@ export class PostgresSignalBus implements SignalBus {
   private readonly cancelTtlMs: number;
   private readonly logger: LoggerService;
   private readonly query: (sql: string, parameters: unknown[]) => Promise<unknown>;
+  private readonly dataSource: () => DataSource;
   private since = new Date().toISOString();
   private everConnected = false;
   /** The connection state last reported to `health()` readers and waiters. */
@@ -71,20 +72,23 @@ export class PostgresSignalBus implements SignalBus {
     this.query = (sql, parameters) => dataSource().query(sql, parameters);
     this.rows = new RunCancelRows(this.query);
     this.logger = options.logger ?? new Logger('SignalBus');
+    this.dataSource = dataSource;
     this.listener = new PostgresListenConnection(
-      () => {
-        if (dataSource().options.type !== 'postgres') throw new Error('signals.postgres needs a PostgreSQL data source');
-        return dataSource();
-      },
+      dataSource,
       this.wire.channels,
       { notification: (channel, payload) => this.receive(channel, payload), up: () => this.linkUp(), down: (error) => this.linkDown(error) },
       options.reconnect,
     );
   }
 
-  /** Opens the listening connection; resolves once it listens, or after a few seconds if PostgreSQL is down. */
+  /**
+   * Opens the listening connection; resolves once it listens, or after a few seconds if PostgreSQL is down.
+   * @throws TypeError when the data source is not PostgreSQL (SQLite has no `LISTEN`: keep the in-process bus).
+   */
   async connect(): Promise<void> {
     if (this.closed) return;
+    const type = this.dataSource().options.type;
+    if (type !== 'postgres') throw new TypeError(`signals.postgres needs a PostgreSQL data source, got ${type}: leave it unset for one instance on SQLite`);
     this.listener.start();
     if (!this.listener.listening) await this.waitForChange(CONNECT_WAIT_MS);
     if (!this.listener.listening && !this.closed) this.logger.warn({ msg: 'postgres signals unavailable, signals stay on this instance until it is back' });

@@ -5,7 +5,9 @@ export const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_999;
 
 /** A run's log grew: the nudge that wakes its followers on other instances. */
 export interface LogAppendedSignal {
+  /** The run's thread. */
   threadId: string;
+  /** The run whose log grew. */
   runId: string;
   /** The id of the last event appended. */
   lastId: number;
