@@ -4,6 +4,8 @@ import type { DataSource } from 'typeorm';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
+import { GroupCommit, type BatchOutcome } from './group-commit';
+import { PostgresLinkState } from './postgres-link-state';
 import { PostgresListenConnection, type ReconnectBackoff } from './postgres-listen-connection';
 import { PostgresSignalWire, type LogAppendedSignal, type Notified } from './postgres-signal-wire';
 import { RunCancelRows } from './run-cancel-rows';
@@ -46,15 +48,12 @@ export class PostgresSignalBus implements SignalBus {
   private readonly wire: PostgresSignalWire;
   private readonly rows: RunCancelRows;
   private readonly listener: PostgresListenConnection;
-  private readonly changes = new EventEmitter();
+  private readonly link: PostgresLinkState;
+  private readonly runEnds = new GroupCommit<RunEndedSignal>((signals) => this.announceRunEnds(signals));
   private readonly cancelTtlMs: number;
   private readonly logger: LoggerService;
   private readonly query: (sql: string, parameters: unknown[]) => Promise<unknown>;
   private readonly dataSource: () => DataSource;
-  private since = new Date().toISOString();
-  private everConnected = false;
-  /** The connection state last reported to `health()` readers and waiters. */
-  private lastReported = false;
   private closed = false;
 
   /** @param source the data source (PostgreSQL), or a function that returns it once it is initialized. */
@@ -72,11 +71,19 @@ export class PostgresSignalBus implements SignalBus {
     this.query = (sql, parameters) => dataSource().query(sql, parameters);
     this.rows = new RunCancelRows(this.query);
     this.logger = options.logger ?? new Logger('SignalBus');
+    this.link = new PostgresLinkState(this.logger);
     this.dataSource = dataSource;
     this.listener = new PostgresListenConnection(
       dataSource,
       this.wire.channels,
-      { notification: (channel, payload) => this.receive(channel, payload), up: () => this.linkUp(), down: (error) => this.linkDown(error) },
+      {
+        notification: (channel, payload) => this.receive(channel, payload),
+        up: () => {
+          this.link.up();
+          void this.resync();
+        },
+        down: (error) => this.link.down(error),
+      },
       options.reconnect,
     );
   }
@@ -90,14 +97,14 @@ export class PostgresSignalBus implements SignalBus {
     const type = this.dataSource().options.type;
     if (type !== 'postgres') throw new TypeError(`signals.postgres needs a PostgreSQL data source, got ${type}: leave it unset for one instance on SQLite`);
     this.listener.start();
-    if (!this.listener.listening) await this.waitForChange(CONNECT_WAIT_MS);
+    if (!this.listener.listening) await this.link.waitForChange(CONNECT_WAIT_MS);
     if (!this.listener.listening && !this.closed) this.logger.warn({ msg: 'postgres signals unavailable, signals stay on this instance until it is back' });
   }
 
   /** Closes the listening connection. Safe to call more than once. */
   async close(): Promise<void> {
     this.closed = true;
-    this.changes.emit('change');
+    this.link.release();
     await this.listener.close();
   }
 
@@ -135,15 +142,12 @@ export class PostgresSignalBus implements SignalBus {
   async publishRunEnded(signal: RunEndedSignal): Promise<void> {
     const { threadId, runId } = signal;
     await this.local.publishRunEnded(signal);
-    const payload = this.wire.encodeRunEnded(signal);
-    const fits = this.wire.fits(payload);
     try {
-      await this.rows.forget(signal, this.wire.runEndedChannel, fits ? payload : null);
+      // Runs that end together (a shutdown ends many) share one statement.
+      await this.runEnds.submit(signal);
     } catch (error) {
       this.logger.warn({ msg: 'postgres unavailable, run end announced on this instance only', threadId, runId, error: String(error) });
     }
-    // Other instances then learn of it from the store, as without a bus.
-    if (!fits) this.logger.warn({ msg: 'run ids too long for a notification, run end announced on this instance only', threadId, runId });
   }
 
   onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {
@@ -176,7 +180,7 @@ export class PostgresSignalBus implements SignalBus {
 
   /** Whether the listening connection is up, and since when. */
   health(): SignalBusHealth & { transport: 'postgres'; since: string } {
-    return { transport: 'postgres', connected: this.listener.listening && !this.closed, since: this.since };
+    return { transport: 'postgres', connected: this.link.connected && !this.closed, since: this.link.since };
   }
 
   private receive(channel: string, payload: string): void {
@@ -190,6 +194,15 @@ export class PostgresSignalBus implements SignalBus {
     else void this.resync();
   }
 
+  /** Forgets the ended runs' cancels and announces their ends; a run whose ids do not fit a payload is found by the store's sweep instead. */
+  private async announceRunEnds(signals: readonly RunEndedSignal[]): Promise<BatchOutcome<void>[]> {
+    const payloads = signals.map((signal) => this.wire.encodeRunEnded(signal));
+    const fitting = payloads.filter((payload) => this.wire.fits(payload));
+    if (fitting.length < payloads.length) this.logger.warn({ msg: 'run ids too long for a notification, run end announced on this instance only' });
+    await this.rows.forget(signals, this.wire.runEndedChannel, fitting);
+    return signals.map(() => ({ ok: true as const, value: undefined }));
+  }
+
   /** Delivers the cancels of this instance's runs that the table holds: after a reconnect, or a cancel too long to notify. */
   private async resync(): Promise<void> {
     try {
@@ -200,38 +213,5 @@ export class PostgresSignalBus implements SignalBus {
       // Mostly the database went away again: the next reconnect tries again.
       this.logger.warn({ msg: 'postgres signal re-sync failed', runs: this.subscriptions.size, error: String(error) });
     }
-  }
-
-  private linkUp(): void {
-    this.changed();
-    this.logger.log({ msg: this.everConnected ? 'postgres signal connection restored' : 'postgres signals connected' });
-    this.everConnected = true;
-    void this.resync();
-  }
-
-  private linkDown(error: Error): void {
-    // Each failed attempt reports here; only the change from up to down is an outage to log.
-    if (this.lastReported) this.logger.warn({ msg: 'postgres signal connection lost, signals stay on this instance', error: error.message });
-    this.changed();
-  }
-
-  private changed(): void {
-    const connected = this.health().connected;
-    if (connected === this.lastReported) return;
-    this.lastReported = connected;
-    this.since = new Date().toISOString();
-    this.changes.emit('change');
-  }
-
-  private waitForChange(timeoutMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.changes.off('change', done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.changes.on('change', done);
-    });
   }
 }

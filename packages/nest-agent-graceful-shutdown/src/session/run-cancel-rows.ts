@@ -29,12 +29,18 @@ export class RunCancelRows {
     );
   }
 
-  /** Forgets a run's cancel (the run ended; a retry with its id is a new attempt) and sends `payload`, or nothing when it is null. */
-  async forget(run: { threadId: string; runId: string }, channel: string, payload: string | null): Promise<void> {
+  /**
+   * Forgets the cancels of runs that ended (a retry with a run's id is a new attempt) and sends
+   * `payloads` on `channel`, in one statement however many runs ended together.
+   */
+  async forget(runs: readonly CancelSignal[], channel: string, payloads: readonly string[]): Promise<void> {
     await this.query(
-      `WITH gone AS (DELETE FROM agent_run_cancels WHERE thread_id = $1 AND run_id = $2)
-       SELECT pg_notify($3, $4) WHERE $4::text IS NOT NULL`,
-      [run.threadId, run.runId, channel, payload],
+      `WITH gone AS (
+         DELETE FROM agent_run_cancels c USING unnest($1::text[], $2::text[]) AS r(thread_id, run_id)
+         WHERE c.thread_id = r.thread_id AND c.run_id = r.run_id
+       )
+       SELECT pg_notify($3, payload) FROM unnest($4::text[]) AS payload`,
+      [runs.map((run) => run.threadId), runs.map((run) => run.runId), channel, payloads],
     );
   }
 
