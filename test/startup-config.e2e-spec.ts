@@ -30,10 +30,18 @@ describe('the service at startup', () => {
     ['HTTP_KEEPALIVE_TIMEOUT_MS', { HTTP_KEEPALIVE_TIMEOUT_MS: '-1' }],
     ['AUTH_MAX_TOKEN_AGE_S', { AUTH_MAX_TOKEN_AGE_S: 'forever' }],
     ['METRICS_PORT', { METRICS_PORT: '70000' }],
+    ['SIGNALS', { SIGNALS: 'kafka' }],
   ])('refuses to start with a bad %s, naming the variable', async (name, env) => {
     const { code, output } = await startExpectingExit(env);
 
     expect(code).not.toBe(0);
     expect(output).toContain(name);
+  });
+
+  it('refuses SIGNALS=postgres on the embedded SQLite store, which has no LISTEN/NOTIFY', async () => {
+    const { code, output } = await startExpectingExit({ SIGNALS: 'postgres' });
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('SIGNALS=postgres needs a PostgreSQL DATABASE_URL');
   });
 });
