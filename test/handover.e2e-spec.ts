@@ -180,6 +180,27 @@ describe('joining on another instance', () => {
   });
 });
 
+// On PostgreSQL alone (`E2E_SIGNALS=postgres`) the bus makes `auto` the default.
+if (onPostgresSignals()) {
+  describe('PostgreSQL alone with RESUME_MODE unset', () => {
+    it('hands a run over at SIGTERM by default, and its client follows it to the end on B', async () => {
+      // Blank is unset: the service decides, from a PostgreSQL store and the PostgreSQL bus.
+      const [a, b] = await autoInstances(2, { RESUME_MODE: '' });
+      const post = await startRun(a.baseUrl, user, runInput('handover-default', 'run-1', [{ id: 'hd-u1', content: 'do the steps' }]));
+      await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+      a.kill('SIGTERM');
+      await post.done;
+      const notice = post.frames.at(-1)!;
+      expect(notice.event).toMatchObject({ type: 'CUSTOM', name: 'handover' });
+      const joined = await joinRun(b.baseUrl, user, 'handover-default', { lastEventId: notice.event.value.lastEventId as number });
+
+      expect(await joined.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+      expect((await a.waitForExit()).code).toBe(0);
+    });
+  });
+}
+
 // The Redis log's own fault; on PostgreSQL alone (`E2E_SIGNALS=postgres`) the log is in the database.
 if (!onPostgresSignals()) {
   describe('a Redis restart in the middle of a run', () => {
