@@ -105,7 +105,7 @@ export function describeSignalBusContract(name: string, factory: () => Promise<S
       stopAny?.();
     });
 
-    it('forgets a cancel once its run ended: a retry under the same run id is not canceled', async () => {
+    it('forgets a cancel once every instance heard its run end: a retry under the same run id is not canceled', async () => {
       const [a, b] = await fixture.instances(2);
       const run = freshRun();
       await a.publishCancel(run);
@@ -113,6 +113,10 @@ export function describeSignalBusContract(name: string, factory: () => Promise<S
       b.onRunEnded(run.threadId, run.runId, () => (heardEnd = true));
       await a.publishRunEnded(ended(run));
       await until(() => heardEnd, 'the run end');
+      // Each instance applies the transport's messages in its order, its own echoes included:
+      // once a later marker went each way, both have applied the run's end after its cancel.
+      await drain(b, a);
+      await drain(a, b);
 
       let canceled = 0;
       b.onCancel(run.threadId, run.runId, () => canceled++);
