@@ -37,6 +37,9 @@ const SINGLE_INSTANCE_SUITES = [
   'hostile-input',
 ];
 
+/** The multi-instance suites; they run with Redis and again on PostgreSQL alone (`SIGNALS=postgres`). */
+const MULTI_INSTANCE_SUITES = ['multi-instance', 'handover', 'backend-faults'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: 2,
@@ -80,6 +83,17 @@ module.exports = {
       rootDir: '.',
       testMatch: SINGLE_INSTANCE_SUITES.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`),
       setupFilesAfterEnv: ['<rootDir>/test/support/postgres-store.setup.ts'],
+      globalSetup,
+      moduleNameMapper,
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      // The multi-instance suites again, with signals through PostgreSQL alone: no Redis started.
+      displayName: 'e2e-postgres-signals',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: MULTI_INSTANCE_SUITES.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`),
+      setupFilesAfterEnv: ['<rootDir>/test/support/postgres-signals.setup.ts'],
       globalSetup,
       moduleNameMapper,
       transform: { '^.+\\.ts$': tsJest },

@@ -1,5 +1,5 @@
 import { ResumableHttpAgent } from 'nest-agent-graceful-shutdown/client';
-import { SharedBackends } from './support/backends';
+import { onPostgresSignals, SharedBackends } from './support/backends';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
@@ -180,27 +180,51 @@ describe('joining on another instance', () => {
   });
 });
 
-describe('a Redis restart in the middle of a run', () => {
-  it('keeps the run going and its log going on after the restart; a join over the lost part answers 410 STREAM_INCOMPLETE, never a silent gap', async () => {
-    const [a] = await autoInstances(1, { DEMO_STEPS: '4' });
-    const post = await startRun(a.baseUrl, user, runInput('redis-restart', 'run-1', [{ id: 'rr-u1', content: 'do the steps' }]));
-    await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+// On PostgreSQL alone (`E2E_SIGNALS=postgres`) the bus makes `auto` the default.
+if (onPostgresSignals()) {
+  describe('PostgreSQL alone with RESUME_MODE unset', () => {
+    it('hands a run over at SIGTERM by default, and its client follows it to the end on B', async () => {
+      // Blank is unset: the service decides, from a PostgreSQL store and the PostgreSQL bus.
+      const [a, b] = await autoInstances(2, { RESUME_MODE: '' });
+      const post = await startRun(a.baseUrl, user, runInput('handover-default', 'run-1', [{ id: 'hd-u1', content: 'do the steps' }]));
+      await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
 
-    await backends.redis.stop();
-    await backends.redis.startAgain();
+      a.kill('SIGTERM');
+      await post.done;
+      const notice = post.frames.at(-1)!;
+      expect(notice.event).toMatchObject({ type: 'CUSTOM', name: 'handover' });
+      const joined = await joinRun(b.baseUrl, user, 'handover-default', { lastEventId: notice.event.value.lastEventId as number });
 
-    expect(await post.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
-    expect(post.frames.map((frame) => frame.id)).toEqual(consecutive(post.frames));
-    // Redis runs without persistence here: the events from before the restart are gone.
-    const fromStart = await api(a.baseUrl, '/v1/runs/redis-restart/stream?runId=run-1', { token: user });
-    expect(fromStart).toMatchObject({ status: 410, body: { code: 'STREAM_INCOMPLETE' } });
-    const lastId = post.frames.at(-1)!.id!;
-    const tail = await waitFor(async () => {
-      const joined = await joinRun(a.baseUrl, user, 'redis-restart', { lastEventId: lastId - 3 });
-      await joined.done;
-      return joined.status === 200 && joined.frames.length === 3 ? joined : undefined;
-    }, "the log to hold the run's last events");
-    expect(tail.frames.map((frame) => frame.id)).toEqual([lastId - 2, lastId - 1, lastId]);
-    expect(tail.frames.at(-1)?.event.type).toBe('RUN_FINISHED');
+      expect(await joined.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+      expect((await a.waitForExit()).code).toBe(0);
+    });
   });
-});
+}
+
+// The Redis log's own fault; on PostgreSQL alone (`E2E_SIGNALS=postgres`) the log is in the database.
+if (!onPostgresSignals()) {
+  describe('a Redis restart in the middle of a run', () => {
+    it('keeps the run going and its log going on after the restart; a join over the lost part answers 410 STREAM_INCOMPLETE, never a silent gap', async () => {
+      const [a] = await autoInstances(1, { DEMO_STEPS: '4' });
+      const post = await startRun(a.baseUrl, user, runInput('redis-restart', 'run-1', [{ id: 'rr-u1', content: 'do the steps' }]));
+      await post.waitForEvent((event) => event.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+      await backends.redis.stop();
+      await backends.redis.startAgain();
+
+      expect(await post.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+      expect(post.frames.map((frame) => frame.id)).toEqual(consecutive(post.frames));
+      // Redis runs without persistence here: the events from before the restart are gone.
+      const fromStart = await api(a.baseUrl, '/v1/runs/redis-restart/stream?runId=run-1', { token: user });
+      expect(fromStart).toMatchObject({ status: 410, body: { code: 'STREAM_INCOMPLETE' } });
+      const lastId = post.frames.at(-1)!.id!;
+      const tail = await waitFor(async () => {
+        const joined = await joinRun(a.baseUrl, user, 'redis-restart', { lastEventId: lastId - 3 });
+        await joined.done;
+        return joined.status === 200 && joined.frames.length === 3 ? joined : undefined;
+      }, "the log to hold the run's last events");
+      expect(tail.frames.map((frame) => frame.id)).toEqual([lastId - 2, lastId - 1, lastId]);
+      expect(tail.frames.at(-1)?.event.type).toBe('RUN_FINISHED');
+    });
+  });
+}

@@ -1,4 +1,4 @@
-import { SharedBackends } from './support/backends';
+import { onPostgresSignals, SharedBackends } from './support/backends';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
@@ -38,7 +38,7 @@ const runAttempts = (instances: readonly ServiceProcess[], threadId: string) =>
 
 const isToolResult = (content: string) => (event: AgUiEvent) => event.type === 'TOOL_CALL_RESULT' && event.content === content;
 
-describe('two instances on one PostgreSQL and one Redis', () => {
+describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instances on one PostgreSQL and one Redis', () => {
   it('stops a run on instance A when the cancel is sent to instance B, and B reports it stopped', async () => {
     const [a, b] = await twoInstances({ DEMO_TOOL_MS: '2000' });
     const stream = await startRun(a.baseUrl, user, runInput('thread-x-cancel', 'run-1', [{ id: 'u1', content: 'go' }]));

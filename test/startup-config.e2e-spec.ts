@@ -34,6 +34,7 @@ describe('the service at startup', () => {
     ['METRICS_PORT', { METRICS_PORT: '70000' }],
     ['POD_DELETION_COST', { POD_DELETION_COST: 'yes' }],
     ['POD_NAME', { POD_DELETION_COST: 'true' }],
+    ['SIGNALS', { SIGNALS: 'kafka' }],
   ])('refuses to start with a bad %s, naming the variable', async (name, env) => {
     const { code, output } = await startExpectingExit(env);
 
@@ -74,5 +75,12 @@ describe('the service at startup', () => {
     } finally {
       await new Promise<void>((closed) => taken.close(() => closed()));
     }
+  });
+
+  it('refuses SIGNALS=postgres on the embedded SQLite store, which has no LISTEN/NOTIFY', async () => {
+    const { code, output } = await startExpectingExit({ SIGNALS: 'postgres' });
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('SIGNALS=postgres needs a PostgreSQL DATABASE_URL');
   });
 });

@@ -16,7 +16,9 @@ export async function storeEnvironment(): Promise<Record<string, string>> {
   server ??= PostgresServer.start();
   const url = await (await server).createDatabase(`e2e_${++databases}`);
   // Instances share PostgreSQL, so a killed one's threads wait for its lease: keep it short.
-  return { DATABASE_URL: url, LEASE_TTL_MS: '1500' };
+  // PostgreSQL alone signals across instances and would resume runs itself (`auto`): these suites
+  // prove the client's retry, as on SQLite; the multi-instance suites prove `auto`.
+  return { DATABASE_URL: url, LEASE_TTL_MS: '1500', RESUME_MODE: 'client' };
 }
 
 /** Stops this suite's PostgreSQL, if it started one. */

@@ -21,17 +21,21 @@ const median = (samples: readonly number[]) =>
     0.5,
   );
 
-/** (c): the distribution of cancel latencies, the Redis bus against polling, from the same run. */
+/** (c): the distribution of cancel latencies, the Redis and PostgreSQL buses against polling, from the same run. */
 export async function crossInstanceCancelCharts(result: CrossInstanceCancelResult): Promise<BenchChart[]> {
   const { options, bus, polling, samples } = result;
   const spec = ecdfSpec({
-    title: '(c) Cross-instance cancel latency: Redis pub/sub bus vs polling',
+    title: samples.postgres
+      ? '(c) Cross-instance cancel latency: Redis and PostgreSQL buses vs polling'
+      : '(c) Cross-instance cancel latency: Redis pub/sub bus vs polling',
     facts: [
       `${options.runs} sequential cancels each, same run, real redis-server; publishCancel on B to the AbortSignal on A`,
       `bus p50 ${ms(bus.p50)}, p99 ${ms(bus.p99)}; polling (GET every ${options.pollIntervalMs} ms) p50 ${ms(polling.p50)}, p99 ${ms(polling.p99)}`,
+      ...(result.postgres ? [`PostgreSQL bus p50 ${ms(result.postgres.p50)}, p99 ${ms(result.postgres.p99)}`] : []),
     ],
     series: [
       { name: 'RedisSignalBus (pub/sub)', samples: samples.bus },
+      ...(samples.postgres ? [{ name: 'PostgresSignalBus (LISTEN/NOTIFY)', samples: samples.postgres }] : []),
       { name: `polling baseline (GET every ${options.pollIntervalMs} ms)`, samples: samples.polling },
     ],
     xTitle: 'cancel to abort, ms (log scale)',

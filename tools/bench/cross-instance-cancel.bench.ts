@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RedisSignalBus } from 'nest-agent-graceful-shutdown/redis';
-import type { Unsubscribe } from 'nest-agent-graceful-shutdown/store';
-import { withRedisServer } from './bench-services';
+import { DataSource } from 'typeorm';
+import type { PostgresServer } from 'dev-services';
+import { RedisRunEventLog, RedisSignalBus } from 'nest-agent-graceful-shutdown/redis';
+import { PostgresSignalBus, SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmRunEventLog, type Unsubscribe } from 'nest-agent-graceful-shutdown/store';
+import { withPostgresAndRedis } from './bench-services';
+import { joinLatencies } from './log-join-latency';
 import { formatMs, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';
 import { PollingCancelBaseline, type CancelTransport } from './polling-cancel-baseline';
@@ -25,10 +28,15 @@ export interface CrossInstanceCancelOptions {
 /** Latencies from cancel request on B to abort on A, in ms, per implementation. */
 export interface CrossInstanceCancelResult {
   options: CrossInstanceCancelOptions;
+  /** The Redis bus. */
   bus: Summary;
   polling: Summary;
+  /** The PostgreSQL bus (`LISTEN`/`NOTIFY`), measured in the same run; absent in results made before it. */
+  postgres?: Summary;
+  /** Append on A to a follower on B, per log: Redis Streams, and the SQL log woken by the PostgreSQL bus. */
+  join?: { redis: Summary; postgres: Summary };
   /** Every measured latency, in ms, in the order taken: what the chart draws. */
-  samples: { bus: number[]; polling: number[] };
+  samples: { bus: number[]; polling: number[]; postgres?: number[] };
 }
 
 /** p99 the bus must stay under, in ms, and how many times better than polling it must be. */
@@ -71,17 +79,56 @@ async function cancelLatencies(a: CancelTransport, b: CancelTransport, options: 
   }
 }
 
+/** A migrated session database on `postgres`, as the instances share it. */
+async function sessionDatabase(postgres: PostgresServer): Promise<DataSource> {
+  const url = await postgres.createDatabase('bench_signals');
+  return new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true }).initialize();
+}
+
+/** Join latency on Redis Streams, then on the SQL log nudged through the PostgreSQL bus. */
+async function measureJoins(redisUrl: string, source: DataSource, options: CrossInstanceCancelOptions): Promise<{ redis: number[]; postgres: number[] }> {
+  const logs = [
+    new RedisRunEventLog({ url: redisUrl, keyPrefix: 'bench-join:', logger: SILENT_LOGGER }),
+    new RedisRunEventLog({ url: redisUrl, keyPrefix: 'bench-join:', logger: SILENT_LOGGER }),
+  ];
+  const buses = [new PostgresSignalBus(source, { logger: SILENT_LOGGER }), new PostgresSignalBus(source, { logger: SILENT_LOGGER })];
+  try {
+    await Promise.all([...logs, ...buses].map((part) => part.connect()));
+    const redis = await joinLatencies(logs[0], logs[1], options);
+    const postgres = await joinLatencies(new TypeOrmRunEventLog(source, Date.now, buses[0]), new TypeOrmRunEventLog(source, Date.now, buses[1]), options);
+    return { redis, postgres };
+  } finally {
+    await Promise.all([...logs, ...buses].map((part) => part.close()));
+  }
+}
+
 /**
- * Measures the bus and the polling baseline on one fresh redis-server, one after the other,
- * so the baseline's polling load cannot slow the bus's samples.
+ * Measures the Redis bus, the polling baseline and the PostgreSQL bus on one fresh redis-server
+ * and PostgreSQL, one after the other, so one's load cannot slow another's samples; then the
+ * join latency of both logs.
  */
 export async function measureCrossInstanceCancel(options: CrossInstanceCancelOptions): Promise<CrossInstanceCancelResult> {
-  return withRedisServer(async (redis) => {
+  return withPostgresAndRedis(async (postgres, redis) => {
     const bus = () => new RedisSignalBus({ url: redis.url, keyPrefix: 'bench-bus:', logger: SILENT_LOGGER });
     const busSamples = await cancelLatencies(bus(), bus(), options);
     const polling = () => new PollingCancelBaseline({ url: redis.url, keyPrefix: 'bench-poll:', intervalMs: options.pollIntervalMs });
     const pollingSamples = await cancelLatencies(polling(), polling(), options);
-    return { options, bus: summarize(busSamples), polling: summarize(pollingSamples), samples: { bus: busSamples, polling: pollingSamples } };
+    const source = await sessionDatabase(postgres);
+    try {
+      const pgBus = () => new PostgresSignalBus(source, { channelPrefix: 'bench_', logger: SILENT_LOGGER });
+      const postgresSamples = await cancelLatencies(pgBus(), pgBus(), options);
+      const join = await measureJoins(redis.url, source, options);
+      return {
+        options,
+        bus: summarize(busSamples),
+        polling: summarize(pollingSamples),
+        postgres: summarize(postgresSamples),
+        join: { redis: summarize(join.redis), postgres: summarize(join.postgres) },
+        samples: { bus: busSamples, polling: pollingSamples, postgres: postgresSamples },
+      };
+    } finally {
+      await source.destroy();
+    }
   });
 }
 
@@ -98,17 +145,26 @@ export function crossInstanceCancelReport(result: CrossInstanceCancelResult): st
       { heading: 'max', align: 'right' },
       { heading: 'mean', align: 'right' },
     ],
-    [row('RedisSignalBus (pub/sub)', bus), row(`polling baseline (GET every ${options.pollIntervalMs} ms)`, polling)],
+    [
+      row('RedisSignalBus (pub/sub)', bus),
+      ...(result.postgres ? [row('PostgresSignalBus (LISTEN/NOTIFY)', result.postgres)] : []),
+      row(`polling baseline (GET every ${options.pollIntervalMs} ms)`, polling),
+      ...(result.join ? [row('join: Redis Streams log, append on A -> follower on B', result.join.redis)] : []),
+      ...(result.join ? [row('join: SQL log + PostgreSQL nudge, append on A -> follower on B', result.join.postgres)] : []),
+    ],
   );
   const ratio = polling.p99 / bus.p99;
   return [
-    `(c) cross-instance cancel latency: real redis-server, two instances in one process (A holds the runs,`,
-    `    B cancels), from just before publishCancel on B to the AbortSignal firing on A; ${options.runs} sequential`,
-    `    cancels per implementation after ${options.warmupRuns} warm-up ones, each after a random 0-${options.maxGapMs} ms pause`,
+    `(c) cross-instance cancel latency: real redis-server and PostgreSQL, two instances in one process (A holds`,
+    `    the runs, B cancels), from just before publishCancel on B to the AbortSignal firing on A; ${options.runs} sequential`,
+    `    cancels per implementation after ${options.warmupRuns} warm-up ones, each after a random 0-${options.maxGapMs} ms pause.`,
+    `    Join rows: B follows a run's log, A appends one event at a time (without the nudge, the SQL log`,
+    `    reaches another instance's stream only at its 5 s liveness check)`,
     '',
     table,
     '',
     `bus p99 < ${P99_TARGET_MS} ms: ${formatMs(bus.p99)}  ${verdict(bus.p99 < P99_TARGET_MS)}`,
+    ...(result.postgres ? [`postgres bus p99 < ${P99_TARGET_MS} ms: ${formatMs(result.postgres.p99)}  ${verdict(result.postgres.p99 < P99_TARGET_MS)}`] : []),
     `p99 polling/bus >= ${RATIO_TARGET}x: ${ratio.toFixed(1)}x  ${verdict(ratio >= RATIO_TARGET)}`,
   ].join('\n');
 }

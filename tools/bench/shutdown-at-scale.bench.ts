@@ -102,7 +102,8 @@ export async function measureShutdownAtScale(
   const service = await SpawnedService.start(
     {
       ...env,
-      ...(store.kind === 'postgres' ? { DATABASE_URL: store.databaseUrl } : {}),
+      // The client-resume shutdown is measured: on PostgreSQL alone the default would be `auto` (handover).
+      ...(store.kind === 'postgres' ? { DATABASE_URL: store.databaseUrl, RESUME_MODE: 'client' } : {}),
       SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
       SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
       DEMO_REASONING_MS: String(options.reasoningMs),

@@ -26,7 +26,7 @@ export interface ClusterInstance {
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * What a rollout runs on: one PostgreSQL, one Redis, nginx in front kept up to date by an
+ * What a rollout runs on: one PostgreSQL, one Redis (none with `signals: 'postgres'`), nginx in front kept up to date by an
  * {@link EndpointsController}, and instances of the built service sharing `env`. Every
  * instance's log feeds the execution ledger and the continuation ledger. `dispose()` stops it
  * all, on every path.
@@ -92,7 +92,8 @@ export class RollingCluster {
 
   /** The PostgreSQL and Redis every instance shares, and the instances' `DATABASE_URL`: the chaos run restarts them and reads the store. */
   get backends(): { postgres: PostgresServer; redis: RedisServer; databaseUrl: string } {
-    if (!this.postgresServer || !this.redisServer) throw new Error('the cluster is not started');
+    if (!this.postgresServer) throw new Error('the cluster is not started');
+    if (!this.redisServer) throw new Error('the cluster runs on PostgreSQL alone (signals: postgres): it has no Redis');
     return { postgres: this.postgresServer, redis: this.redisServer, databaseUrl: this.env.DATABASE_URL };
   }
 
@@ -152,9 +153,9 @@ export class RollingCluster {
     const postgres = await PostgresServer.start();
     this.postgresServer = postgres;
     this.cleanups.push(() => postgres.destroy());
-    const redis = await RedisServer.start();
+    const redis = this.options.signals === 'postgres' ? undefined : await RedisServer.start();
     this.redisServer = redis;
-    this.cleanups.push(() => redis.destroy());
+    if (redis) this.cleanups.push(() => redis.destroy());
     // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
     this.cleanups.push(() => this.logFiles.close());
     const nginx = await NginxServer.start();
@@ -170,7 +171,7 @@ export class RollingCluster {
       NODE_ENV: 'production',
       AUTH_JWT_SECRET: this.secret,
       DATABASE_URL: await postgres.createDatabase('rolling'),
-      REDIS_URL: redis.url,
+      ...(redis ? { REDIS_URL: redis.url } : { SIGNALS: 'postgres' }),
       SHUTDOWN_DRAIN_TIMEOUT_MS: String(this.timing.drainTimeoutMs),
       SHUTDOWN_TIMEOUT_MS: String(this.timing.shutdownTimeoutMs),
       LEASE_TTL_MS: String(this.options.leaseTtlMs ?? 5_000),

@@ -29,6 +29,11 @@ export interface RollingClusterOptions {
   log?: (line: string) => void;
   /** When set, each instance's log is written to `<logDir>/<instance>.log`. */
   logDir?: string;
+  /**
+   * How the instances signal each other: through Redis, or PostgreSQL alone (`SIGNALS=postgres`,
+   * no Redis started). Default: 'redis'.
+   */
+  signals?: 'redis' | 'postgres';
   /** The release the instances of `RollingCluster.start` run (`old-…`). Default: this checkout's build. */
   oldBuild?: ServiceBuild;
 }

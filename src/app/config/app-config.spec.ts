@@ -10,6 +10,22 @@ describe('loadAppConfig', () => {
     expect(loadAppConfig({ ...base, AGENT_FRAMEWORK: '' }).agentFramework).toBe('native');
   });
 
+  it('signals through Redis with REDIS_URL, else PostgreSQL with a PostgreSQL DATABASE_URL, else in process', () => {
+    const postgres = { DATABASE_URL: 'postgres://agents@db:5432/agents' };
+    expect(loadAppConfig({ ...base, ...postgres, REDIS_URL: 'redis://cache:6379' }).signals).toBe('redis');
+    expect(loadAppConfig({ ...base, ...postgres }).signals).toBe('postgres');
+    expect(loadAppConfig(base).signals).toBe('memory');
+  });
+
+  it('keeps an explicit SIGNALS, and refuses one without its backend or a bad value, naming the variable', () => {
+    const both = { DATABASE_URL: 'postgres://agents@db:5432/agents', REDIS_URL: 'redis://cache:6379' };
+    expect(loadAppConfig({ ...base, ...both, SIGNALS: 'postgres' }).signals).toBe('postgres');
+    expect(loadAppConfig({ ...base, ...both, SIGNALS: 'memory' }).signals).toBe('memory');
+    expect(() => loadAppConfig({ ...base, SIGNALS: 'postgres' })).toThrow(/^SIGNALS=postgres needs a PostgreSQL DATABASE_URL/);
+    expect(() => loadAppConfig({ ...base, SIGNALS: 'redis' })).toThrow(/^SIGNALS=redis needs REDIS_URL/);
+    expect(() => loadAppConfig({ ...base, SIGNALS: 'kafka' })).toThrow(/SIGNALS/);
+  });
+
   it.each(AGENT_FRAMEWORKS)('accepts AGENT_FRAMEWORK=%s', (framework) => {
     expect(loadAppConfig({ ...base, AGENT_FRAMEWORK: framework }).agentFramework).toBe(framework);
   });

@@ -5,6 +5,10 @@ import { z } from 'zod';
 export const AGENT_FRAMEWORKS = ['native', 'ai-sdk', 'langgraph', 'openai-agents'] as const;
 export type AgentFramework = (typeof AGENT_FRAMEWORKS)[number];
 
+/** The cross-instance signal buses the service can use (`SIGNALS`). */
+export const SIGNAL_TRANSPORTS = ['redis', 'postgres', 'memory'] as const;
+export type SignalTransport = (typeof SIGNAL_TRANSPORTS)[number];
+
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 const EnvSchema = z.object({
@@ -40,6 +44,7 @@ const EnvSchema = z.object({
   STREAM_RETENTION_MS: int(3_600_000, 1),
   RUN_ON_DISCONNECT: z.enum(['continue', 'cancel']).default('continue'),
   RESUME_MODE: z.enum(['client', 'auto']).optional(),
+  SIGNALS: z.enum(SIGNAL_TRANSPORTS).optional(),
   METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('agent-service'),
@@ -69,6 +74,8 @@ export interface AppConfig {
   databaseUrl?: string;
   dataDir: string;
   redisUrl?: string;
+  /** The cross-instance signal bus: Redis, PostgreSQL `LISTEN`/`NOTIFY`, or in-process (one instance). */
+  signals: SignalTransport;
   /** HS256 secret of bearer tokens; made at random for this boot when unset outside production. */
   authJwtSecret: string;
   /** True when `authJwtSecret` was made at boot outside production: a dev token is logged. */
@@ -100,7 +107,7 @@ export interface AppConfig {
   streamRetentionMs: number;
   /** What a client disconnect does to its run. */
   runOnDisconnect: 'continue' | 'cancel';
-  /** Who continues an interrupted run; unset: the module decides (`auto` with PostgreSQL and Redis, else `client`). */
+  /** Who continues an interrupted run; unset: the module decides (`auto` with PostgreSQL and a cross-instance bus, else `client`). */
   resumeMode?: 'client' | 'auto';
   /** Serve `GET /metrics` (Prometheus). */
   metricsEnabled: boolean;
@@ -195,12 +202,14 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
   }
+  const signals = signalTransport(e.SIGNALS, e.REDIS_URL, e.DATABASE_URL);
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
+    signals,
     authJwtSecret: e.AUTH_JWT_SECRET ?? randomBytes(32).toString('hex'),
     // With a JWKS in production and no secret, HS256 tokens meet a random secret no one has: none verifies.
     authSecretGenerated: !e.AUTH_JWT_SECRET && e.NODE_ENV !== 'production',
@@ -256,3 +265,14 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
 
 /** The `@nestjs/config` namespace the service reads its settings from. */
 export const APP_CONFIG_KEY = 'app';
+
+/**
+ * `SIGNALS`, or its default: Redis with `REDIS_URL`, else PostgreSQL with a PostgreSQL
+ * `DATABASE_URL`, else in-process. An explicit choice needs its backend.
+ */
+function signalTransport(chosen: SignalTransport | undefined, redisUrl: string | undefined, databaseUrl: string | undefined): SignalTransport {
+  if (chosen === 'redis' && !redisUrl) throw new Error('SIGNALS=redis needs REDIS_URL; set SIGNALS=postgres to signal through a PostgreSQL DATABASE_URL');
+  if (chosen === 'postgres' && !databaseUrl)
+    throw new Error('SIGNALS=postgres needs a PostgreSQL DATABASE_URL (postgres://…); the embedded SQLite store serves one instance: SIGNALS=memory');
+  return chosen ?? (redisUrl ? 'redis' : databaseUrl ? 'postgres' : 'memory');
+}

@@ -22,7 +22,7 @@ export type Unsubscribe = () => void;
 
 /** How the bus reaches other instances, for a health check. */
 export interface SignalBusHealth {
-  transport: 'in-process' | 'redis';
+  transport: 'in-process' | 'redis' | 'postgres';
   /** False while the transport is unreachable; signals then stay on this instance. */
   connected: boolean;
   /** ISO time of the last change of `connected`, where the transport tracks it. */
@@ -31,7 +31,7 @@ export interface SignalBusHealth {
 
 /**
  * Carries stop requests and run-ended notices to whichever instance runs the thread.
- * In-process by default; a Redis bus serves many instances.
+ * In-process by default; a Redis or PostgreSQL bus serves many instances.
  */
 export interface SignalBus {
   /** Delivers a cancel to the run's subscriber now, or at its subscription if it comes later. */

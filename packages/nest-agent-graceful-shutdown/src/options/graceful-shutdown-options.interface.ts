@@ -64,6 +64,16 @@ export interface LeaseOptions {
   recoverOrphanedRunsOnBoot?: boolean;
 }
 
+/** Settings of the PostgreSQL signal bus (`signals.postgres`). */
+export interface PostgresSignalSettings {
+  /**
+   * Put before every channel name, so several apps can share one database: lower-case
+   * letters, digits and `_`, at most 50 characters.
+   * @default 'agent_'
+   */
+  channelPrefix?: string;
+}
+
 /** How cancels and run-ended notices travel between instances. */
 export interface SignalOptions {
   /**
@@ -74,8 +84,17 @@ export interface SignalOptions {
    */
   redisUrl?: string;
   /**
-   * A bus of your own; takes precedence over `redisUrl`. It is yours to connect and close.
-   * @default a Redis bus with `redisUrl`, else an in-process bus
+   * PostgreSQL `LISTEN`/`NOTIFY` for signals across instances, on the session store's own
+   * database (no Redis): `true`, or settings. One dedicated connection per instance; cancels
+   * are also kept in `agent_run_cancels` (a session migration). The module connects it at boot
+   * and closes it at shutdown; while the connection is down, cancels reach this instance's runs
+   * only, and other instances learn of them at their next liveness check. Not with `redisUrl`.
+   * @default unset: no PostgreSQL bus
+   */
+  postgres?: true | PostgresSignalSettings;
+  /**
+   * A bus of your own; takes precedence over `postgres` and `redisUrl`. It is yours to connect and close.
+   * @default a PostgreSQL bus with `postgres`, a Redis bus with `redisUrl`, else an in-process bus
    */
   bus?: SignalBus;
   /**

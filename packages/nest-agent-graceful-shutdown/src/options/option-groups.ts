@@ -18,6 +18,7 @@ import {
   oneOf,
   POSITIVE_MILLISECONDS,
   POSITIVE_WHOLE_MILLISECONDS,
+  POSTGRES_SIGNALS,
   wholeNumberAtLeastZero,
 } from './option-rules';
 import { defaultResumeMessage } from '../resume/resume-message';
@@ -51,6 +52,8 @@ export const SIGNAL_OPTIONS = {
   // Unset (and no bus): signals stay in the process.
   redisUrl: { rule: NON_EMPTY_STRING, default: undefined },
   bus: { rule: objectWithMethods('a SignalBus', ['publishCancel', 'onCancel', 'publishRunEnded', 'onRunEnded']), default: undefined },
+  // Unset: no PostgreSQL bus; `true` or settings: LISTEN/NOTIFY on the session store's database.
+  postgres: { rule: POSTGRES_SIGNALS, default: undefined },
   // Redis keeps a cancel with `PX`, which takes whole milliseconds only.
   cancelTtlMs: { rule: POSITIVE_WHOLE_MILLISECONDS, default: 60_000 },
 } satisfies OptionGroupDeclaration<SignalOptions>;

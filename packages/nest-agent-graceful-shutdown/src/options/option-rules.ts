@@ -25,6 +25,18 @@ export const BOOLEAN: OptionRule = { accepts: (value) => typeof value === 'boole
 /** A string with at least one character. */
 export const NON_EMPTY_STRING: OptionRule = { accepts: (value) => typeof value === 'string' && value.length > 0, says: 'a non-empty string', error: TypeError };
 
+/** `true`, or the settings of the PostgreSQL signal bus: an object whose only key may be `channelPrefix`, a string. */
+export const POSTGRES_SIGNALS: OptionRule = {
+  accepts: (value) =>
+    value === true ||
+    (typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.entries(value).every(([key, setting]) => key === 'channelPrefix' && (setting === undefined || typeof setting === 'string'))),
+  says: 'true or { channelPrefix?: string }',
+  error: TypeError,
+};
+
 /** A function, such as a template. */
 export const FUNCTION: OptionRule = { accepts: (value) => typeof value === 'function', says: 'a function', error: TypeError };
 

@@ -85,6 +85,13 @@ describe('resolveShutdownOptions', () => {
     );
   });
 
+  it('takes signals.postgres as true or settings, and refuses it beside signals.redisUrl', () => {
+    expect(resolveShutdownOptions({ signals: { postgres: true } }).postgresSignals).toEqual({});
+    expect(resolveShutdownOptions({ signals: { postgres: { channelPrefix: 'app_' } } }).postgresSignals).toEqual({ channelPrefix: 'app_' });
+    expect(resolve({ signals: { postgres: 'yes' } })).toThrow(new TypeError("signals.postgres must be true or { channelPrefix?: string }, got 'yes'"));
+    expect(resolve({ signals: { postgres: true, redisUrl: 'redis://cache:6379' } })).toThrow(/^signals\.postgres and signals\.redisUrl cannot both be set/);
+  });
+
   it('refuses a process signal Node does not know', () => {
     expect(resolve({ shutdown: { signals: ['SIGTERM', 'TERM'] } })).toThrow(
       "shutdown.signals must be an array of process signal names ('SIGTERM'), got ['SIGTERM', 'TERM']",

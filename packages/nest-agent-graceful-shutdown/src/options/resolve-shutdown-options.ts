@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { AgentHook } from '../agent/agent-hook.interface';
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
+import type { GracefulShutdownModuleOptions, PostgresSignalSettings } from './graceful-shutdown-options.interface';
 import { assertKnownOptions } from './known-options';
 import type { ResumeMessageTemplate } from '../resume/resume-message';
 import { resolveOptionGroup } from './option-group';
@@ -20,6 +20,8 @@ export interface ResolvedShutdownOptions {
   leaseRenewIntervalMs: number;
   recoverOrphanedRunsOnBoot?: boolean;
   redisUrl?: string;
+  /** Set: the PostgreSQL signal bus, with these settings. */
+  postgresSignals?: PostgresSignalSettings;
   signalBus?: SignalBus;
   cancelTtlMs: number;
   hooks: AgentHook[];
@@ -56,6 +58,7 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
   const limits = resolveRunLimits(options.limits);
   assertRenewalFitsLease(leases.renewIntervalMs, leases.ttlMs);
   assertDeadlineAfterDrain(shutdown.timeoutMs, shutdown.drainTimeoutMs);
+  assertOneSignalTransport(signals.postgres, signals.redisUrl);
   return {
     drainTimeoutMs: shutdown.drainTimeoutMs,
     shutdownTimeoutMs: shutdown.timeoutMs,
@@ -66,6 +69,7 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     leaseRenewIntervalMs: leases.renewIntervalMs,
     recoverOrphanedRunsOnBoot: leases.recoverOrphanedRunsOnBoot,
     redisUrl: signals.redisUrl,
+    postgresSignals: signals.postgres === true ? {} : signals.postgres,
     signalBus: signals.bus,
     cancelTtlMs: signals.cancelTtlMs,
     hooks: runs.hooks,
@@ -88,6 +92,11 @@ function assertRenewalFitsLease(renewIntervalMs: number, ttlMs: number): void {
   throw new RangeError(
     `leases.renewIntervalMs (${renewIntervalMs}) must be more than 0 and at most a third of leases.ttlMs (${ttlMs}): a lease must outlive two missed renewals (a blocked event loop, a slow write), or healthy runs lose it`,
   );
+}
+
+function assertOneSignalTransport(postgres: unknown, redisUrl: string | undefined): void {
+  if (postgres === undefined || redisUrl === undefined) return;
+  throw new TypeError('signals.postgres and signals.redisUrl cannot both be set: choose one cross-instance signal bus (Redis also carries the run event log)');
 }
 
 function assertDeadlineAfterDrain(timeoutMs: number, drainTimeoutMs: number): void {

@@ -7,11 +7,16 @@ export type ResumeMode = 'client' | 'auto';
 
 /**
  * The resume mode in force: the configured one, else `auto` when several instances can share
- * the work (a store that is not an embedded file, and signals through Redis), else `client`.
+ * the work (a store that is not an embedded file, and signals through Redis or PostgreSQL), else `client`.
  */
-export function resolveResumeMode(options: Pick<ResolvedShutdownOptions, 'resumeMode' | 'redisUrl'>, store: SessionStore, bus: SignalBus): ResumeMode {
+export function resolveResumeMode(
+  options: Pick<ResolvedShutdownOptions, 'resumeMode' | 'redisUrl' | 'postgresSignals'>,
+  store: SessionStore,
+  bus: SignalBus,
+): ResumeMode {
   if (options.resumeMode) return options.resumeMode;
   const shared = store.isExclusive?.() !== true;
-  const redis = options.redisUrl !== undefined || bus.health?.().transport === 'redis';
-  return shared && redis ? 'auto' : 'client';
+  const transport = bus.health?.().transport;
+  const crossInstance = options.redisUrl !== undefined || options.postgresSignals !== undefined || transport === 'redis' || transport === 'postgres';
+  return shared && crossInstance ? 'auto' : 'client';
 }

@@ -7,6 +7,7 @@ import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run
 import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-thread-list-index';
 import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-record-format';
 import { AddLeaseEpoch1764115200000 } from './migrations/1764115200000-add-lease-epoch';
+import { AddRunCancels1764288000000 } from './migrations/1764288000000-add-run-cancels';
 import { MessageEntity } from './entities/message.entity';
 import { RunEventEntity } from './entities/run-event.entity';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
@@ -28,6 +29,7 @@ export const SESSION_MIGRATIONS = [
   AddThreadListIndex1732665600000,
   AddRecordFormat1764028800000,
   AddLeaseEpoch1764115200000,
+  AddRunCancels1764288000000,
 ];
 
 /**

@@ -6,7 +6,8 @@ import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../con
 import { DEFAULT_RETRY_POLICY } from './connection-retry';
 import { RunEventLogEntity } from './entities/run-event-log.entity';
 import { RunEventEntity } from './entities/run-event.entity';
-import { GroupCommit } from './group-commit';
+import { GroupCommit, type BatchOutcome } from './group-commit';
+import type { LogNudges } from './log-nudges';
 import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows';
 import { SessionDatabase } from './session-database';
 import { deliverSafely } from '../contracts/deliver-safely';
@@ -19,7 +20,8 @@ const EVICT_BATCH = 100;
 /**
  * Run event logs in the session database (SQLite or PostgreSQL): the default without Redis,
  * so a run's stream stays joinable, with its ids going on, across a restart of the one
- * instance. Live delivery is in process: followers on other instances need the Redis log.
+ * instance. Live delivery is in process; followers on other instances are woken by the log
+ * nudges of the PostgreSQL signal bus when there is one, else read at their liveness checks.
  * Evicted logs are deleted from `append`/`retain` calls, at most once a minute, not by a timer.
  * Appends (and retains) of many runs at once are written together, one transaction per batch.
  */
@@ -28,9 +30,13 @@ export class TypeOrmRunEventLog implements RunEventLog {
   private readonly appended = new EventEmitter().setMaxListeners(0);
   private lastEviction = 0;
   // Runs that write at the same moment (a shutdown ends thousands) share one transaction.
-  private readonly appends = new GroupCommit<AppendRequest, LoggedEvent[]>((requests) =>
-    this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests)),
-  );
+  private readonly appends = new GroupCommit<AppendRequest, LoggedEvent[]>(async (requests) => {
+    const outcomes = await this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests));
+    this.nudge(requests, outcomes);
+    return outcomes;
+  });
+  /** Followers on this instance woken by other instances' appends, by run. */
+  private readonly nudged = new EventEmitter().setMaxListeners(0);
   private readonly retains = new GroupCommit<RetainRequest>((requests) =>
     this.db.transaction(async (manager) => {
       await retainLogBatch(manager, this.postgres, requests);
@@ -38,12 +44,18 @@ export class TypeOrmRunEventLog implements RunEventLog {
     }),
   );
 
-  /** @param now the clock, in epoch milliseconds; tests inject one. */
+  /**
+   * @param now the clock, in epoch milliseconds; tests inject one.
+   * @param nudges carries appends between instances (the PostgreSQL signal bus): followers
+   * elsewhere read at once instead of at their liveness check.
+   */
   constructor(
     source: DataSource | (() => DataSource),
     private readonly now: () => number = Date.now,
+    private readonly nudges?: LogNudges,
   ) {
     this.db = new SessionDatabase(source, DEFAULT_RETRY_POLICY);
+    nudges?.onLogAppended((signal) => this.nudged.emit(keyOf(signal), signal.lastId));
   }
 
   async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
@@ -96,6 +108,23 @@ export class TypeOrmRunEventLog implements RunEventLog {
     };
     const onAppend = (events: readonly LoggedEvent[]) => (caughtUp ? deliver(events) : held.push(...events));
     this.appended.on(key, onAppend);
+    // Another instance appended: read what this follower has not seen, one read at a time.
+    let reading: Promise<void> | undefined;
+    let wanted = 0;
+    const onNudge = (lastId: number) => {
+      wanted = Math.max(wanted, lastId);
+      if (reading || !caughtUp || wanted <= cursor) return;
+      reading = this.read(run, cursor, 1_000)
+        .then(
+          (page) => deliver(page ?? []),
+          () => undefined,
+        )
+        .finally(() => {
+          reading = undefined;
+          if (wanted > cursor) onNudge(wanted);
+        });
+    };
+    this.nudged.on(key, onNudge);
     // What is stored after `afterId` first; what is appended meanwhile waits, in order.
     void (async () => {
       try {
@@ -105,8 +134,12 @@ export class TypeOrmRunEventLog implements RunEventLog {
       }
       caughtUp = true;
       deliver(held.splice(0));
+      onNudge(wanted);
     })();
-    return () => this.appended.off(key, onAppend);
+    return () => {
+      this.appended.off(key, onAppend);
+      this.nudged.off(key, onNudge);
+    };
   }
 
   async retain(run: RunLogKey, retentionMs: number): Promise<void> {
@@ -132,6 +165,17 @@ export class TypeOrmRunEventLog implements RunEventLog {
         if (gone.affected) await manager.getRepository(RunEventEntity).delete({ threadId: log.threadId, runId: log.runId });
       });
     }
+  }
+
+  /** Announces the runs this batch grew, to the followers on other instances. */
+  private nudge(requests: readonly AppendRequest[], outcomes: readonly BatchOutcome<LoggedEvent[]>[]): void {
+    if (!this.nudges) return;
+    const grown = requests.flatMap((request, index) => {
+      const outcome = outcomes[index];
+      const lastId = outcome?.ok ? outcome.value.at(-1)?.id : undefined;
+      return lastId === undefined ? [] : [{ ...request.run, lastId }];
+    });
+    if (grown.length) void this.nudges.publishLogAppended(grown);
   }
 
   private get postgres(): boolean {

@@ -26,6 +26,8 @@ import type { StepCommit } from '../contracts/step-commit';
 import { StepWriter } from './step-writer';
 import { SessionDatabase } from './session-database';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log';
+import { PostgresSignalBus, type PostgresSignalBusOptions } from './postgres-signal-bus';
+import type { LogNudges } from './log-nudges';
 
 /** Options of the TypeORM session store. */
 export interface TypeOrmSessionStoreOptions {
@@ -201,9 +203,14 @@ export class TypeOrmSessionStore implements SessionStore {
     await this.db.close();
   }
 
+  /** The PostgreSQL signal bus on this store's database (`signals.postgres`); it connects at `connect()`. */
+  createPostgresSignalBus(settings: PostgresSignalBusOptions = {}): PostgresSignalBus {
+    return new PostgresSignalBus(() => this.db.dataSource, settings);
+  }
+
   /** A run event log in the same database, sharing its write queue on SQLite (the default log without Redis). */
-  createRunEventLog(): TypeOrmRunEventLog {
-    return new TypeOrmRunEventLog(() => this.db.dataSource, this.clock);
+  createRunEventLog(nudges?: LogNudges): TypeOrmRunEventLog {
+    return new TypeOrmRunEventLog(() => this.db.dataSource, this.clock, nudges);
   }
 
   /** The injected clock's time, as ISO text: for timestamps shown to users, never for leases. */

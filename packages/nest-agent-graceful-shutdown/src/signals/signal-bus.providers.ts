@@ -5,6 +5,8 @@ import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-option
 import { InProcessSignalBus } from './in-process-signal-bus';
 import { importRedisEntry } from './redis-entry';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
+import { isPostgresSignalSource } from './postgres-signal-source';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
 export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
@@ -14,13 +16,25 @@ async function redisBus(url: string, cancelTtlMs: number): Promise<SignalBus> {
   return new (await importRedisEntry()).RedisSignalBus({ url, cancelTtlMs });
 }
 
-/** The signal bus: the host's (`signals.bus`), else Redis (`signals.redisUrl`), else in-process. */
+/** The PostgreSQL bus of `signals.postgres`, on the session store's database. */
+function postgresBus(options: ResolvedShutdownOptions, store: SessionStore): SignalBus {
+  if (!isPostgresSignalSource(store)) {
+    throw new TypeError('signals.postgres needs the default TypeORM session store on PostgreSQL: pass signals.bus for a store of your own');
+  }
+  return store.createPostgresSignalBus({ ...options.postgresSignals, cancelTtlMs: options.cancelTtlMs });
+}
+
+/**
+ * The signal bus: the host's (`signals.bus`), else PostgreSQL (`signals.postgres`), else Redis
+ * (`signals.redisUrl`), else in-process.
+ */
 export const signalBusProviders: Provider[] = [
   {
     provide: OWNED_SIGNAL_BUS,
-    inject: [RESOLVED_SHUTDOWN_OPTIONS],
-    useFactory: async (options: ResolvedShutdownOptions): Promise<OwnedSignalBus> => {
+    inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE],
+    useFactory: async (options: ResolvedShutdownOptions, store: SessionStore): Promise<OwnedSignalBus> => {
       if (options.signalBus) return null;
+      if (options.postgresSignals) return postgresBus(options, store);
       return options.redisUrl ? redisBus(options.redisUrl, options.cancelTtlMs) : new InProcessSignalBus(options.cancelTtlMs);
     },
   },

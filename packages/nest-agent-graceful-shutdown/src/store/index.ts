@@ -28,6 +28,10 @@ export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from '../session
 export { TypeOrmRunEventLog } from '../session/typeorm-run-event-log';
 export { InMemoryRunEventLog } from '../streams/in-memory-run-event-log';
 export { InProcessSignalBus } from '../signals/in-process-signal-bus';
+export { PostgresSignalBus, type PostgresSignalBusOptions } from '../session/postgres-signal-bus';
+export type { ReconnectBackoff } from '../session/postgres-listen-connection';
+export type { LogAppendedSignal } from '../session/postgres-signal-wire';
+export type { LogNudges } from '../session/log-nudges';
 export { CreatorOwnsThread, type ThreadAccessPolicy } from '../threads/thread-access.policy';
 
 export type { AnswerStream, RunHandle, SafePoint, ToolCallResult, ToolTraits } from '../handle/run-handle.interface';

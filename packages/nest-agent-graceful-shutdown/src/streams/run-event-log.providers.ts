@@ -6,6 +6,8 @@ import { SESSION_STORE, type SessionStore } from '../contracts/session-store.int
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';
 import { importRedisEntry } from '../signals/redis-entry';
 import { InMemoryRunEventLog } from './in-memory-run-event-log';
+import { carriesLogNudges } from '../session/log-nudges';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface';
 
 /** A log the module made from its options, and so connects and closes; null for a log the host passed. */
@@ -18,16 +20,17 @@ async function redisLog(url: string): Promise<RunEventLog> {
 
 /**
  * The run event log: the host's (`streams.log`), else Redis Streams (`signals.redisUrl`), else
- * the session database (with the default store), else process memory.
+ * the session database (with the default store; woken across instances by the PostgreSQL bus), else process memory.
  */
 export const runEventLogProviders: Provider[] = [
   {
     provide: OWNED_RUN_EVENT_LOG,
-    inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE],
-    useFactory: async (options: ResolvedShutdownOptions, store: SessionStore): Promise<OwnedRunEventLog> => {
+    inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE, SIGNAL_BUS],
+    useFactory: async (options: ResolvedShutdownOptions, store: SessionStore, bus: SignalBus): Promise<OwnedRunEventLog> => {
       if (options.eventLog) return null;
       if (options.redisUrl) return redisLog(options.redisUrl);
-      return store instanceof TypeOrmSessionStore ? store.createRunEventLog() : new InMemoryRunEventLog();
+      // The PostgreSQL bus wakes the followers of a run on other instances when its log grows.
+      return store instanceof TypeOrmSessionStore ? store.createRunEventLog(carriesLogNudges(bus) ? bus : undefined) : new InMemoryRunEventLog();
     },
   },
   {

@@ -1,8 +1,9 @@
 // `nest-agent-graceful-shutdown/testing`: behaviour suites to run against your own parts (Jest,
-// or Vitest with `globals: true`): every session store, every run event log, and every agent
+// or Vitest with `globals: true`): every session store, every run event log, every signal bus, and every agent
 // loop driving a run handle.
 export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract';
 export { describeRunEventLogContract, type RunEventLogFixture } from './run-event-log.contract';
+export { describeSignalBusContract, type SignalBusFixture } from './signal-bus.contract';
 export { describeRunHandleContract } from './run-handle.contract';
 export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTurn } from './run-handle-harness';
 export { MemoryCheckpointer } from './memory-checkpointer';
