@@ -34,7 +34,7 @@ async function bootstrap(): Promise<void> {
     port: config.port,
     ...(config.metricsPort ? { metricsPort: config.metricsPort } : {}),
     store: config.databaseUrl ? 'postgres' : 'sqlite',
-    signals: config.redisUrl ? 'redis' : 'in-process',
+    signals: config.signals,
   });
 }
 
