@@ -37,7 +37,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
         return {
           shutdown: { drainTimeoutMs: app.drainTimeoutMs, timeoutMs: app.shutdownTimeoutMs },
           leases: { ttlMs: app.leaseTtlMs },
-          signals: { redisUrl: app.redisUrl },
+          signals: { redisUrl: app.redisUrl, redisCluster: app.redisCluster },
           runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs, resumeMode: app.resumeMode, onDisconnect: app.runOnDisconnect },
           streams: { retentionMs: app.streamRetentionMs },
           limits: {

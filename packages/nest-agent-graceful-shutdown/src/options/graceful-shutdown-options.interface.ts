@@ -64,6 +64,17 @@ export interface LeaseOptions {
   recoverOrphanedRunsOnBoot?: boolean;
 }
 
+/**
+ * An ioredis `Redis` or `Cluster` client, as far as the module needs to know it (the package
+ * root does not depend on the optional peer `ioredis`).
+ */
+export interface RedisClientLike {
+  /** `true` for an ioredis `Cluster`. */
+  readonly isCluster: boolean;
+  /** A new client with the same settings. */
+  duplicate(...args: never[]): unknown;
+}
+
 /** How cancels and run-ended notices travel between instances. */
 export interface SignalOptions {
   /**
@@ -73,6 +84,20 @@ export interface SignalOptions {
    * @default unset: in-process signals (one instance)
    */
   redisUrl?: string;
+  /**
+   * `true`: `redisUrl` names one seed node of a Redis Cluster (the other nodes are found from
+   * it). A run's keys then share a hash tag, so they live in one slot, and follows read one
+   * slot group per command.
+   * @default false
+   */
+  redisCluster?: boolean;
+  /**
+   * An ioredis `Redis` or `Cluster` client to take the place of `redisUrl`: the module opens
+   * its own connections from its settings (`duplicate()`), and closes them at shutdown; the
+   * client stays yours. A `Cluster` turns on what `redisCluster` does.
+   * @default unset
+   */
+  redisClient?: RedisClientLike;
   /**
    * A bus of your own; takes precedence over `redisUrl`. It is yours to connect and close.
    * @default a Redis bus with `redisUrl`, else an in-process bus

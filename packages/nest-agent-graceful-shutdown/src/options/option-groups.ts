@@ -50,6 +50,8 @@ export const LEASE_OPTIONS = {
 export const SIGNAL_OPTIONS = {
   // Unset (and no bus): signals stay in the process.
   redisUrl: { rule: NON_EMPTY_STRING, default: undefined },
+  redisCluster: { rule: BOOLEAN, default: false },
+  redisClient: { rule: objectWithMethods('an ioredis Redis or Cluster client', ['duplicate']), default: undefined },
   bus: { rule: objectWithMethods('a SignalBus', ['publishCancel', 'onCancel', 'publishRunEnded', 'onRunEnded']), default: undefined },
   // Redis keeps a cancel with `PX`, which takes whole milliseconds only.
   cancelTtlMs: { rule: POSITIVE_WHOLE_MILLISECONDS, default: 60_000 },

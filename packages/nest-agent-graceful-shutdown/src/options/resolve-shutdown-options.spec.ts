@@ -18,6 +18,8 @@ describe('resolveShutdownOptions', () => {
       leaseRenewIntervalMs: 5_000,
       recoverOrphanedRunsOnBoot: undefined,
       redisUrl: undefined,
+      redisCluster: false,
+      redisClient: undefined,
       signalBus: undefined,
       cancelTtlMs: 60_000,
       hooks: [],
@@ -83,6 +85,16 @@ describe('resolveShutdownOptions', () => {
     expect(resolve({ signals: { bus: {} } })).toThrow(
       new TypeError('signals.bus must be a SignalBus (an object with publishCancel, onCancel, publishRunEnded, onRunEnded), got an object'),
     );
+  });
+
+  it('refuses two Redis settings at once, and a cluster without a seed node', () => {
+    const client = { isCluster: true, duplicate: () => undefined };
+    expect(resolve({ signals: { redisUrl: 'redis://a:6379', redisClient: client } })).toThrow(
+      new TypeError('signals.redisUrl and signals.redisClient both name a Redis: give one of them'),
+    );
+    expect(resolve({ signals: { redisCluster: true } })).toThrow(/signals.redisCluster needs signals.redisUrl/);
+    expect(resolveShutdownOptions({ signals: { redisUrl: 'redis://a:6379', redisCluster: true } })).toMatchObject({ redisCluster: true });
+    expect(resolveShutdownOptions({ signals: { redisClient: client } }).redisClient).toBe(client);
   });
 
   it('refuses a process signal Node does not know', () => {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { AgentHook } from '../agent/agent-hook.interface';
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
+import type { GracefulShutdownModuleOptions, RedisClientLike } from './graceful-shutdown-options.interface';
 import { assertKnownOptions } from './known-options';
 import type { ResumeMessageTemplate } from '../resume/resume-message';
 import { resolveOptionGroup } from './option-group';
@@ -20,6 +20,9 @@ export interface ResolvedShutdownOptions {
   leaseRenewIntervalMs: number;
   recoverOrphanedRunsOnBoot?: boolean;
   redisUrl?: string;
+  /** `redisUrl` names a seed node of a Redis Cluster. */
+  redisCluster: boolean;
+  redisClient?: RedisClientLike;
   signalBus?: SignalBus;
   cancelTtlMs: number;
   hooks: AgentHook[];
@@ -56,6 +59,7 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
   const limits = resolveRunLimits(options.limits);
   assertRenewalFitsLease(leases.renewIntervalMs, leases.ttlMs);
   assertDeadlineAfterDrain(shutdown.timeoutMs, shutdown.drainTimeoutMs);
+  assertOneRedis(signals.redisUrl, signals.redisCluster, signals.redisClient);
   return {
     drainTimeoutMs: shutdown.drainTimeoutMs,
     shutdownTimeoutMs: shutdown.timeoutMs,
@@ -66,6 +70,8 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     leaseRenewIntervalMs: leases.renewIntervalMs,
     recoverOrphanedRunsOnBoot: leases.recoverOrphanedRunsOnBoot,
     redisUrl: signals.redisUrl,
+    redisCluster: signals.redisCluster,
+    redisClient: signals.redisClient,
     signalBus: signals.bus,
     cancelTtlMs: signals.cancelTtlMs,
     hooks: runs.hooks,
@@ -81,6 +87,15 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     instanceId: options.instanceId ?? `${hostname()}-${process.pid}`,
     limits,
   };
+}
+
+function assertOneRedis(url: string | undefined, cluster: boolean, client: RedisClientLike | undefined): void {
+  if (url !== undefined && client !== undefined) {
+    throw new TypeError('signals.redisUrl and signals.redisClient both name a Redis: give one of them');
+  }
+  if (cluster && url === undefined) {
+    throw new TypeError('signals.redisCluster needs signals.redisUrl, a seed node of the cluster (or pass a Cluster as signals.redisClient)');
+  }
 }
 
 function assertRenewalFitsLease(renewIntervalMs: number, ttlMs: number): void {

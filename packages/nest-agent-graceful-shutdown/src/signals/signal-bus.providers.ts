@@ -3,15 +3,15 @@ import type { Provider } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from './in-process-signal-bus';
-import { importRedisEntry } from './redis-entry';
+import { importRedisEntry, redisConnection } from './redis-entry';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
 export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
 
-/** The Redis bus, loaded only when `signals.redisUrl` is set. */
-async function redisBus(url: string, cancelTtlMs: number): Promise<SignalBus> {
-  return new (await importRedisEntry()).RedisSignalBus({ url, cancelTtlMs });
+/** The Redis bus, loaded only when `signals.redisUrl` or `signals.redisClient` is set. */
+async function redisBus(options: ResolvedShutdownOptions): Promise<SignalBus> {
+  return new (await importRedisEntry()).RedisSignalBus({ ...redisConnection(options), cancelTtlMs: options.cancelTtlMs });
 }
 
 /** The signal bus: the host's (`signals.bus`), else Redis (`signals.redisUrl`), else in-process. */
@@ -21,7 +21,7 @@ export const signalBusProviders: Provider[] = [
     inject: [RESOLVED_SHUTDOWN_OPTIONS],
     useFactory: async (options: ResolvedShutdownOptions): Promise<OwnedSignalBus> => {
       if (options.signalBus) return null;
-      return options.redisUrl ? redisBus(options.redisUrl, options.cancelTtlMs) : new InProcessSignalBus(options.cancelTtlMs);
+      return redisConnection(options) ? redisBus(options) : new InProcessSignalBus(options.cancelTtlMs);
     },
   },
   {

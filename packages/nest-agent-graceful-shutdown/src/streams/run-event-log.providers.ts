@@ -4,16 +4,16 @@ import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';
-import { importRedisEntry } from '../signals/redis-entry';
+import { importRedisEntry, redisConnection } from '../signals/redis-entry';
 import { InMemoryRunEventLog } from './in-memory-run-event-log';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface';
 
 /** A log the module made from its options, and so connects and closes; null for a log the host passed. */
 export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
 
-/** The Redis log, loaded only when `signals.redisUrl` is set. */
-async function redisLog(url: string): Promise<RunEventLog> {
-  return new (await importRedisEntry()).RedisRunEventLog({ url });
+/** The Redis log, loaded only when `signals.redisUrl` or `signals.redisClient` is set. */
+async function redisLog(options: ResolvedShutdownOptions): Promise<RunEventLog> {
+  return new (await importRedisEntry()).RedisRunEventLog({ ...redisConnection(options) });
 }
 
 /**
@@ -26,7 +26,7 @@ export const runEventLogProviders: Provider[] = [
     inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE],
     useFactory: async (options: ResolvedShutdownOptions, store: SessionStore): Promise<OwnedRunEventLog> => {
       if (options.eventLog) return null;
-      if (options.redisUrl) return redisLog(options.redisUrl);
+      if (redisConnection(options)) return redisLog(options);
       return store instanceof TypeOrmSessionStore ? store.createRunEventLog() : new InMemoryRunEventLog();
     },
   },
