@@ -29,6 +29,11 @@ export interface RollingClusterOptions {
   log?: (line: string) => void;
   /** When set, each instance's log is written to `<logDir>/<instance>.log`. */
   logDir?: string;
+  /**
+   * The Redis the instances share: one server, or a local Redis Cluster of 3 masters with a
+   * replica each (`REDIS_CLUSTER=true`, `REDIS_URL` a seed node). Default: `standalone`.
+   */
+  redis?: 'standalone' | 'cluster';
   /** The release the instances of `RollingCluster.start` run (`old-…`). Default: this checkout's build. */
   oldBuild?: ServiceBuild;
 }

@@ -24,7 +24,7 @@ const MODES: Record<string, Mode[]> = {
 };
 
 /**
- * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--sessions N] [--logs DIR] [--out DIR] [--publish]`:
+ * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--sessions N] [--redis standalone|cluster] [--logs DIR] [--out DIR] [--publish]`:
  * runs the rolling deployment proof, prints its report and writes its timeline,
  * `rolling-<mode>.svg|png`, into `demo-output/rolling/` (or `--out`), and with `--publish` into
  * `docs/images/` too, where the README shows it; with `--logs`, keeps every instance's log.
@@ -32,7 +32,8 @@ const MODES: Record<string, Mode[]> = {
  * client's retry (resume mode `client`), `handover` the instances' own continuation (resume
  * mode `auto`) followed by the resumable client; `upgrade` is the `sigterm` rollout from the
  * previous release (`previous-release.ts`, built once into `node_modules/.cache/releases/`) to
- * this checkout's build; `all` runs the first three, `both` the first two.
+ * this checkout's build; `all` runs the first three, `both` the first two. `--redis cluster`
+ * puts the instances on a local Redis Cluster (3 masters, a replica each) instead of one server.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
   if (!modes) throw new Error(`--mode must be one of ${Object.keys(MODES).join(', ')}, got ${modeArg}`);
   const sessions = Number(option('sessions') ?? 100);
   if (!Number.isInteger(sessions) || sessions < 1) throw new Error(`--sessions must be a positive integer, got ${option('sessions')}`);
+  const redis = option('redis') ?? 'standalone';
+  if (redis !== 'standalone' && redis !== 'cluster') throw new Error(`--redis must be standalone or cluster, got ${redis}`);
   const files = ChartFiles.forTool('rolling', args.includes('--publish'), option('out'));
   let passed = true;
   for (const mode of modes) {
@@ -52,13 +55,15 @@ async function main(): Promise<void> {
     const log = (line: string) => console.log(`  · ${line}`);
     let proof: ProofReport;
     if (mode === 'handover') {
-      proof = { mode, report: await runHandoverProof({ sessions, logDir, log }) };
+      proof = { mode, report: await runHandoverProof({ sessions, logDir, log, redis }) };
       console.log(`\n${formatHandoverReport(proof.report)}\n`);
     } else if (mode === 'upgrade') {
+      // The previous release knows no REDIS_CLUSTER: its instances would take a node for the whole.
+      if (redis === 'cluster') throw new Error('--mode upgrade runs on one Redis server only: the previous release cannot use a Redis Cluster');
       proof = { mode, report: await runUpgradeProof({ sessions, logDir, log }) };
       console.log(`\n${formatUpgradeReport(proof.report)}\n`);
     } else {
-      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log }) };
+      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log, redis }) };
       console.log(`\n${formatReport(proof.report)}\n`);
     }
     passed &&= proof.report.passed;

@@ -80,6 +80,28 @@ export class RedisCluster {
     await waitFor(() => this.isHealthy(), 'the redis cluster to be whole', timeoutMs, 50);
   }
 
+  /**
+   * Resolves once every running replica has everything its master wrote so far (its offset
+   * equals its master's), so that a master killed now loses nothing; throws after `timeoutMs`.
+   */
+  async waitReplicated(timeoutMs = HEALTHY_TIMEOUT_MS): Promise<void> {
+    await waitFor(
+      async () => {
+        for (const line of await this.clusterNodes()) {
+          if (!line.flags.includes('master') || line.slots.length === 0 || !this.nodes.some((node) => node.port === line.port && node.running)) continue;
+          const info = await redisCli(line.port, 'INFO', 'replication');
+          const offset = /master_repl_offset:(\d+)/.exec(info)?.[1];
+          const replicas = [...info.matchAll(/slave\d+:[^\n]*offset=(\d+)/g)].map((match) => match[1]);
+          if (replicas.length === 0 || replicas.some((replica) => replica !== offset)) return false;
+        }
+        return true;
+      },
+      'the replicas to have all their masters wrote',
+      timeoutMs,
+      20,
+    );
+  }
+
   /** The node that serves `key` now: the master of its slot. */
   async masterOf(key: string): Promise<RedisServer> {
     const slot = Number((await redisCli(this.runningPort(), 'CLUSTER', 'KEYSLOT', key)).trim());
