@@ -40,7 +40,7 @@ export interface RedisSignalBusOptions extends RedisConnectionOptions {
  * node, cancel keys are hash-tagged per run (`<prefix>cancel:{<threadId>:<runId>}`) and read
  * one slot group per `MGET`. The channels stay classic pub/sub, which a cluster broadcasts to
  * every node, so the subscriber holds one connection to any one node and moves when it goes
- * (see {@link ClusterNodeSubscriber}). Each instance needs every cancel and run end: sharded
+ * (see `ClusterNodeSubscriber`). Each instance needs every cancel and run end: sharded
  * channels (`SSUBSCRIBE`, Redis 7) would save nothing, and would take a connection per shard.
  */
 export class RedisSignalBus implements SignalBus {
