@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import { isFailing, parseClusterNodes, sameSlots, servesSlot, type ClusterNodeLine } from './cluster-nodes';
 import { redisCli } from './redis-cli';
 import { RedisServer } from './redis-server';
 import { waitFor } from './wait-for';
@@ -21,13 +22,6 @@ export interface RedisClusterOptions {
    * takes over. Small, so a failover in a test takes seconds. @default 1000
    */
   nodeTimeoutMs?: number;
-}
-
-/** One line of `CLUSTER NODES`. */
-interface ClusterNodeLine {
-  port: number;
-  flags: string[];
-  slots: string[];
 }
 
 /**
@@ -162,14 +156,7 @@ export class RedisCluster {
   }
 
   private async clusterNodes(): Promise<ClusterNodeLine[]> {
-    const text = await redisCli(this.runningPort(), 'CLUSTER', 'NODES');
-    return text
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => {
-        const [, address, flags, , , , , , ...slots] = line.trim().split(' ');
-        return { port: Number(/:(\d+)@/.exec(address)?.[1]), flags: flags.split(','), slots };
-      });
+    return parseClusterNodes(await redisCli(this.runningPort(), 'CLUSTER', 'NODES'));
   }
 }
 
@@ -192,20 +179,4 @@ async function startNode(dir: string, nodeTimeoutMs: number): Promise<RedisServe
       if (attempt >= NODE_ATTEMPTS || !/Address already in use/i.test(String(error))) throw error;
     }
   }
-}
-
-function isFailing(node: ClusterNodeLine): boolean {
-  return node.flags.includes('fail') || node.flags.includes('fail?');
-}
-
-function sameSlots(node: ClusterNodeLine, other: ClusterNodeLine): boolean {
-  return node.slots.length > 0 && node.slots.join(' ') === other.slots.join(' ');
-}
-
-function servesSlot(node: ClusterNodeLine, slot: number): boolean {
-  return node.slots.some((range) => {
-    if (range.startsWith('[')) return false; // a slot being migrated
-    const [from, to = from] = range.split('-').map(Number);
-    return slot >= from && slot <= to;
-  });
 }

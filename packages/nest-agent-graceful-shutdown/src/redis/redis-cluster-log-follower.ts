@@ -3,7 +3,7 @@ import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { LoopNudge } from '../streams/loop-nudge';
 import type { RedisClient } from './redis-connection';
-import { redisKeySlot } from './redis-key-slot';
+import { groupBySlot } from './redis-key-slot';
 import type { RedisLogWire, StreamEntry } from './redis-log-wire';
 import { RunLogFollowers } from './run-log-followers';
 
@@ -82,12 +82,8 @@ export class RedisClusterLogFollower {
   /** One read per slot group, handed to the followers; true when a page came back full. */
   private async readRound(): Promise<boolean> {
     const cursors = this.followers.cursors();
-    const groups = new Map<number, string[]>();
-    for (const key of cursors.keys()) {
-      const slot = redisKeySlot(key);
-      groups.set(slot, [...(groups.get(slot) ?? []), key]);
-    }
-    const replies = await Promise.allSettled([...groups.values()].map((keys) => this.read(keys, cursors)));
+    const groups = groupBySlot(cursors.keys(), (key) => key);
+    const replies = await Promise.allSettled(groups.map((keys) => this.read(keys, cursors)));
     let more = false;
     let failure: unknown;
     for (const reply of replies) {

@@ -1,4 +1,4 @@
-import { redisKeySlot } from './redis-key-slot';
+import { groupBySlot, redisKeySlot } from './redis-key-slot';
 
 describe('redisKeySlot', () => {
   it('matches the slots Redis Cluster gives keys without a hash tag', () => {
@@ -14,7 +14,14 @@ describe('redisKeySlot', () => {
   });
 
   it('hashes the whole key when its first braces hold nothing', () => {
-    expect(redisKeySlot('a{}b')).not.toBe(redisKeySlot('b'));
-    expect(redisKeySlot('{}{user}')).toBe(redisKeySlot('{}{user}'));
+    // CLUSTER KEYSLOT answers of Redis 7.
+    expect(redisKeySlot('a{}b')).toBe(13694);
+    expect(redisKeySlot('{}{user}')).toBe(6164);
+  });
+
+  it('groups keys by slot, each group in the given order', () => {
+    const keys = ['log:{a}', 'x:{b}', 'writer:{a}', 'cancel:{a}'];
+
+    expect(groupBySlot(keys, (key) => key)).toEqual([['log:{a}', 'writer:{a}', 'cancel:{a}'], ['x:{b}']]);
   });
 });

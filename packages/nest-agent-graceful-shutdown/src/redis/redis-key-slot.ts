@@ -20,3 +20,15 @@ export function redisKeySlot(key: string): number {
   }
   return crc % SLOTS;
 }
+
+/** `items` in groups whose keys share a hash slot, each group in the items' order. */
+export function groupBySlot<T>(items: Iterable<T>, keyOf: (item: T) => string): T[][] {
+  const groups = new Map<number, T[]>();
+  for (const item of items) {
+    const slot = redisKeySlot(keyOf(item));
+    const group = groups.get(slot);
+    if (group) group.push(item);
+    else groups.set(slot, [item]);
+  }
+  return [...groups.values()];
+}

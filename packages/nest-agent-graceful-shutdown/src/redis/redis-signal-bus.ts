@@ -2,7 +2,8 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
-import { redisKeySlot } from './redis-key-slot';
+import { rememberedCancels } from './remembered-cancels';
+import { throwOnFailure } from './redis-transaction';
 import { ClusterNodeSubscriber } from './cluster-node-subscriber';
 import type { Cluster, default as Redis } from 'ioredis';
 import { RedisLinkState } from './redis-link-state';
@@ -166,14 +167,8 @@ export class RedisSignalBus implements SignalBus {
   private async resync(): Promise<void> {
     if (!this.subscribed || this.commands.status !== 'ready') return;
     try {
-      const keyOf = (run: CancelSignal) => this.wire.cancelKey(run.threadId, run.runId);
       for (const batch of this.subscriptions.batches(RESYNC_BATCH)) {
-        // A cluster reads keys of one slot per command (sent together); a standalone Redis takes the batch at once.
-        const groups = this.commands.isCluster ? bySlot(batch, keyOf) : [batch];
-        const found = await Promise.all(groups.map((runs) => this.commands.mget(runs.map(keyOf))));
-        for (const [group, runs] of groups.entries()) {
-          for (const [index, run] of runs.entries()) if (found[group][index] !== null) await this.local.publishCancel(run);
-        }
+        for (const run of await rememberedCancels(this.commands, this.wire, batch)) await this.local.publishCancel(run);
       }
     } catch (error) {
       // Mostly a connection dropped meanwhile: its next 'ready' tries again.
@@ -208,21 +203,4 @@ export class RedisSignalBus implements SignalBus {
     this.link.release();
     await Promise.all([this.commands, this.subscriber].map(quitSignalRedis));
   }
-}
-
-/** `items` in groups whose keys share a hash slot, in their first appearance's order. */
-function bySlot<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const slot = redisKeySlot(keyOf(item));
-    groups.set(slot, [...(groups.get(slot) ?? []), item]);
-  }
-  return [...groups.values()];
-}
-
-/** A MULTI reports failed commands in its results rather than by rejecting. */
-function throwOnFailure(results: [Error | null, unknown][] | null): void {
-  if (!results) throw new Error('transaction aborted');
-  const failure = results.find(([error]) => error)?.[0];
-  if (failure) throw failure;
 }
