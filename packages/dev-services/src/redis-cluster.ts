@@ -127,6 +127,29 @@ export class RedisCluster {
     return promoted;
   }
 
+  /**
+   * Kills `node` with SIGKILL (a crash) and resolves once the cluster is whole again: a master
+   * is replaced by its replica (see {@link killMaster}), a replica is just gone.
+   */
+  async crash(node: RedisServer, timeoutMs = HEALTHY_TIMEOUT_MS): Promise<void> {
+    const line = (await this.clusterNodes()).find((candidate) => candidate.port === node.port);
+    if (line?.flags.includes('master')) {
+      await this.killMaster(node, timeoutMs);
+      return;
+    }
+    await node.stop('SIGKILL');
+    await this.waitHealthy(timeoutMs);
+  }
+
+  /**
+   * Starts a stopped node again on its port, with its node file: a master failed over comes
+   * back as its heir's replica. Resolves once the cluster is whole.
+   */
+  async restart(node: RedisServer, timeoutMs = HEALTHY_TIMEOUT_MS): Promise<void> {
+    await node.startAgain();
+    await this.waitHealthy(timeoutMs);
+  }
+
   /** Stops every node and removes the node files. */
   async destroy(): Promise<void> {
     await Promise.all(this.nodes.map((node) => node.destroy()));

@@ -1,4 +1,5 @@
-import { ensureLocalServicePackages, RedisCluster, waitFor } from 'dev-services';
+import { Cluster } from 'ioredis';
+import { ensureLocalServicePackages, RedisCluster, redisCli, waitFor } from 'dev-services';
 import { RecordingLogger } from './recording-logger.fixtures';
 import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
 import { RedisRunEventLog } from './redis-run-event-log';
@@ -87,5 +88,46 @@ describe('RedisSignalBus and RedisRunEventLog through a Redis Cluster failover',
     b.onRunEnded(run.threadId, run.runId, (signal) => ended.push(signal));
     await a.publishRunEnded({ ...run, status: 'canceled', stopReason: 'canceled' });
     await waitFor(() => ended.length === 1, 'the run-ended notice across instances');
+  }, 120_000);
+
+  it('moves an instance’s subscription off a node that died, and hears the cancel published meanwhile', async () => {
+    for (const node of cluster.nodes) if (!node.running) await cluster.restart(node);
+    const prefix = 'moving:';
+    const listener = await open(new RedisSignalBus({ url: cluster.url, cluster: true, keyPrefix: prefix, logger: new RecordingLogger() }));
+    // A plain client publishes as a bus does, so the listener's is the one subscription.
+    const publisher = new Cluster([cluster.url]);
+    closing.push({ close: async () => publisher.disconnect() });
+    const subscribedOn = async () => {
+      for (const node of cluster.nodes.filter((candidate) => candidate.running)) {
+        if ((await redisCli(node.port, 'PUBSUB', 'NUMSUB', `${prefix}cancel`)).trim().endsWith('\n1')) return node;
+      }
+      return undefined;
+    };
+    const home = await waitFor(subscribedOn, 'the listener’s subscription');
+    let run = freshRun();
+    const keyOf = (each: RunLogKey) => `${prefix}cancel:{${encodeURIComponent(each.threadId)}:${encodeURIComponent(each.runId)}}`;
+    // A cancel whose key lives on another master, so it is stored while the node is down.
+    while ((await cluster.masterOf(keyOf(run))) === home) run = freshRun();
+    let cancels = 0;
+    listener.onCancel(run.threadId, run.runId, () => cancels++);
+
+    const crashed = cluster.crash(home);
+    await waitFor(() => !home.running, 'the node to be killed');
+    await waitFor(
+      () =>
+        publisher
+          .multi()
+          .set(keyOf(run), '1', 'PX', 60_000)
+          .publish(`${prefix}cancel`, JSON.stringify(run))
+          .exec()
+          .then(() => true),
+      'the cancel to be published',
+    );
+    await crashed;
+
+    await waitFor(() => cancels === 1, 'the cancel at the listener', 20_000);
+    const moved = await waitFor(subscribedOn, 'the subscription on a live node');
+    expect(moved.port).not.toBe(home.port);
+    expect(listener.health().connected).toBe(true);
   }, 120_000);
 });
