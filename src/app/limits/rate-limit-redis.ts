@@ -24,6 +24,8 @@ export function openRateLimitRedis(url: string, cluster: boolean): Redis | Clust
   return new Cluster([{ host: seed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(seed.port || 6379) }], {
     enableOfflineQueue: false,
     clusterRetryStrategy: reconnectDelay,
+    // With TLS the seed keeps its host name, which its certificate names (e.g. ElastiCache's configuration endpoint).
+    ...(seed.protocol === 'rediss:' ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
     redisOptions: {
       ...NODE_OPTIONS,
       ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),

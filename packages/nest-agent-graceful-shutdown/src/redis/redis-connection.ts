@@ -75,7 +75,12 @@ export function openSignalRedis(options: RedisConnectionOptions, overrides: Redi
   if (!url) throw new TypeError('Redis needs a url (redis://…) or a client');
   if (!options.cluster) return createSignalRedis(url, overrides);
   const seed = seedNode(url);
-  return new Cluster([{ host: seed.host, port: seed.port }], { ...SIGNAL_CLUSTER_OPTIONS, redisOptions: { ...seed.auth, ...nodeOptions } });
+  return new Cluster([{ host: seed.host, port: seed.port }], {
+    ...SIGNAL_CLUSTER_OPTIONS,
+    // With TLS the seed keeps its host name, which its certificate names (e.g. ElastiCache's configuration endpoint).
+    ...(seed.auth.tls ? { dnsLookup: keepHostName } : {}),
+    redisOptions: { ...seed.auth, ...nodeOptions },
+  });
 }
 
 /** Opens (lazily) a standalone connection for the bus. `url` may hold a password: never log it. */
@@ -94,6 +99,11 @@ export async function quitSignalRedis(connection: { status: string; quit(): Prom
     }
   }
   connection.disconnect();
+}
+
+/** A DNS lookup that answers the name itself, so a TLS connection checks the certificate against it. */
+function keepHostName(address: string, callback: (error: null, address: string) => void): void {
+  callback(null, address);
 }
 
 /** The settings of one node connection of a cluster: those a cluster client does not set itself. */
