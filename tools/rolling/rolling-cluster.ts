@@ -26,10 +26,10 @@ export interface ClusterInstance {
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * What a rollout runs on: one PostgreSQL, one Redis (or a Redis Cluster, see `redis`), nginx in front kept up to date by an
- * {@link EndpointsController}, and instances of the built service sharing `env`. Every
- * instance's log feeds the execution ledger and the continuation ledger. `dispose()` stops it
- * all, on every path.
+ * What a rollout runs on: one PostgreSQL, one Redis (or a Redis Cluster, see the `redis`
+ * option), nginx in front kept up to date by an {@link EndpointsController}, and instances of
+ * the built service sharing `env`. Every instance's log feeds the execution ledger and the
+ * continuation ledger. `dispose()` stops it all, on every path.
  */
 export class RollingCluster {
   readonly instanceCount: number;

@@ -1,11 +1,11 @@
 import { Logger, type LoggerService } from '@nestjs/common';
+import type { Cluster, default as Redis } from 'ioredis';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
 import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
 import { rememberedCancels } from './remembered-cancels';
 import { throwOnFailure } from './redis-transaction';
 import { ClusterNodeSubscriber } from './cluster-node-subscriber';
-import type { Cluster, default as Redis } from 'ioredis';
 import { RedisLinkState } from './redis-link-state';
 import { RedisSignalWire } from './redis-signal-wire';
 import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
