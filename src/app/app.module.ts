@@ -38,7 +38,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
         return {
           shutdown: { drainTimeoutMs: app.drainTimeoutMs, timeoutMs: app.shutdownTimeoutMs },
           leases: { ttlMs: app.leaseTtlMs },
-          signals: app.signals === 'redis' ? { redisUrl: app.redisUrl } : app.signals === 'postgres' ? { postgres: true } : {},
+          signals: app.signals === 'redis' ? { redisUrl: app.redisUrl, redisCluster: app.redisCluster } : app.signals === 'postgres' ? { postgres: true } : {},
           runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs, resumeMode: app.resumeMode, onDisconnect: app.runOnDisconnect },
           streams: { retentionMs: app.streamRetentionMs },
           limits: {

@@ -3,7 +3,7 @@ import { JwtService } from '@nestjs/jwt';
 import { THIS_BUILD, type ServiceBuild } from '../bench/service-build';
 import { SpawnedService } from '../bench/spawned-service';
 import { shutdownTimings, type ShutdownTimingInputs, type ShutdownTimings } from '../deploy/shutdown-timings';
-import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisServer } from 'dev-services';
+import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisCluster, RedisServer } from 'dev-services';
 import { EndpointsController } from './endpoints-controller';
 import { ExecutionLedger } from './execution-ledger';
 import { InstanceLogFiles } from './instance-log-files';
@@ -26,7 +26,8 @@ export interface ClusterInstance {
 const READY_TIMEOUT_MS = 60_000;
 
 /**
- * What a rollout runs on: one PostgreSQL, one Redis (none with `signals: 'postgres'`), nginx in front kept up to date by an
+ * What a rollout runs on: one PostgreSQL, one Redis (or a Redis Cluster, see the `redis`
+ * option; none with `signals: 'postgres'`), nginx in front kept up to date by an
  * {@link EndpointsController}, and instances of the built service sharing `env`. Every
  * instance's log feeds the execution ledger and the continuation ledger. `dispose()` stops it
  * all, on every path.
@@ -93,7 +94,7 @@ export class RollingCluster {
   /** The PostgreSQL and Redis every instance shares, and the instances' `DATABASE_URL`: the chaos run restarts them and reads the store. */
   get backends(): { postgres: PostgresServer; redis: RedisServer; databaseUrl: string } {
     if (!this.postgresServer) throw new Error('the cluster is not started');
-    if (!this.redisServer) throw new Error('the cluster runs on PostgreSQL alone (signals: postgres): it has no Redis');
+    if (!this.redisServer) throw new Error('the cluster runs on PostgreSQL alone (signals: postgres) or on a Redis Cluster: it has no single Redis server');
     return { postgres: this.postgresServer, redis: this.redisServer, databaseUrl: this.env.DATABASE_URL };
   }
 
@@ -148,14 +149,25 @@ export class RollingCluster {
     for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => this.log(`clean-up failed: ${String(error)}`));
   }
 
+  /** The Redis of `options.redis`, and the instances' environment for it. */
+  private async startRedis(): Promise<Record<string, string>> {
+    if (this.options.redis === 'cluster') {
+      const cluster = await RedisCluster.start();
+      this.cleanups.push(() => cluster.destroy());
+      return { REDIS_URL: cluster.url, REDIS_CLUSTER: 'true' };
+    }
+    const redis = await RedisServer.start();
+    this.redisServer = redis;
+    this.cleanups.push(() => redis.destroy());
+    return { REDIS_URL: redis.url };
+  }
+
   private async boot(env: Record<string, string>): Promise<void> {
     await ensureLocalServicePackages();
     const postgres = await PostgresServer.start();
     this.postgresServer = postgres;
     this.cleanups.push(() => postgres.destroy());
-    const redis = this.options.signals === 'postgres' ? undefined : await RedisServer.start();
-    this.redisServer = redis;
-    if (redis) this.cleanups.push(() => redis.destroy());
+    const redis = this.options.signals === 'postgres' ? { SIGNALS: 'postgres' } : await this.startRedis();
     // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
     this.cleanups.push(() => this.logFiles.close());
     const nginx = await NginxServer.start();
@@ -171,7 +183,7 @@ export class RollingCluster {
       NODE_ENV: 'production',
       AUTH_JWT_SECRET: this.secret,
       DATABASE_URL: await postgres.createDatabase('rolling'),
-      ...(redis ? { REDIS_URL: redis.url } : { SIGNALS: 'postgres' }),
+      ...redis,
       SHUTDOWN_DRAIN_TIMEOUT_MS: String(this.timing.drainTimeoutMs),
       SHUTDOWN_TIMEOUT_MS: String(this.timing.shutdownTimeoutMs),
       LEASE_TTL_MS: String(this.options.leaseTtlMs ?? 5_000),

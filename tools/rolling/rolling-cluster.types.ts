@@ -34,6 +34,11 @@ export interface RollingClusterOptions {
    * no Redis started). Default: 'redis'.
    */
   signals?: 'redis' | 'postgres';
+  /**
+   * The Redis the instances share: one server, or a local Redis Cluster of 3 masters with a
+   * replica each (`REDIS_CLUSTER=true`, `REDIS_URL` a seed node). Default: `standalone`.
+   */
+  redis?: 'standalone' | 'cluster';
   /** The release the instances of `RollingCluster.start` run (`old-…`). Default: this checkout's build. */
   oldBuild?: ServiceBuild;
 }

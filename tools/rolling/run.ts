@@ -24,7 +24,7 @@ const MODES: Record<string, Mode[]> = {
 };
 
 /**
- * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--signals redis|postgres] [--sessions N] [--logs DIR] [--out DIR] [--publish]`:
+ * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--sessions N] [--signals redis|postgres] [--redis standalone|cluster] [--logs DIR] [--out DIR] [--publish]`:
  * runs the rolling deployment proof, prints its report and writes its timeline,
  * `rolling-<mode>.svg|png`, into `demo-output/rolling/` (or `--out`), and with `--publish` into
  * `docs/images/` too, where the README shows it; with `--logs`, keeps every instance's log.
@@ -33,7 +33,9 @@ const MODES: Record<string, Mode[]> = {
  * mode `auto`) followed by the resumable client; `upgrade` is the `sigterm` rollout from the
  * previous release (`previous-release.ts`, built once into `node_modules/.cache/releases/`) to
  * this checkout's build; `all` runs the first three, `both` the first two. `--signals postgres`
- * runs the handover proof on PostgreSQL alone (`SIGNALS=postgres`, no Redis started).
+ * runs the handover proof on PostgreSQL alone (`SIGNALS=postgres`, no Redis started);
+ * `--redis cluster` puts the instances on a local Redis Cluster (3 masters, a replica each)
+ * instead of one server.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -48,6 +50,9 @@ async function main(): Promise<void> {
   if (!Number.isInteger(sessions) || sessions < 1) throw new Error(`--sessions must be a positive integer, got ${option('sessions')}`);
   const signals = option('signals') ?? 'redis';
   if (signals !== 'redis' && signals !== 'postgres') throw new Error(`--signals must be redis or postgres, got ${signals}`);
+  const redis = option('redis') ?? 'standalone';
+  if (redis !== 'standalone' && redis !== 'cluster') throw new Error(`--redis must be standalone or cluster, got ${redis}`);
+  if (signals === 'postgres' && redis === 'cluster') throw new Error('--signals postgres starts no Redis: leave out --redis cluster');
   const files = ChartFiles.forTool('rolling', args.includes('--publish'), option('out'));
   let passed = true;
   for (const mode of modes) {
@@ -55,13 +60,15 @@ async function main(): Promise<void> {
     const log = (line: string) => console.log(`  · ${line}`);
     let proof: ProofReport;
     if (mode === 'handover') {
-      proof = { mode, report: await runHandoverProof({ sessions, logDir, log, signals }) };
+      proof = { mode, report: await runHandoverProof({ sessions, logDir, log, signals, redis }) };
       console.log(`\n${formatHandoverReport(proof.report)}\n`);
     } else if (mode === 'upgrade') {
+      // The previous release knows no REDIS_CLUSTER: its instances would take a node for the whole.
+      if (redis === 'cluster') throw new Error('--mode upgrade runs on one Redis server only: the previous release cannot use a Redis Cluster');
       proof = { mode, report: await runUpgradeProof({ sessions, logDir, log }) };
       console.log(`\n${formatUpgradeReport(proof.report)}\n`);
     } else {
-      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log }) };
+      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log, redis }) };
       console.log(`\n${formatReport(proof.report)}\n`);
     }
     passed &&= proof.report.passed;

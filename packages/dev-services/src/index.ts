@@ -21,6 +21,8 @@ export { ensureKubernetesTools, type KubernetesTools } from './kubernetes-tools'
 export { ensurePromtool } from './promtool';
 export { PostgresServer, type PostgresServerOptions } from './postgres-server';
 export { RedisServer, type RedisServerOptions } from './redis-server';
+export { RedisCluster, type RedisClusterOptions } from './redis-cluster';
+export { redisCli, redisCliBinary } from './redis-cli';
 export { REPO_ROOT } from './repo-root';
 export { ensureNodeRuntime, run, type NodeMajor, type RunOptions } from './node-runtimes';
 export { findExecutable } from './executables';

@@ -22,6 +22,8 @@ const PORT_ATTEMPTS = 3;
 export interface RedisServerOptions {
   /** TCP port on 127.0.0.1. Default: a free one, picked by the kernel. */
   port?: number;
+  /** More `redis-server` arguments, after the defaults (e.g. `--cluster-enabled yes`). */
+  args?: readonly string[];
 }
 
 /** Children still running, killed if the node process exits without stopping them. */
@@ -83,6 +85,7 @@ export class RedisServer {
     /** TCP port on 127.0.0.1; kept across `stop()`/`startAgain()`. */
     readonly port: number,
     private readonly binary: string,
+    private readonly args: readonly string[],
   ) {
     this.url = `redis://127.0.0.1:${port}`;
   }
@@ -91,7 +94,7 @@ export class RedisServer {
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
     const binary = redisServerBinary();
     for (let attempt = 1; ; attempt++) {
-      const server = new RedisServer(options.port ?? (await freePort()), binary);
+      const server = new RedisServer(options.port ?? (await freePort()), binary, options.args ?? []);
       try {
         await server.startAgain();
         return server;
@@ -115,6 +118,7 @@ export class RedisServer {
         // Throwaway data: no snapshots, no AOF, so nothing lands in the cwd.
         ...['--save', '', '--appendonly', 'no'],
         ...['--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+        ...this.args,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -148,11 +152,14 @@ export class RedisServer {
     }
   }
 
-  /** Sends SIGTERM and waits for the exit; SIGKILL after {@link STOP_TIMEOUT_MS}. Does nothing when stopped. */
-  async stop(): Promise<void> {
+  /**
+   * Sends `signal` (SIGTERM, or SIGKILL for a crash) and waits for the exit; SIGKILL after
+   * {@link STOP_TIMEOUT_MS}. Does nothing when stopped.
+   */
+  async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child) return;
-    child.kill('SIGTERM');
+    child.kill(signal);
     if (!(await exitsWithin(this.exited, STOP_TIMEOUT_MS))) {
       child.kill('SIGKILL');
       if (!(await exitsWithin(this.exited, STOP_TIMEOUT_MS))) {
@@ -160,6 +167,11 @@ export class RedisServer {
       }
     }
     this.forget(child);
+  }
+
+  /** Whether the server process is running (started and not stopped). */
+  get running(): boolean {
+    return this.child !== undefined;
   }
 
   /** Stops the server if running. Nothing is on disk, so there is nothing else to clean. */

@@ -143,4 +143,14 @@ describe('loadAppConfig', () => {
   it('refuses POD_DELETION_COST=true without POD_NAME, naming it', () => {
     expect(() => loadAppConfig({ ...inPod, POD_DELETION_COST: 'true' })).toThrow(/needs POD_NAME/);
   });
+
+  it('reads REDIS_CLUSTER, false by default, and refuses it without REDIS_URL', () => {
+    expect(loadAppConfig(base).redisCluster).toBe(false);
+    expect(loadAppConfig({ ...base, REDIS_URL: 'redis://node-1:6379', REDIS_CLUSTER: 'true' })).toMatchObject({
+      redisUrl: 'redis://node-1:6379',
+      redisCluster: true,
+    });
+    expect(() => loadAppConfig({ ...base, REDIS_CLUSTER: 'true' })).toThrow(/REDIS_CLUSTER=true needs REDIS_URL/);
+    expect(() => loadAppConfig({ ...base, REDIS_URL: 'redis://node-1:6379', REDIS_CLUSTER: 'yes' })).toThrow(/REDIS_CLUSTER/);
+  });
 });

@@ -17,6 +17,7 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: z.string().url().optional(),
+  REDIS_CLUSTER: z.enum(['true', 'false']).default('false'),
   AUTH_JWT_SECRET: z.string().min(1).optional(),
   AUTH_JWKS_URL: z.string().url().optional(),
   AUTH_ISSUER: z.string().min(1).optional(),
@@ -76,6 +77,8 @@ export interface AppConfig {
   redisUrl?: string;
   /** The cross-instance signal bus: Redis, PostgreSQL `LISTEN`/`NOTIFY`, or in-process (one instance). */
   signals: SignalTransport;
+  /** `redisUrl` names a seed node of a Redis Cluster. */
+  redisCluster: boolean;
   /** HS256 secret of bearer tokens; made at random for this boot when unset outside production. */
   authJwtSecret: string;
   /** True when `authJwtSecret` was made at boot outside production: a dev token is logged. */
@@ -185,6 +188,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.REDIS_URL && !/^rediss?:\/\//.test(e.REDIS_URL)) {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)');
   }
+  if (e.REDIS_CLUSTER === 'true' && !e.REDIS_URL) {
+    throw new Error('REDIS_CLUSTER=true needs REDIS_URL, the redis:// URL of one node of the cluster');
+  }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     throw new Error('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request');
   }
@@ -210,6 +216,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     signals,
+    redisCluster: e.REDIS_CLUSTER === 'true',
     authJwtSecret: e.AUTH_JWT_SECRET ?? randomBytes(32).toString('hex'),
     // With a JWKS in production and no secret, HS256 tokens meet a random secret no one has: none verifies.
     authSecretGenerated: !e.AUTH_JWT_SECRET && e.NODE_ENV !== 'production',

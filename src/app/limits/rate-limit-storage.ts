@@ -2,17 +2,15 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
-import Redis from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import { openRateLimitRedis } from './rate-limit-redis';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 
 /** What one count answers: hits so far, whether the user is blocked, and for how long, in seconds. */
 type CountRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-/** How long one count may wait for Redis before this instance counts by itself, in milliseconds. */
-const REDIS_COMMAND_TIMEOUT_MS = 200;
-
 /**
- * Where the per-user request counters live: in Redis with `REDIS_URL`, so the limit holds
+ * Where the per-user request counters live: in Redis with `REDIS_URL` (a cluster with `REDIS_CLUSTER`), so the limit holds
  * across instances, else in this process. It fails open: while Redis cannot answer (down,
  * restarting, slower than 200 ms), requests are counted in this process instead, so an outage
  * never turns the limit into an error, and the limit holds per instance until Redis is back.
@@ -22,24 +20,18 @@ const REDIS_COMMAND_TIMEOUT_MS = 200;
 export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private readonly local = new ThrottlerStorageService();
-  private readonly redis?: Redis;
+  private readonly redis?: Redis | Cluster;
   private readonly shared?: ThrottlerStorageRedisService;
   private fallingBack = false;
 
   constructor(config: ConfigService) {
-    const { redisUrl } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+    const { redisUrl, redisCluster } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
     if (!redisUrl) return;
-    this.redis = new Redis(redisUrl, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      connectTimeout: 2_000,
-      // Reconnect forever, at most 2 s apart, so a restarted Redis is used again quickly.
-      retryStrategy: (times) => Math.min(times * 200, 2_000),
-    });
+    this.redis = openRateLimitRedis(redisUrl, redisCluster);
     // Connection errors surface as failed counts (logged once per outage below), not as crashes.
     this.redis.on('error', () => undefined);
-    this.shared = new ThrottlerStorageRedisService(this.redis);
+    // Its constructor takes either client, one overload each.
+    this.shared = this.redis.isCluster ? new ThrottlerStorageRedisService(this.redis as Cluster) : new ThrottlerStorageRedisService(this.redis as Redis);
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<CountRecord> {

@@ -74,6 +74,17 @@ export interface PostgresSignalSettings {
   channelPrefix?: string;
 }
 
+/**
+ * An ioredis `Redis` or `Cluster` client, as far as the module needs to know it (the package
+ * root does not depend on the optional peer `ioredis`).
+ */
+export interface RedisClientLike {
+  /** `true` for an ioredis `Cluster`. */
+  readonly isCluster: boolean;
+  /** A new client with the same settings. */
+  duplicate(...args: never[]): unknown;
+}
+
 /** How cancels and run-ended notices travel between instances. */
 export interface SignalOptions {
   /**
@@ -88,13 +99,27 @@ export interface SignalOptions {
    * database (no Redis): `true`, or settings. One dedicated connection per instance; cancels
    * are also kept in `agent_run_cancels` (a session migration). The module connects it at boot
    * and closes it at shutdown; while the connection is down, cancels reach this instance's runs
-   * only, and other instances learn of them at their next liveness check. Not with `redisUrl`.
+   * only, and other instances learn of them at their next liveness check. Not with `redisUrl` or `redisClient`.
    * @default unset: no PostgreSQL bus
    */
   postgres?: true | PostgresSignalSettings;
   /**
-   * A bus of your own; takes precedence over `postgres` and `redisUrl`. It is yours to connect and close.
-   * @default a PostgreSQL bus with `postgres`, a Redis bus with `redisUrl`, else an in-process bus
+   * `true`: `redisUrl` names one seed node of a Redis Cluster (the other nodes are found from
+   * it). A run's keys then share a hash tag, so they live in one slot, and follows read one
+   * slot group per command.
+   * @default false
+   */
+  redisCluster?: boolean;
+  /**
+   * An ioredis `Redis` or `Cluster` client to take the place of `redisUrl`: the module opens
+   * its own connections from its settings (`duplicate()`), and closes them at shutdown; the
+   * client stays yours. A `Cluster` turns on what `redisCluster` does.
+   * @default unset
+   */
+  redisClient?: RedisClientLike;
+  /**
+   * A bus of your own; takes precedence over `postgres`, `redisUrl` and `redisClient`. It is yours to connect and close.
+   * @default a PostgreSQL bus with `postgres`, a Redis bus with `redisUrl` or `redisClient`, else an in-process bus
    */
   bus?: SignalBus;
   /**

@@ -51,6 +51,8 @@ export const LEASE_OPTIONS = {
 export const SIGNAL_OPTIONS = {
   // Unset (and no bus): signals stay in the process.
   redisUrl: { rule: NON_EMPTY_STRING, default: undefined },
+  redisCluster: { rule: BOOLEAN, default: false },
+  redisClient: { rule: objectWithMethods('an ioredis Redis or Cluster client', ['duplicate']), default: undefined },
   bus: { rule: objectWithMethods('a SignalBus', ['publishCancel', 'onCancel', 'publishRunEnded', 'onRunEnded']), default: undefined },
   // Unset: no PostgreSQL bus; `true` or settings: LISTEN/NOTIFY on the session store's database.
   postgres: { rule: POSTGRES_SIGNALS, default: undefined },

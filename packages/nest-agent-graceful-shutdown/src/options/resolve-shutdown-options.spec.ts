@@ -18,6 +18,8 @@ describe('resolveShutdownOptions', () => {
       leaseRenewIntervalMs: 5_000,
       recoverOrphanedRunsOnBoot: undefined,
       redisUrl: undefined,
+      redisCluster: false,
+      redisClient: undefined,
       signalBus: undefined,
       cancelTtlMs: 60_000,
       hooks: [],
@@ -89,7 +91,22 @@ describe('resolveShutdownOptions', () => {
     expect(resolveShutdownOptions({ signals: { postgres: true } }).postgresSignals).toEqual({});
     expect(resolveShutdownOptions({ signals: { postgres: { channelPrefix: 'app_' } } }).postgresSignals).toEqual({ channelPrefix: 'app_' });
     expect(resolve({ signals: { postgres: 'yes' } })).toThrow(new TypeError("signals.postgres must be true or { channelPrefix?: string }, got 'yes'"));
-    expect(resolve({ signals: { postgres: true, redisUrl: 'redis://cache:6379' } })).toThrow(/^signals\.postgres and signals\.redisUrl cannot both be set/);
+    expect(resolve({ signals: { postgres: true, redisUrl: 'redis://cache:6379' } })).toThrow(
+      /^signals\.postgres and signals\.redisUrl \(or signals\.redisClient\) cannot both be set/,
+    );
+    expect(resolve({ signals: { postgres: true, redisClient: { isCluster: false, duplicate: () => undefined } } })).toThrow(
+      /^signals\.postgres and signals\.redisUrl \(or signals\.redisClient\) cannot both be set/,
+    );
+  });
+
+  it('refuses two Redis settings at once, and a cluster without a seed node', () => {
+    const client = { isCluster: true, duplicate: () => undefined };
+    expect(resolve({ signals: { redisUrl: 'redis://a:6379', redisClient: client } })).toThrow(
+      new TypeError('signals.redisUrl and signals.redisClient both name a Redis: give one of them'),
+    );
+    expect(resolve({ signals: { redisCluster: true } })).toThrow(/signals.redisCluster needs signals.redisUrl/);
+    expect(resolveShutdownOptions({ signals: { redisUrl: 'redis://a:6379', redisCluster: true } })).toMatchObject({ redisCluster: true });
+    expect(resolveShutdownOptions({ signals: { redisClient: client } }).redisClient).toBe(client);
   });
 
   it('refuses a process signal Node does not know', () => {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { AgentHook } from '../agent/agent-hook.interface';
-import type { GracefulShutdownModuleOptions, PostgresSignalSettings } from './graceful-shutdown-options.interface';
+import type { GracefulShutdownModuleOptions, PostgresSignalSettings, RedisClientLike } from './graceful-shutdown-options.interface';
 import { assertKnownOptions } from './known-options';
 import type { ResumeMessageTemplate } from '../resume/resume-message';
 import { resolveOptionGroup } from './option-group';
@@ -22,6 +22,9 @@ export interface ResolvedShutdownOptions {
   redisUrl?: string;
   /** Set: the PostgreSQL signal bus, with these settings. */
   postgresSignals?: PostgresSignalSettings;
+  /** `redisUrl` names a seed node of a Redis Cluster. */
+  redisCluster: boolean;
+  redisClient?: RedisClientLike;
   signalBus?: SignalBus;
   cancelTtlMs: number;
   hooks: AgentHook[];
@@ -58,7 +61,8 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
   const limits = resolveRunLimits(options.limits);
   assertRenewalFitsLease(leases.renewIntervalMs, leases.ttlMs);
   assertDeadlineAfterDrain(shutdown.timeoutMs, shutdown.drainTimeoutMs);
-  assertOneSignalTransport(signals.postgres, signals.redisUrl);
+  assertOneSignalTransport(signals.postgres, signals.redisUrl ?? signals.redisClient);
+  assertOneRedis(signals.redisUrl, signals.redisCluster, signals.redisClient);
   return {
     drainTimeoutMs: shutdown.drainTimeoutMs,
     shutdownTimeoutMs: shutdown.timeoutMs,
@@ -70,6 +74,8 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     recoverOrphanedRunsOnBoot: leases.recoverOrphanedRunsOnBoot,
     redisUrl: signals.redisUrl,
     postgresSignals: signals.postgres === true ? {} : signals.postgres,
+    redisCluster: signals.redisCluster,
+    redisClient: signals.redisClient,
     signalBus: signals.bus,
     cancelTtlMs: signals.cancelTtlMs,
     hooks: runs.hooks,
@@ -87,6 +93,15 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
   };
 }
 
+function assertOneRedis(url: string | undefined, cluster: boolean, client: RedisClientLike | undefined): void {
+  if (url !== undefined && client !== undefined) {
+    throw new TypeError('signals.redisUrl and signals.redisClient both name a Redis: give one of them');
+  }
+  if (cluster && url === undefined) {
+    throw new TypeError('signals.redisCluster needs signals.redisUrl, a seed node of the cluster (or pass a Cluster as signals.redisClient)');
+  }
+}
+
 function assertRenewalFitsLease(renewIntervalMs: number, ttlMs: number): void {
   if (renewIntervalMs > 0 && renewIntervalMs * 3 <= ttlMs) return;
   throw new RangeError(
@@ -94,9 +109,11 @@ function assertRenewalFitsLease(renewIntervalMs: number, ttlMs: number): void {
   );
 }
 
-function assertOneSignalTransport(postgres: unknown, redisUrl: string | undefined): void {
-  if (postgres === undefined || redisUrl === undefined) return;
-  throw new TypeError('signals.postgres and signals.redisUrl cannot both be set: choose one cross-instance signal bus (Redis also carries the run event log)');
+function assertOneSignalTransport(postgres: unknown, redis: unknown): void {
+  if (postgres === undefined || redis === undefined) return;
+  throw new TypeError(
+    'signals.postgres and signals.redisUrl (or signals.redisClient) cannot both be set: choose one cross-instance signal bus (Redis also carries the run event log)',
+  );
 }
 
 function assertDeadlineAfterDrain(timeoutMs: number, drainTimeoutMs: number): void {

@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { LoopNudge } from '../streams/loop-nudge';
-import { createSignalRedis } from './redis-connection';
+import { openSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
 import type { RedisLogWire, StreamEntry } from './redis-log-wire';
 import { RunLogFollowers } from './run-log-followers';
 
@@ -29,10 +29,10 @@ type ReadReply = [key: string, entries: StreamEntry[]][] | null;
 
 /** What a {@link RedisLogFollower} works with. */
 export interface RedisLogFollowerOptions {
-  /** Redis URL of the blocking connection it opens; never logged. */
-  url: string;
+  /** Where its blocking connection goes (a standalone Redis); the URL is never logged. */
+  connection: RedisConnectionOptions;
   /** The log's command connection, which sends the wake-ups. */
-  commands: Redis;
+  commands: RedisClient;
   wire: RedisLogWire;
   logger: LoggerService;
 }
@@ -62,7 +62,7 @@ export class RedisLogFollower {
   constructor(private readonly options: RedisLogFollowerOptions) {
     this.followers = new RunLogFollowers(options.logger);
     this.wakeKey = options.wire.wakeKey(randomUUID());
-    this.blocking = createSignalRedis(options.url, {
+    this.blocking = openSignalRedis(options.connection, {
       // A read blocks on purpose: the command connections' timeout must not cut it short. The
       // client still gives it up `READ_GRACE_MS` after its BLOCK time, so no read hangs.
       commandTimeout: undefined,
@@ -70,7 +70,7 @@ export class RedisLogFollower {
       blockingTimeoutGrace: READ_GRACE_MS,
       // After a reconnect the loop sends a fresh read; a stale one resent would block before it.
       autoResendUnfulfilledCommands: false,
-    });
+    }) as Redis;
     this.blocking.on('error', () => undefined);
     this.blocking.on('ready', () => this.nudge.nudge());
   }

@@ -185,6 +185,23 @@ describe('RedisRunEventLog', () => {
     expect(after - before - 1).toBeLessThanOrEqual(1);
   }, 30_000);
 
+  it('works through connections copied from an ioredis client, which it leaves open', async () => {
+    const client = new Redis(server.url);
+    const log = new RedisRunEventLog({ client, keyPrefix: `test-${++testCount}:`, logger: new RecordingLogger() });
+    logs.push(log);
+    await log.connect();
+    const run = freshRun();
+    const listener = new RecordingListener();
+    follows.push(log.follow(run, 0, listener));
+
+    await log.append(run, loggedEvents(1, 2));
+
+    await waitFor(() => listener.received.length === 2, 'the events');
+    await log.close();
+    expect(await client.ping()).toBe('PONG');
+    client.disconnect();
+  });
+
   it('closes at once while its read is blocked', async () => {
     const log = await openLog();
     follows.push(log.follow(freshRun(), 0, new RecordingListener()));

@@ -1,8 +1,8 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type Redis from 'ioredis';
 import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
-import { createSignalRedis, quitSignalRedis } from './redis-connection';
+import { RedisClusterLogFollower } from './redis-cluster-log-follower';
+import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
 import { RedisLinkState } from './redis-link-state';
 import { RedisLogFollower } from './redis-log-follower';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
@@ -12,9 +12,7 @@ import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEnt
 const CONNECT_WAIT_MS = 3_000;
 
 /** Settings of a {@link RedisRunEventLog}. */
-export interface RedisRunEventLogOptions {
-  /** Redis URL, e.g. `redis://:secret@redis:6379/0`. Never logged: it may hold a password. */
-  url: string;
+export interface RedisRunEventLogOptions extends RedisConnectionOptions {
   /**
    * Put before every key, so several apps can share one Redis.
    * @default 'agents:'
@@ -22,39 +20,49 @@ export interface RedisRunEventLogOptions {
   keyPrefix?: string;
   /** Where connection changes and failing listeners are logged. @default new Logger('RunEventLog') */
   logger?: LoggerService;
+  /**
+   * On a Redis Cluster only: how often the followed logs are read, in milliseconds (a cluster
+   * blocks a read on one slot only, so follows poll, one `XREAD` per slot group).
+   * @default 100
+   */
+  followPollMs?: number;
 }
 
 /** The command connection, with the append script defined on it (sent by its SHA once Redis knows it). */
-type LogCommands = Redis & {
+type LogCommands = RedisClient & {
   appendRunEvents(key: string, writerKey: string, writer: string, ...idsAndEvents: string[]): Promise<number>;
   claimRunLog(key: string, writerKey: string, writer: string): Promise<StreamEntry[]>;
 };
 
 /**
  * Run event logs in Redis Streams, shared by every instance: one stream per run (key
- * `<prefix>log:<threadId>:<runId>`), an event with id `n` at entry `n-0`. Appends are one
- * atomic script, idempotent for ids already stored. Each instance holds one command
- * connection, and one blocking connection that serves all its follows (opened at the
- * first follow). Commands fail fast while Redis is away; the connections come back by
- * themselves, and follows resume from where each follower was.
+ * `<prefix>log:<threadId>:<runId>`, on a cluster `<prefix>log:{<threadId>:<runId>}` so the
+ * run's keys share a slot), an event with id `n` at entry `n-0`. Appends are one atomic
+ * single-slot script, idempotent for ids already stored. On a standalone Redis each instance
+ * holds one command connection, and one blocking connection that serves all its follows
+ * (opened at the first follow); on a cluster, one connection per node, and follows read one
+ * slot group per command. Commands fail fast while Redis is away; the connections come back
+ * by themselves, and follows resume from where each follower was.
  *
  * @example
  * const log = new RedisRunEventLog({ url: process.env.REDIS_URL! });
+ * const clustered = new RedisRunEventLog({ url: 'redis://node-1:6379', cluster: true });
  * await log.connect();
  */
 export class RedisRunEventLog implements RunEventLog {
   private readonly wire: RedisLogWire;
   private readonly logger: LoggerService;
   private readonly commands: LogCommands;
-  private readonly follower: RedisLogFollower;
+  private readonly follower: RedisLogFollower | RedisClusterLogFollower;
   private readonly link: RedisLinkState;
   private closed = false;
   private closing?: Promise<void>;
 
   constructor(options: RedisRunEventLogOptions) {
-    this.wire = new RedisLogWire(options.keyPrefix ?? 'agents:');
+    const cluster = isClusterConnection(options);
+    this.wire = new RedisLogWire(options.keyPrefix ?? 'agents:', cluster);
     this.logger = options.logger ?? new Logger('RunEventLog');
-    const commands = createSignalRedis(options.url);
+    const commands = openSignalRedis(options);
     commands.defineCommand('appendRunEvents', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     commands.defineCommand('claimRunLog', { numberOfKeys: 2, lua: CLAIM_SCRIPT });
     this.commands = commands as LogCommands;
@@ -62,7 +70,9 @@ export class RedisRunEventLog implements RunEventLog {
     commands.on('error', (error: unknown) => this.link.noteError(error));
     commands.on('ready', () => this.link.set(true, this.closed));
     commands.on('close', () => this.link.set(false, this.closed));
-    this.follower = new RedisLogFollower({ url: options.url, commands, wire: this.wire, logger: this.logger });
+    this.follower = cluster
+      ? new RedisClusterLogFollower({ commands, wire: this.wire, logger: this.logger, pollMs: options.followPollMs })
+      : new RedisLogFollower({ connection: options, commands, wire: this.wire, logger: this.logger });
   }
 
   /** Starts the command connection; resolves once it is ready, or after a few seconds if Redis is down. */

@@ -1,8 +1,11 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { Cluster, default as Redis } from 'ioredis';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import { createSignalRedis, quitSignalRedis } from './redis-connection';
+import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
+import { rememberedCancels } from './remembered-cancels';
+import { throwOnFailure } from './redis-transaction';
+import { ClusterNodeSubscriber } from './cluster-node-subscriber';
 import { RedisLinkState } from './redis-link-state';
 import { RedisSignalWire } from './redis-signal-wire';
 import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
@@ -13,9 +16,7 @@ const CONNECT_WAIT_MS = 3_000;
 const RESYNC_BATCH = 500;
 
 /** Settings of a {@link RedisSignalBus}. */
-export interface RedisSignalBusOptions {
-  /** Redis URL, e.g. `redis://:secret@redis:6379/0`. Never logged: it may hold a password. */
-  url: string;
+export interface RedisSignalBusOptions extends RedisConnectionOptions {
   /**
    * Put before every key and channel, so several apps can share one Redis.
    * @default 'agents:'
@@ -35,6 +36,13 @@ export interface RedisSignalBusOptions {
  * two fixed channels and one command connection, so its Redis load does not grow with its
  * runs: subscriptions are local, and keys are read only when a lost subscriber connection
  * is back. While Redis is down, signals still reach the runs of this instance.
+ *
+ * On a Redis Cluster (`cluster: true`, or a `Cluster` client) the command connection is one per
+ * node, cancel keys are hash-tagged per run (`<prefix>cancel:{<threadId>:<runId>}`) and read
+ * one slot group per `MGET`. The channels stay classic pub/sub, which a cluster broadcasts to
+ * every node, so the subscriber holds one connection to any one node and moves when it goes
+ * (see `ClusterNodeSubscriber`). Each instance needs every cancel and run end: sharded
+ * channels (`SSUBSCRIBE`, Redis 7) would save nothing, and would take a connection per shard.
  */
 export class RedisSignalBus implements SignalBus {
   private readonly local: InProcessSignalBus;
@@ -43,8 +51,8 @@ export class RedisSignalBus implements SignalBus {
   private readonly cancelTtlMs: number;
   private readonly logger: LoggerService;
   private readonly link: RedisLinkState;
-  private readonly commands: Redis;
-  private readonly subscriber: Redis;
+  private readonly commands: RedisClient;
+  private readonly subscriber: Redis | ClusterNodeSubscriber;
   private subscribed = false;
   private closed = false;
   private closing?: Promise<void>;
@@ -52,12 +60,15 @@ export class RedisSignalBus implements SignalBus {
   constructor(options: RedisSignalBusOptions) {
     this.cancelTtlMs = options.cancelTtlMs ?? 60_000;
     this.local = new InProcessSignalBus(this.cancelTtlMs);
-    this.wire = new RedisSignalWire(options.keyPrefix ?? 'agents:');
+    const cluster = isClusterConnection(options);
+    this.wire = new RedisSignalWire(options.keyPrefix ?? 'agents:', cluster);
     this.logger = options.logger ?? new Logger('SignalBus');
     this.link = new RedisLinkState(this.logger);
-    this.commands = createSignalRedis(options.url);
+    this.commands = openSignalRedis(options);
     // Resubscribed by hand, so that the re-sync runs only once the channels are live again.
-    this.subscriber = createSignalRedis(options.url, { autoResubscribe: false });
+    this.subscriber = cluster
+      ? new ClusterNodeSubscriber(this.commands as Cluster, { autoResubscribe: false })
+      : (openSignalRedis(options, { autoResubscribe: false }) as Redis);
     this.commands.on('ready', () => void this.resync());
     this.subscriber.on('ready', () => void this.subscribe());
     this.subscriber.on('close', () => (this.subscribed = false));
@@ -156,9 +167,8 @@ export class RedisSignalBus implements SignalBus {
   private async resync(): Promise<void> {
     if (!this.subscribed || this.commands.status !== 'ready') return;
     try {
-      for (const runs of this.subscriptions.batches(RESYNC_BATCH)) {
-        const found = await this.commands.mget(runs.map((run) => this.wire.cancelKey(run.threadId, run.runId)));
-        for (const [index, run] of runs.entries()) if (found[index] !== null) await this.local.publishCancel(run);
+      for (const batch of this.subscriptions.batches(RESYNC_BATCH)) {
+        for (const run of await rememberedCancels(this.commands, this.wire, batch)) await this.local.publishCancel(run);
       }
     } catch (error) {
       // Mostly a connection dropped meanwhile: its next 'ready' tries again.
@@ -193,11 +203,4 @@ export class RedisSignalBus implements SignalBus {
     this.link.release();
     await Promise.all([this.commands, this.subscriber].map(quitSignalRedis));
   }
-}
-
-/** A MULTI reports failed commands in its results rather than by rejecting. */
-function throwOnFailure(results: [Error | null, unknown][] | null): void {
-  if (!results) throw new Error('transaction aborted');
-  const failure = results.find(([error]) => error)?.[0];
-  if (failure) throw failure;
 }

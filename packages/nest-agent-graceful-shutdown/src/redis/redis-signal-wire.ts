@@ -10,8 +10,18 @@ export class RedisSignalWire {
   /** Channel every instance subscribes to for run-ended notices. */
   readonly runEndedChannel: string;
 
-  /** @param prefix put before every key and channel, e.g. `agents:`. */
-  constructor(private readonly prefix: string) {
+  /**
+   * @param prefix put before every key and channel, e.g. `agents:`.
+   * @param hashTags put each run's part of its keys in a hash tag (`{threadId:runId}`), the
+   * slot of the run's other keys on a Redis Cluster. Off for a standalone Redis, whose key
+   * names stay those of earlier versions.
+   */
+  constructor(
+    private readonly prefix: string,
+    private readonly hashTags = false,
+  ) {
+    if (hashTags && /[{}]/.test(prefix))
+      throw new RangeError(`key prefix '${prefix}' must hold no braces on a Redis Cluster: they would change the keys' hash tag`);
     this.cancelChannel = `${prefix}cancel`;
     this.runEndedChannel = `${prefix}run-ended`;
   }
@@ -21,7 +31,8 @@ export class RedisSignalWire {
    * so `a:b` + `c` and `a` + `b:c` cannot share a key; the usual ids stay readable.
    */
   cancelKey(threadId: string, runId: string): string {
-    return `${this.prefix}cancel:${encodeURIComponent(threadId)}:${encodeURIComponent(runId)}`;
+    const part = `${encodeURIComponent(threadId)}:${encodeURIComponent(runId)}`;
+    return `${this.prefix}cancel:${this.hashTags ? `{${part}}` : part}`;
   }
 
   /** JSON, so any id is carried as it is. */

@@ -3,7 +3,7 @@ import type { Provider } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { InProcessSignalBus } from './in-process-signal-bus';
-import { importRedisEntry } from './redis-entry';
+import { importRedisEntry, redisConnection } from './redis-entry';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { isPostgresSignalSource } from './postgres-signal-source';
@@ -11,9 +11,9 @@ import { isPostgresSignalSource } from './postgres-signal-source';
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
 export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
 
-/** The Redis bus, loaded only when `signals.redisUrl` is set. */
-async function redisBus(url: string, cancelTtlMs: number): Promise<SignalBus> {
-  return new (await importRedisEntry()).RedisSignalBus({ url, cancelTtlMs });
+/** The Redis bus, loaded only when `signals.redisUrl` or `signals.redisClient` is set. */
+async function redisBus(options: ResolvedShutdownOptions): Promise<SignalBus> {
+  return new (await importRedisEntry()).RedisSignalBus({ ...redisConnection(options), cancelTtlMs: options.cancelTtlMs });
 }
 
 /** The PostgreSQL bus of `signals.postgres`, on the session store's database. */
@@ -26,7 +26,7 @@ function postgresBus(options: ResolvedShutdownOptions, store: SessionStore): Sig
 
 /**
  * The signal bus: the host's (`signals.bus`), else PostgreSQL (`signals.postgres`), else Redis
- * (`signals.redisUrl`), else in-process.
+ * (`signals.redisUrl` or `signals.redisClient`), else in-process.
  */
 export const signalBusProviders: Provider[] = [
   {
@@ -35,7 +35,7 @@ export const signalBusProviders: Provider[] = [
     useFactory: async (options: ResolvedShutdownOptions, store: SessionStore): Promise<OwnedSignalBus> => {
       if (options.signalBus) return null;
       if (options.postgresSignals) return postgresBus(options, store);
-      return options.redisUrl ? redisBus(options.redisUrl, options.cancelTtlMs) : new InProcessSignalBus(options.cancelTtlMs);
+      return redisConnection(options) ? redisBus(options) : new InProcessSignalBus(options.cancelTtlMs);
     },
   },
   {

@@ -4,7 +4,7 @@ import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store';
-import { importRedisEntry } from '../signals/redis-entry';
+import { importRedisEntry, redisConnection } from '../signals/redis-entry';
 import { InMemoryRunEventLog } from './in-memory-run-event-log';
 import { carriesLogNudges } from '../session/log-nudges';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
@@ -13,9 +13,9 @@ import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.inte
 /** A log the module made from its options, and so connects and closes; null for a log the host passed. */
 export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
 
-/** The Redis log, loaded only when `signals.redisUrl` is set. */
-async function redisLog(url: string): Promise<RunEventLog> {
-  return new (await importRedisEntry()).RedisRunEventLog({ url });
+/** The Redis log, loaded only when `signals.redisUrl` or `signals.redisClient` is set. */
+async function redisLog(options: ResolvedShutdownOptions): Promise<RunEventLog> {
+  return new (await importRedisEntry()).RedisRunEventLog({ ...redisConnection(options) });
 }
 
 /**
@@ -28,7 +28,7 @@ export const runEventLogProviders: Provider[] = [
     inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE, SIGNAL_BUS],
     useFactory: async (options: ResolvedShutdownOptions, store: SessionStore, bus: SignalBus): Promise<OwnedRunEventLog> => {
       if (options.eventLog) return null;
-      if (options.redisUrl) return redisLog(options.redisUrl);
+      if (redisConnection(options)) return redisLog(options);
       // The PostgreSQL bus wakes the followers of a run on other instances when its log grows.
       return store instanceof TypeOrmSessionStore ? store.createRunEventLog(carriesLogNudges(bus) ? bus : undefined) : new InMemoryRunEventLog();
     },

@@ -1,7 +1,15 @@
 // The `/types` entry: the shapes that the root entry's module, services and interfaces take and
 // return, for a service that names them in its own code (a typed config factory, a controller's
 // return type, a client of its own). Types only: importing it loads no code.
-export type { LeaseOptions, RunLimitOptions, RunOptions, ShutdownOptions, SignalOptions, StreamOptions } from '../options/graceful-shutdown-options.interface';
+export type {
+  LeaseOptions,
+  RedisClientLike,
+  RunLimitOptions,
+  RunOptions,
+  ShutdownOptions,
+  SignalOptions,
+  StreamOptions,
+} from '../options/graceful-shutdown-options.interface';
 export type { ResumeMode } from '../options/resume-mode';
 export type { ResumeMessageContext, ResumeMessageTemplate } from '../resume/resume-message';
 

@@ -1,0 +1,16 @@
+import type { CancelSignal } from '../contracts/signal-bus.interface';
+import type { RedisClient } from './redis-connection';
+import { groupBySlot } from './redis-key-slot';
+import type { RedisSignalWire } from './redis-signal-wire';
+
+/**
+ * The runs among `runs` whose cancel Redis still remembers (its key is set): what a subscriber
+ * that was away may have missed. One `MGET` on a standalone Redis; on a cluster, which reads
+ * keys of one slot per command, one per slot group, sent together.
+ */
+export async function rememberedCancels(commands: RedisClient, wire: RedisSignalWire, runs: readonly CancelSignal[]): Promise<CancelSignal[]> {
+  const keyOf = (run: CancelSignal) => wire.cancelKey(run.threadId, run.runId);
+  const groups = commands.isCluster ? groupBySlot(runs, keyOf) : [[...runs]];
+  const found = await Promise.all(groups.map((group) => commands.mget(group.map(keyOf))));
+  return groups.flatMap((group, index) => group.filter((_, at) => found[index][at] !== null));
+}
