@@ -3,6 +3,7 @@
 // return type, a client of its own). Types only: importing it loads no code.
 export type {
   LeaseOptions,
+  PostgresSignalSettings,
   RedisClientLike,
   RunLimitOptions,
   RunOptions,
