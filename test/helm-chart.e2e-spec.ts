@@ -139,6 +139,33 @@ describe('the Deployment', () => {
     });
   });
 
+  it('runs on PostgreSQL alone with config.signals postgres: SIGNALS=postgres, no REDIS_URL, and an environment the config loader accepts', async () => {
+    const objects = await render({ set: ['config.signals=postgres'] });
+    const container = onlyContainer(podSpecOf(deploymentOf(objects)));
+    expect(container.env!.map((entry) => entry.name)).not.toContain('REDIS_URL');
+    const env = effectiveEnv(container, objects);
+    const secrets: Record<string, string> = { DATABASE_URL: 'postgres://agents:secret@db:5432/agents', AUTH_JWT_SECRET: 'secret' };
+    const config = loadAppConfig(Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name]])));
+    expect([config.signals, config.redisUrl, config.redisCluster]).toEqual(['postgres', undefined, false]);
+    expect(findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data).not.toHaveProperty('SIGNALS');
+  });
+
+  it('names a Redis Cluster with config.redisCluster, and refuses it beside config.signals postgres', async () => {
+    const objects = await render({ set: ['config.redisCluster=true'] });
+    const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
+    expect(dataOf(objects).REDIS_CLUSTER).toBe('true');
+    expect(dataOf(byDefault)).not.toHaveProperty('REDIS_CLUSTER');
+    const env = effectiveEnv(onlyContainer(podSpecOf(deploymentOf(objects))), objects);
+    const secrets: Record<string, string> = {
+      DATABASE_URL: 'postgres://agents:secret@db:5432/agents',
+      REDIS_URL: 'redis://redis-node-1:6379',
+      AUTH_JWT_SECRET: 'secret',
+    };
+    expect(loadAppConfig(Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name]]))).redisCluster).toBe(true);
+    await expect(render({ set: ['config.redisCluster=true', 'config.signals=postgres'] })).rejects.toThrow(/config.redisCluster needs config.signals redis/);
+    await expect(render({ set: ['config.signals=kafka'] })).rejects.toThrow(/signals/);
+  });
+
   it('reads OPENAI_API_KEY from a Secret only when one is named', () => {
     const secretNames = (objects: KubernetesObject[]) =>
       onlyContainer(podSpecOf(deploymentOf(objects)))
