@@ -1,15 +1,11 @@
-import { formatHandoverReport, type HandoverReport } from '../tools/rolling/handover-report';
-import { runHandoverProof } from '../tools/rolling/handover-proof';
 import { formatReport } from '../tools/rolling/rolling-report';
 import { runRollingProof, type RollingProofOptions } from '../tools/rolling/rolling-proof';
 import type { RollingReport } from '../tools/rolling/rolling-report';
 import { rolloutMetrics } from './support/rollout-metrics';
+import { describeShortHandover } from './support/short-handover-suite';
 
 /** One rollout: three instances replaced under 100 client sessions; a few minutes at most on a slow machine. */
 const ROLLOUT_TIMEOUT_MS = 360_000;
-
-/** The short handover rollout: two instances replaced under 12 client sessions; about 30 s here. */
-const HANDOVER_TIMEOUT_MS = 120_000;
 
 /**
  * The rolling-deployment proof (see `tools/rolling/rolling-proof.ts`): real processes on one
@@ -117,55 +113,10 @@ describe('instances replaced with SIGKILL under 100 client sessions', () => {
   });
 });
 
-describe('a rolling deployment that hands runs over (resume mode auto) under 12 resumable clients', () => {
-  let handover: HandoverReport | undefined;
-  beforeAll(async () => {
-    handover = await runHandoverProof({ sessions: 12, instances: 2 });
-    console.log(formatHandoverReport(handover));
-  }, HANDOVER_TIMEOUT_MS);
-  const report = () => {
-    if (!handover) throw new Error('the rollout did not produce a report; see the beforeAll error');
-    return handover;
-  };
-
-  it('hands runs over, and their clients follow them to the end on another instance', () => {
-    expect(report().runs.gap.count).toBeGreaterThan(0);
-    expect(report().runs.runsAcrossInstances).toBeGreaterThan(0);
-  });
-
-  it("loses and repeats no event: each client received exactly its run's log", () => {
-    expect(report().logs.eventsLogged).toBeGreaterThan(0);
-    expect(report().logs.eventsLost).toBe(0);
-    expect(report().logs.eventsRepeated).toBe(0);
-    expect(report().logs.deliveryMismatches).toEqual([]);
-    expect(report().logs.logsUnreadable).toEqual([]);
-  });
-
-  it('never makes a client send a run under way again', () => {
-    expect(report().runs.interruptedRetries).toBe(0);
-    // The only resends allowed: new runs nginx misrouted to an instance out of its upstreams, refused before they started.
-    expect(report().runs.resends).toBe(report().runs.misroutedPosts);
-    expect(report().runs.retried).toEqual([]);
-    expect(report().runs.failures).toEqual([]);
-  });
-
-  it('never runs a tool call again once its result was saved', () => {
-    expect(report().audit.toolExecutionsDuplicated).toEqual([]);
-    expect(report().audit.stepsRepeated).toEqual([]);
-  });
-
-  it('lets a scrape of GET /metrics see the drains and the runs the survivors took over', () => {
+describeShortHandover('a rolling deployment that hands runs over (resume mode auto) under 12 resumable clients', {}, (report) => {
+  it('lets a scrape of GET /metrics see the drains, and no client resume', () => {
     const metrics = rolloutMetrics(report().record);
     for (const { samples } of metrics.duringShutdown) expect(samples.length).toBeGreaterThan(0);
-    expect(metrics.resumes.auto).toBeGreaterThan(0);
     expect(metrics.resumes.client ?? 0).toBe(0);
-  });
-
-  it('has every old instance exit 0 within the grace period, and passes', () => {
-    for (const shutdown of report().shutdowns) {
-      expect(shutdown).toMatchObject({ signal: 'SIGTERM', exitCode: 0 });
-      expect(shutdown.durationMs).toBeLessThan(report().graceMs);
-    }
-    expect(report().problems).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
+import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, parseSignalPayload, runEndedOf } from '../signals/signal-payloads';
 
 /**
  * The Redis names and payloads of the signal bus, shared by every instance. Changing them
@@ -37,47 +38,23 @@ export class RedisSignalWire {
 
   /** JSON, so any id is carried as it is. */
   encodeCancel(signal: CancelSignal): string {
-    const { threadId, runId, requestedAt } = signal;
-    return JSON.stringify(requestedAt === undefined ? { threadId, runId } : { threadId, runId, requestedAt });
+    return encodeCancelPayload(signal);
   }
 
   /** JSON, so any id is carried as it is. */
   encodeRunEnded(signal: RunEndedSignal): string {
-    const { threadId, runId, status, stopReason } = signal;
-    return JSON.stringify({ threadId, runId, status, stopReason });
+    return encodeRunEndedPayload(signal);
   }
 
   /** The signal, or `undefined` for a payload this version cannot read. */
   decodeCancel(payload: string): CancelSignal | undefined {
-    const message = parse(payload);
-    if (!message || !isRun(message)) return undefined;
-    const { threadId, runId, requestedAt } = message;
-    return typeof requestedAt === 'number' ? { threadId, runId, requestedAt } : { threadId, runId };
+    const message = parseSignalPayload(payload);
+    return message && cancelOf(message);
   }
 
   /** The signal, or `undefined` for a payload this version cannot read. */
   decodeRunEnded(payload: string): RunEndedSignal | undefined {
-    const message = parse(payload);
-    if (!message || !isRun(message) || typeof message.status !== 'string' || typeof message.stopReason !== 'string') {
-      return undefined;
-    }
-    const { threadId, runId, status, stopReason } = message;
-    // Status and reason are passed on as sent: a newer instance may know values this one does not.
-    return { threadId, runId, status, stopReason } as RunEndedSignal;
+    const message = parseSignalPayload(payload);
+    return message && runEndedOf(message);
   }
-}
-
-type Message = Record<string, unknown>;
-
-function parse(payload: string): Message | undefined {
-  try {
-    const value: unknown = JSON.parse(payload);
-    return typeof value === 'object' && value !== null ? (value as Message) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRun(message: Message): message is Message & { threadId: string; runId: string } {
-  return typeof message.threadId === 'string' && typeof message.runId === 'string';
 }

@@ -1,4 +1,5 @@
 import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
+import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, namesRun, parseSignalPayload, runEndedOf } from '../signals/signal-payloads';
 
 /** PostgreSQL refuses a `NOTIFY` payload of 8000 bytes or more. */
 export const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_999;
@@ -44,8 +45,8 @@ export class PostgresSignalWire {
     return [this.cancelChannel, this.runEndedChannel, this.logChannel];
   }
 
-  encodeCancel({ threadId, runId, requestedAt }: CancelSignal): string {
-    return JSON.stringify(requestedAt === undefined ? { threadId, runId } : { threadId, runId, requestedAt });
+  encodeCancel(signal: CancelSignal): string {
+    return encodeCancelPayload(signal);
   }
 
   /** Sent instead of a cancel whose ids are too long for a payload; the cancel table holds the ids. */
@@ -53,8 +54,8 @@ export class PostgresSignalWire {
     return JSON.stringify({ resync: true });
   }
 
-  encodeRunEnded({ threadId, runId, status, stopReason }: RunEndedSignal): string {
-    return JSON.stringify({ threadId, runId, status, stopReason });
+  encodeRunEnded(signal: RunEndedSignal): string {
+    return encodeRunEndedPayload(signal);
   }
 
   encodeLogAppended({ threadId, runId, lastId }: LogAppendedSignal): string {
@@ -68,36 +69,20 @@ export class PostgresSignalWire {
 
   /** What a notification says, or `undefined` for one this version cannot read. */
   decode(channel: string, payload: string): Notified | undefined {
-    const message = parse(payload);
+    const message = parseSignalPayload(payload);
     if (!message) return undefined;
     if (channel === this.cancelChannel) {
       if (message.resync === true) return { kind: 'resync' };
-      if (!isRun(message)) return undefined;
-      const { threadId, runId, requestedAt } = message;
-      return { kind: 'cancel', signal: typeof requestedAt === 'number' ? { threadId, runId, requestedAt } : { threadId, runId } };
+      const signal = cancelOf(message);
+      return signal && { kind: 'cancel', signal };
     }
-    if (!isRun(message)) return undefined;
-    const { threadId, runId } = message;
-    if (channel === this.runEndedChannel && typeof message.status === 'string' && typeof message.stopReason === 'string') {
-      // Status and reason are passed on as sent: a newer instance may know values this one does not.
-      return { kind: 'run-ended', signal: { threadId, runId, status: message.status, stopReason: message.stopReason } as RunEndedSignal };
+    if (channel === this.runEndedChannel) {
+      const signal = runEndedOf(message);
+      return signal && { kind: 'run-ended', signal };
     }
-    if (channel === this.logChannel && typeof message.lastId === 'number') return { kind: 'log', signal: { threadId, runId, lastId: message.lastId } };
+    if (channel === this.logChannel && namesRun(message) && typeof message.lastId === 'number') {
+      return { kind: 'log', signal: { threadId: message.threadId, runId: message.runId, lastId: message.lastId } };
+    }
     return undefined;
   }
-}
-
-type Message = Record<string, unknown>;
-
-function parse(payload: string): Message | undefined {
-  try {
-    const value: unknown = JSON.parse(payload);
-    return typeof value === 'object' && value !== null ? (value as Message) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isRun(message: Message): message is Message & { threadId: string; runId: string } {
-  return typeof message.threadId === 'string' && typeof message.runId === 'string';
 }

@@ -1,0 +1,50 @@
+import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
+
+/**
+ * The JSON payloads of cancels and run-ended notices, as every cross-instance transport (Redis
+ * pub/sub, PostgreSQL `NOTIFY`) carries them: ids as they are, nothing else of the run.
+ * Changing them is a wire change: instances of different versions would stop hearing each other.
+ */
+
+/** A decoded payload: an object, its fields not yet checked. */
+export type SignalMessage = Record<string, unknown>;
+
+/** JSON, so any id is carried as it is. */
+export function encodeCancelPayload({ threadId, runId, requestedAt }: CancelSignal): string {
+  return JSON.stringify(requestedAt === undefined ? { threadId, runId } : { threadId, runId, requestedAt });
+}
+
+/** JSON, so any id is carried as it is. */
+export function encodeRunEndedPayload({ threadId, runId, status, stopReason }: RunEndedSignal): string {
+  return JSON.stringify({ threadId, runId, status, stopReason });
+}
+
+/** The payload's object, or `undefined` for one that is not a JSON object. */
+export function parseSignalPayload(payload: string): SignalMessage | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return typeof value === 'object' && value !== null ? (value as SignalMessage) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the message names a run. */
+export function namesRun(message: SignalMessage): message is SignalMessage & { threadId: string; runId: string } {
+  return typeof message.threadId === 'string' && typeof message.runId === 'string';
+}
+
+/** The cancel a message carries, or `undefined` for one this version cannot read. */
+export function cancelOf(message: SignalMessage): CancelSignal | undefined {
+  if (!namesRun(message)) return undefined;
+  const { threadId, runId, requestedAt } = message;
+  return typeof requestedAt === 'number' ? { threadId, runId, requestedAt } : { threadId, runId };
+}
+
+/** The run end a message carries, or `undefined` for one this version cannot read. */
+export function runEndedOf(message: SignalMessage): RunEndedSignal | undefined {
+  if (!namesRun(message) || typeof message.status !== 'string' || typeof message.stopReason !== 'string') return undefined;
+  const { threadId, runId, status, stopReason } = message;
+  // Status and reason are passed on as sent: a newer instance may know values this one does not.
+  return { threadId, runId, status, stopReason } as RunEndedSignal;
+}
