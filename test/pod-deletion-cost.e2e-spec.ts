@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ChildService, freePort, waitFor } from 'dev-services';
+import { join } from 'node:path';
+import { waitFor } from 'dev-services';
 import { PodPatchServer, selfSignedCertificate, serviceAccountDir } from '../src/app/kubernetes/kubernetes-api.fixtures';
-import { api, runInput, TEST_SECRET, tokenFor } from './support/http';
-import { tempDataDir } from './support/service-process';
+import { api, runInput, tokenFor } from './support/http';
+import { ServiceProcess } from './support/service-process';
 import { startRun, type RunStream } from './support/sse';
 
-const MAIN = resolve(__dirname, '../dist/main.js');
 const POD = 'agent-service-7f9c5d-x2x7q';
 const NAMESPACE = 'agents-e2e';
 const TOKEN = 'e2e-service-account-token';
@@ -24,7 +23,7 @@ const IN_POD_SHELL =
 const user = tokenFor('cost-user');
 let account: ReturnType<typeof serviceAccountDir>;
 let apiServer: PodPatchServer;
-let service: ChildService;
+let service: ServiceProcess;
 
 /** The deletion costs the service patched its pod with, in order. */
 function patchedCosts(): string[] {
@@ -44,20 +43,10 @@ beforeAll(async () => {
   writeFileSync(join(account.dir, 'ca.crt'), certificate.cert);
   apiServer = new PodPatchServer([], certificate);
   const apiPort = new URL(await apiServer.listen()).port;
-  const port = await freePort();
-  service = await ChildService.start({
-    node: 'unshare',
-    nodeArgs: ['--mount', 'sh', '-c', IN_POD_SHELL, account.dir, process.execPath],
-    main: MAIN,
-    port,
+  service = await ServiceProcess.start({
+    launcher: { program: 'unshare', args: ['--mount', 'sh', '-c', IN_POD_SHELL, account.dir] },
     env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      DATA_DIR: tempDataDir(),
-      AUTH_JWT_SECRET: TEST_SECRET,
       DEMO_STEPS: '40',
-      DEMO_REASONING_MS: '100',
       DEMO_TOOL_MS: '500',
       KUBERNETES_SERVICE_HOST: '127.0.0.1',
       KUBERNETES_SERVICE_PORT: apiPort,
@@ -69,7 +58,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await service?.kill();
+  await service?.stop();
   await apiServer?.close();
   account?.remove();
 });

@@ -37,13 +37,18 @@ export class ServiceProcess {
    * Starts the service and waits until `/health/ready` answers 200. A new service (no data
    * directory or database given) gets a fresh store of the suite's kind (see `store-backend.ts`).
    * `port` (default: a free one) restarts a service where its clients, e.g. an open page, expect it.
+   * `launcher` runs the service through another program, which is given its `args`, then node's
+   * path and the script's (e.g. `unshare` to run it in a mount namespace of its own).
    */
-  static async start(options: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServiceProcess> {
+  static async start(
+    options: { env?: Record<string, string>; dataDir?: string; port?: number; launcher?: { program: string; args: readonly string[] } } = {},
+  ): Promise<ServiceProcess> {
     const port = options.port ?? (await freePort());
     const fresh = !options.dataDir && !options.env?.DATABASE_URL;
     const env = fresh ? { ...(await storeEnvironment()), ...options.env } : (options.env ?? {});
     const dataDir = options.dataDir ?? tempDataDir();
     const child = await ChildService.start({
+      ...(options.launcher && { node: options.launcher.program, nodeArgs: [...options.launcher.args, process.execPath] }),
       main: MAIN,
       port,
       env: {

@@ -49,10 +49,11 @@ export class SoakUsers {
 
   /** Every user's turns while `going()` holds, each to its end (see `ChaosUser.converse`), on a new thread every {@link TURNS_PER_THREAD} turns. */
   async converse(going: () => boolean, turnDeadlineMs: number): Promise<void> {
-    const threads = Array.from({ length: this.options.clients }, (_, i) => this.next(i, 1));
     await Promise.all(
-      threads.map(async (first, i) => {
-        for (let [user, session] = [first, 1]; going(); user = this.next(i, ++session)) {
+      Array.from({ length: this.options.clients }, async (_, i) => {
+        // A new thread only while the load goes on: none is left opened and never used.
+        for (let session = 1; going(); session++) {
+          const user = this.next(i, session);
           await user.converse(() => going() && user.turns.length < TURNS_PER_THREAD, turnDeadlineMs);
         }
       }),
