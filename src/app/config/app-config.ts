@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { inClusterEndpoint } from '../kubernetes/in-cluster-api';
 
 /** The frameworks the reference agent can be written with (`AGENT_FRAMEWORK`). */
 export const AGENT_FRAMEWORKS = ['native', 'ai-sdk', 'langgraph', 'openai-agents'] as const;
@@ -200,11 +201,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (e.POD_DELETION_COST === 'true' && !e.POD_NAME) {
     throw new Error('POD_DELETION_COST=true needs POD_NAME, the pod to annotate: set it from the downward API (fieldRef metadata.name)');
   }
-  if (e.POD_DELETION_COST === 'true' && !(env.KUBERNETES_SERVICE_HOST && env.KUBERNETES_SERVICE_PORT)) {
-    throw new Error(
-      'POD_DELETION_COST=true needs the Kubernetes API, which a pod finds through KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT: both must be set (leave POD_DELETION_COST unset outside Kubernetes)',
-    );
-  }
+  // The Kubernetes API is found as the updater will find it: refused here, before anything starts.
+  if (e.POD_DELETION_COST === 'true') inClusterEndpoint(env);
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
     throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
   }

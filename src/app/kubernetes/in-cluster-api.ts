@@ -22,7 +22,9 @@ export function inClusterEndpoint(env: NodeJS.ProcessEnv, dir = SERVICE_ACCOUNT_
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
   if (!host || !port) {
-    throw new Error('POD_DELETION_COST=true needs the Kubernetes API: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are unset (not in a pod?)');
+    throw new Error(
+      'POD_DELETION_COST=true needs the Kubernetes API, which a pod finds through KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT: both must be set (leave POD_DELETION_COST unset outside Kubernetes)',
+    );
   }
   return { baseUrl: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, tokenFile: `${dir}/token`, caFile: `${dir}/ca.crt` };
 }
