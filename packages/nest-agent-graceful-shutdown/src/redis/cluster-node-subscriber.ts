@@ -20,6 +20,8 @@ export class ClusterNodeSubscriber extends EventEmitter {
   private turn = 0;
   private closed = false;
   private retry?: NodeJS.Timeout;
+  /** Set while it waits for the cluster client's first 'ready', which brings the nodes. */
+  private awaitingNodes = false;
 
   /**
    * @param cluster the bus's command client, whose nodes it picks from (once it is ready).
@@ -39,7 +41,7 @@ export class ClusterNodeSubscriber extends EventEmitter {
 
   /** Opens a connection to a node, once the cluster client knows its nodes. */
   async connect(): Promise<void> {
-    if (this.closed || this.current || this.retry) return;
+    if (this.closed || this.current || this.retry || this.awaitingNodes) return;
     this.open();
   }
 
@@ -69,7 +71,11 @@ export class ClusterNodeSubscriber extends EventEmitter {
     const nodes = this.cluster.nodes('all');
     if (nodes.length === 0) {
       // Not ready yet: its first 'ready' brings the nodes.
-      this.cluster.once('ready', () => this.open());
+      this.awaitingNodes = true;
+      this.cluster.once('ready', () => {
+        this.awaitingNodes = false;
+        this.open();
+      });
       return;
     }
     const { host, port, username, password, tls } = nodes[this.turn++ % nodes.length].options;

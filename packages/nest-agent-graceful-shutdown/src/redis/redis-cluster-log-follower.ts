@@ -4,19 +4,12 @@ import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.inter
 import { LoopNudge } from '../streams/loop-nudge';
 import type { RedisClient } from './redis-connection';
 import { groupBySlot } from './redis-key-slot';
-import type { RedisLogWire, StreamEntry } from './redis-log-wire';
+import type { RedisLogWire } from './redis-log-wire';
+import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read';
 import { RunLogFollowers } from './run-log-followers';
 
 /** How often the followed logs are read while anything is followed, in milliseconds. */
 export const CLUSTER_FOLLOW_POLL_MS = 100;
-/** Entries read per log per read, so a long replay comes in pages. */
-const READ_COUNT = 1_000;
-/** Longest wait between two rounds after a failed read, in milliseconds. */
-const RETRY_MS = 1_000;
-/** Longest idle wait while nothing is followed, in milliseconds (a follow ends it at once). */
-const IDLE_MS = 30_000;
-
-type ReadReply = [key: string, entries: StreamEntry[]][] | null;
 
 /** What a {@link RedisClusterLogFollower} works with. */
 export interface RedisClusterLogFollowerOptions {
@@ -70,11 +63,11 @@ export class RedisClusterLogFollower {
 
   private async loop(): Promise<void> {
     while (!this.closed) {
-      if (this.followers.size === 0) await this.nudge.wait(IDLE_MS);
-      else if (this.options.commands.status !== 'ready') await this.nudge.wait(RETRY_MS);
+      if (this.followers.size === 0) await this.nudge.wait(FOLLOW_IDLE_MS);
+      else if (this.options.commands.status !== 'ready') await this.nudge.wait(FOLLOW_RETRY_MS);
       else {
         const more = await this.readRound();
-        if (!more && !this.closed) await this.nudge.wait(this.failing ? RETRY_MS : this.pollMs);
+        if (!more && !this.closed) await this.nudge.wait(this.failing ? FOLLOW_RETRY_MS : this.pollMs);
       }
     }
   }
@@ -88,7 +81,7 @@ export class RedisClusterLogFollower {
     let failure: unknown;
     for (const reply of replies) {
       if (reply.status === 'rejected') failure = reply.reason;
-      else more = this.deliver(reply.value, cursors) || more;
+      else more = deliverFollowRead(this.followers, this.options.wire, reply.value, cursors) || more;
     }
     if (failure !== undefined && !this.closed && !this.failing) {
       this.options.logger.warn({ msg: 'run log follow read failed, retrying', error: String(failure) });
@@ -97,24 +90,8 @@ export class RedisClusterLogFollower {
     return more;
   }
 
-  private read(keys: string[], cursors: Map<string, number>): Promise<ReadReply> {
+  private read(keys: string[], cursors: Map<string, number>): Promise<FollowReadReply> {
     const ids = keys.map((key) => this.options.wire.cursor(cursors.get(key)!));
-    return this.options.commands.xread('COUNT', READ_COUNT, 'STREAMS', ...keys, ...ids) as Promise<ReadReply>;
-  }
-
-  private deliver(reply: ReadReply, cursors: Map<string, number>): boolean {
-    let full = false;
-    for (const [key, entries] of reply ?? []) {
-      const from = cursors.get(key);
-      if (from === undefined) continue;
-      full ||= entries.length >= READ_COUNT;
-      try {
-        this.followers.deliver(key, from, this.options.wire.decode(entries));
-      } catch (error) {
-        // Only an entry this version cannot read lands here: following past it would skip it.
-        this.followers.fail(key, new Error(`run log ${key} holds an unreadable entry: ${String(error)}`));
-      }
-    }
-    return full;
+    return this.options.commands.xread('COUNT', FOLLOW_READ_COUNT, 'STREAMS', ...keys, ...ids) as Promise<FollowReadReply>;
   }
 }

@@ -5,7 +5,8 @@ import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { LoopNudge } from '../streams/loop-nudge';
 import { openSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
-import type { RedisLogWire, StreamEntry } from './redis-log-wire';
+import type { RedisLogWire } from './redis-log-wire';
+import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read';
 import { RunLogFollowers } from './run-log-followers';
 
 /**
@@ -14,18 +15,10 @@ import { RunLogFollowers } from './run-log-followers';
  * command a following instance sends while its runs are quiet.
  */
 export const FOLLOW_BLOCK_MS = 5_000;
-/** Entries read per log per read, so a long replay comes in pages. */
-const READ_COUNT = 1_000;
 /** Slack past `FOLLOW_BLOCK_MS` before the client gives a read up as lost, in milliseconds. */
 const READ_GRACE_MS = 2_000;
 /** How long the wake stream outlives its last wake-up, in milliseconds, so a dead instance leaves nothing. */
 const WAKE_TTL_MS = 60_000;
-/** Longest wait between two looks at the connection while Redis is away, in milliseconds. */
-const RETRY_MS = 1_000;
-/** Longest idle wait while nothing is followed, in milliseconds (a follow ends it at once). */
-const IDLE_MS = 30_000;
-
-type ReadReply = [key: string, entries: StreamEntry[]][] | null;
 
 /** What a {@link RedisLogFollower} works with. */
 export interface RedisLogFollowerOptions {
@@ -100,10 +93,10 @@ export class RedisLogFollower {
   private async loop(): Promise<void> {
     while (!this.closed) {
       if (this.followers.size === 0) {
-        await this.nudge.wait(IDLE_MS);
+        await this.nudge.wait(FOLLOW_IDLE_MS);
       } else if (this.blocking.status !== 'ready') {
         if (this.blocking.status === 'wait') this.blocking.connect().catch(() => undefined);
-        await this.nudge.wait(RETRY_MS);
+        await this.nudge.wait(FOLLOW_RETRY_MS);
       } else {
         await this.readOnce();
       }
@@ -113,14 +106,14 @@ export class RedisLogFollower {
   /** One read of every followed log, handed to the followers; waits a little after a failure. */
   private async readOnce(): Promise<void> {
     const cursors = this.followers.cursors();
-    let reply: ReadReply | 'dropped';
+    let reply: FollowReadReply | 'dropped';
     try {
       reply = await this.read(cursors);
     } catch (error) {
       if (this.closed) return;
       if (!this.failing) this.options.logger.warn({ msg: 'run log follow read failed, retrying', error: String(error) });
       this.failing = true;
-      await this.nudge.wait(RETRY_MS);
+      await this.nudge.wait(FOLLOW_RETRY_MS);
       return;
     }
     this.failing = false;
@@ -128,7 +121,7 @@ export class RedisLogFollower {
   }
 
   /** The blocking read, or 'dropped' as soon as its connection closes (its reply would never come). */
-  private async read(cursors: Map<string, number>): Promise<ReadReply | 'dropped'> {
+  private async read(cursors: Map<string, number>): Promise<FollowReadReply | 'dropped'> {
     const keys = [...cursors.keys(), this.wakeKey];
     const ids = [...[...cursors.values()].map((id) => this.options.wire.cursor(id)), this.wakeCursor];
     this.reading = { cursors, woken: false };
@@ -137,7 +130,7 @@ export class RedisLogFollower {
         const dropped = () => resolve('dropped');
         this.blocking.once('close', dropped);
         this.blocking
-          .xread('COUNT', READ_COUNT, 'BLOCK', FOLLOW_BLOCK_MS, 'STREAMS', ...keys, ...ids)
+          .xread('COUNT', FOLLOW_READ_COUNT, 'BLOCK', FOLLOW_BLOCK_MS, 'STREAMS', ...keys, ...ids)
           .then(resolve, reject)
           .finally(() => this.blocking.off('close', dropped));
       });
@@ -146,21 +139,11 @@ export class RedisLogFollower {
     }
   }
 
-  private deliver(reply: ReadReply, cursors: Map<string, number>): void {
-    for (const [key, entries] of reply ?? []) {
-      if (key === this.wakeKey) {
-        if (entries.length) this.wakeCursor = entries[entries.length - 1][0];
-        continue;
-      }
-      const from = cursors.get(key);
-      if (from === undefined) continue;
-      try {
-        this.followers.deliver(key, from, this.options.wire.decode(entries));
-      } catch (error) {
-        // Only an entry this version cannot read lands here: following past it would skip it.
-        this.followers.fail(key, new Error(`run log ${key} holds an unreadable entry: ${String(error)}`));
-      }
-    }
+  /** Moves the wake cursor past the wake-ups read, and hands the logs read to their followers. */
+  private deliver(reply: FollowReadReply, cursors: Map<string, number>): void {
+    const wake = reply?.find(([key]) => key === this.wakeKey)?.[1];
+    if (wake?.length) this.wakeCursor = wake[wake.length - 1][0];
+    deliverFollowRead(this.followers, this.options.wire, reply, cursors);
   }
 
   /** Ends the read in progress by adding to the wake stream; at most once per read. */

@@ -1,5 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
+import { RedisRunKey } from './redis-run-key';
 
 /** A Redis Stream entry as ioredis returns it: its id and its flat field/value list. */
 export type StreamEntry = [id: string, fields: string[]];
@@ -14,41 +15,31 @@ const EVENT_FIELD = 'e';
  * the ids in order and an exclusive range `(n-0` reads after any event.
  */
 export class RedisLogWire {
+  private readonly keys: RedisRunKey;
+
   /**
    * @param prefix put before every key, e.g. `agents:`.
    * @param hashTags put each run's part of its keys in a hash tag (`{threadId:runId}`), so a
    * Redis Cluster keeps a run's keys in one slot, where one script may touch them all. Off for
    * a standalone Redis, whose key names stay those of earlier versions.
    */
-  constructor(
-    private readonly prefix: string,
-    private readonly hashTags = false,
-  ) {
-    if (hashTags && /[{}]/.test(prefix))
-      throw new RangeError(`key prefix '${prefix}' must hold no braces on a Redis Cluster: they would change the keys' hash tag`);
+  constructor(prefix: string, hashTags = false) {
+    this.keys = new RedisRunKey(prefix, hashTags);
   }
 
-  /**
-   * The run's stream. Each id is URI-encoded, which turns `:` into `%3A` (and braces into
-   * `%7B`, `%7D`), so `a:b` + `c` and `a` + `b:c` cannot share a key; the usual ids stay readable.
-   */
+  /** The run's stream (see {@link RedisRunKey} for how the ids appear). */
   logKey(run: RunLogKey): string {
-    return `${this.prefix}log:${this.runPart(run)}`;
+    return this.keys.key('log', run.threadId, run.runId);
   }
 
   /** The run attempt that claimed the run's log last (a string key beside the stream, in its slot). */
   writerKey(run: RunLogKey): string {
-    return `${this.prefix}log-writer:${this.runPart(run)}`;
+    return this.keys.key('log-writer', run.threadId, run.runId);
   }
 
   /** A stream of one log instance that only serves to wake its blocked follow read. */
   wakeKey(instanceId: string): string {
-    return `${this.prefix}log-wake:${instanceId}`;
-  }
-
-  private runPart(run: RunLogKey): string {
-    const part = `${encodeURIComponent(run.threadId)}:${encodeURIComponent(run.runId)}`;
-    return this.hashTags ? `{${part}}` : part;
+    return `${this.keys.prefix}log-wake:${instanceId}`;
   }
 
   /** The exclusive start of a range after event `afterId`. */

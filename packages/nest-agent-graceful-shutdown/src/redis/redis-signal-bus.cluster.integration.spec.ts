@@ -114,7 +114,9 @@ describe('RedisSignalBus on a Redis Cluster', () => {
     expect(seen).toEqual([ended]);
     let retried = 0;
     a.onCancel(run.threadId, run.runId, () => retried++);
+    b.onCancel(run.threadId, run.runId, () => retried++);
     await drain(b, a);
+    await drain(a, b);
     expect(retried).toBe(0);
     expect(await admin.exists(`${prefix}cancel:{t1:r1}`)).toBe(0);
   });

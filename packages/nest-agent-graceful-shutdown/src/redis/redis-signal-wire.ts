@@ -1,5 +1,6 @@
 import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
 import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, parseSignalPayload, runEndedOf } from '../signals/signal-payloads';
+import { RedisRunKey } from './redis-run-key';
 
 /**
  * The Redis names and payloads of the signal bus, shared by every instance. Changing them
@@ -10,6 +11,7 @@ export class RedisSignalWire {
   readonly cancelChannel: string;
   /** Channel every instance subscribes to for run-ended notices. */
   readonly runEndedChannel: string;
+  private readonly keys: RedisRunKey;
 
   /**
    * @param prefix put before every key and channel, e.g. `agents:`.
@@ -17,23 +19,15 @@ export class RedisSignalWire {
    * slot of the run's other keys on a Redis Cluster. Off for a standalone Redis, whose key
    * names stay those of earlier versions.
    */
-  constructor(
-    private readonly prefix: string,
-    private readonly hashTags = false,
-  ) {
-    if (hashTags && /[{}]/.test(prefix))
-      throw new RangeError(`key prefix '${prefix}' must hold no braces on a Redis Cluster: they would change the keys' hash tag`);
+  constructor(prefix: string, hashTags = false) {
+    this.keys = new RedisRunKey(prefix, hashTags);
     this.cancelChannel = `${prefix}cancel`;
     this.runEndedChannel = `${prefix}run-ended`;
   }
 
-  /**
-   * Key remembering one run's cancel. Each id is URI-encoded, which turns `:` into `%3A`,
-   * so `a:b` + `c` and `a` + `b:c` cannot share a key; the usual ids stay readable.
-   */
+  /** Key remembering one run's cancel (see {@link RedisRunKey} for how the ids appear). */
   cancelKey(threadId: string, runId: string): string {
-    const part = `${encodeURIComponent(threadId)}:${encodeURIComponent(runId)}`;
-    return `${this.prefix}cancel:${this.hashTags ? `{${part}}` : part}`;
+    return this.keys.key('cancel', threadId, runId);
   }
 
   /** JSON, so any id is carried as it is. */
