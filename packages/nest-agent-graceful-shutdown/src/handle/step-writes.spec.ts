@@ -55,12 +55,19 @@ describe('StepWrites', () => {
     const writer = recordingWriter();
     const writes = new StepWrites(writer.write);
     writer.hold();
-    const refused = writes.submit({ messages: [message('a')] }, at(1));
+    const first = writes.submit({ messages: [message('a')] }, at(1));
+    // Both asked for during the first write: they go together, and are refused together.
+    const refused = [writes.submit({ messages: [message('b')] }, at(1)), writes.submit({ startedCalls: [call('c1')] }, at(1))];
+    writer.release();
+    writer.hold();
+    await first;
     writer.release(new Error('lease lost'));
 
-    await expect(refused).rejects.toThrow('lease lost');
+    const leaseLost = { status: 'rejected', reason: expect.objectContaining({ message: 'lease lost' }) };
+    expect(await Promise.allSettled(refused)).toEqual([leaseLost, leaseLost]);
+    expect(writer.writes).toHaveLength(2);
     writer.hold();
-    const next = writes.submit({ messages: [message('b')] }, at(2));
+    const next = writes.submit({ messages: [message('d')] }, at(2));
     writer.release();
     await expect(next).resolves.toBeUndefined();
   });

@@ -9,6 +9,8 @@ const busOn = (transport: SignalBusHealth['transport']) => ({ health: () => ({ t
 describe('resolveResumeMode', () => {
   it('is auto with a shared store and signals through PostgreSQL alone', () => {
     expect(resolveResumeMode({ postgresSignals: {} }, sharedStore, busOn('postgres'))).toBe('auto');
+    // Either tells: the option, or the bus's health.
+    expect(resolveResumeMode({ postgresSignals: {} }, sharedStore, {} as SignalBus)).toBe('auto');
     expect(resolveResumeMode({}, sharedStore, busOn('postgres'))).toBe('auto');
   });
 

@@ -51,6 +51,8 @@ describe('TypeOrmRunEventLog with PostgreSQL log nudges', () => {
     const source = await databases.open({ poolSize: 4 });
     opened.unshift(source);
     const [a, b] = [await instance(source), await instance(source)];
+    // Appends with no nudge: only a follower woken by mistake would read them.
+    const unannounced = new TypeOrmRunEventLog(source);
     const [run, other] = [
       { threadId: 't-one', runId: 'r1' },
       { threadId: 't-two', runId: 'r1' },
@@ -59,10 +61,15 @@ describe('TypeOrmRunEventLog with PostgreSQL log nudges', () => {
     const seen: number[] = [];
     b.follow(other, 0, { onEvents: (batch) => seenOther.push(...batch.map((entry) => entry.id)) });
     b.follow(run, 0, { onEvents: (batch) => seen.push(...batch.map((entry) => entry.id)) });
+    await a.append(other, events(1, 1));
+    await waitFor(() => seenOther.length === 1, 'the follower of the other run to catch up');
+    await unannounced.append(other, events(2, 2));
 
     await a.append(run, events(1, 3));
-
     await waitFor(() => seen.length === 3, 'the events of the run followed');
-    expect(seenOther).toEqual([]);
+    await a.append(run, events(4, 4));
+    await waitFor(() => seen.length === 4, 'a second nudge of the run followed');
+
+    expect(seenOther).toEqual([1]);
   });
 });

@@ -30,6 +30,11 @@ const DEFAULT_BACKOFF: ReconnectBackoff = { initialDelayMs: 100, maxDelayMs: 5_0
 /** How often an idle listening connection proves it is alive, in milliseconds. */
 const PING_EVERY_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long `LISTEN` or a ping may go unanswered before the connection counts as lost: a peer
+ * gone silent (no reset, no FIN) would otherwise hold it until TCP gives up, many minutes later.
+ */
+const QUERY_TIMEOUT_MS = 5_000;
 
 /**
  * One dedicated PostgreSQL connection that `LISTEN`s on a few channels: not from the pool, since
@@ -124,6 +129,7 @@ function newClient(dataSource: DataSource): ListenClient {
   return new driver.postgres.Client({
     ...settings,
     connectionTimeoutMillis: settings.connectionTimeoutMillis || CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
     application_name: 'agent-signal-listener',
   });

@@ -1,9 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { waitFor } from 'dev-services';
 import { describeSignalBusContract } from '../testing/signal-bus.contract';
 import { PostgresSignalBus } from './postgres-signal-bus';
 import { usePostgresDatabases } from './postgres-databases.fixtures';
+import { SilentTcpProxy } from './silent-tcp-proxy.fixtures';
 
 /** Keeps what the bus logs, so the output stays quiet and a test can read it. */
 class QuietLogger implements LoggerService {
@@ -131,4 +132,27 @@ describe('PostgresSignalBus', () => {
     await waitFor(() => heard > 0, 'the missed cancel after the reconnect');
     expect(b.health().connected).toBe(true);
   });
+
+  it('counts a listening connection that went silent as lost, and listens again on a new one', async () => {
+    const source = await openSource();
+    const proxy = await SilentTcpProxy.start(databases.server.port);
+    const url = new URL(String((source.options as { url: string }).url));
+    url.port = String(proxy.port);
+    const proxied = await new DataSource({ type: 'postgres', url: url.toString() }).initialize();
+    try {
+      const logger = new QuietLogger();
+      const [a] = await instances(proxied, 1, logger);
+      expect(a.health().connected).toBe(true);
+
+      // No reset, no FIN: only an unanswered ping tells the connection is gone.
+      proxy.silence();
+      await waitFor(() => !a.health().connected, 'the silent listening connection to count as lost', 30_000);
+      await waitFor(() => a.health().connected, 'a new listening connection');
+      expect(logger.messages).toContain('postgres signal connection restored');
+    } finally {
+      await Promise.all(buses.splice(0).map((bus) => bus.close()));
+      await proxy.close();
+      await proxied.destroy().catch(() => undefined);
+    }
+  }, 60_000);
 });
