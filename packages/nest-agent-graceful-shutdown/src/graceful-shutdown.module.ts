@@ -1,4 +1,4 @@
-import { Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_INTERCEPTOR, ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -30,6 +30,7 @@ import { RunStreamService } from './runs/run-stream.service';
 import { ResumeModeSetting } from './runs/resume-mode.setting';
 import { AgentTelemetry } from './telemetry/agent-telemetry';
 import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access.policy';
+import { EventLogger } from './logging/event-logger';
 
 /**
  * Durable agent runs that survive shutdowns. Import it once with `forRoot` or `forRootAsync`;
@@ -87,7 +88,7 @@ import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access
   ],
 })
 export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('GracefulShutdown');
+  private readonly logger = new EventLogger('GracefulShutdown');
 
   constructor(
     @Inject(OWNED_SIGNAL_BUS) private readonly ownedBus: OwnedSignalBus,
@@ -105,8 +106,8 @@ export class GracefulShutdownModule extends GracefulShutdownConfigurableModule i
   /** Closes only the bus and log the module created; its hooks run first, after the drain saved every run. */
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([
-      this.ownedBus?.close?.().catch((error: unknown) => this.logger.warn({ msg: 'signal bus not closed cleanly', error: String(error) })),
-      this.ownedLog?.close?.().catch((error: unknown) => this.logger.warn({ msg: 'run event log not closed cleanly', error: String(error) })),
+      this.ownedBus?.close?.().catch((error: unknown) => this.logger.warn('signal bus not closed cleanly', { error: String(error) })),
+      this.ownedLog?.close?.().catch((error: unknown) => this.logger.warn('run event log not closed cleanly', { error: String(error) })),
     ]);
   }
 }

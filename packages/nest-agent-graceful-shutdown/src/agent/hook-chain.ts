@@ -1,11 +1,11 @@
-import { Logger } from '@nestjs/common';
 import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interface';
+import { EventLogger } from '../logging/event-logger';
 
 type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActing';
 
 /** A hook that answered synchronously is not awaited: a run passes its safe points, and a shutdown ends thousands of runs, without a promise per hook. */
 /** One logger for every chain: a run holds nothing of its own for logging. */
-const logger = new Logger('HookChain');
+const logger = new EventLogger('HookChain');
 
 const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> => typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 
@@ -37,7 +37,7 @@ export class HookChain {
         const ended = hook.onRunEnd?.(event);
         if (isPromise(ended)) await ended;
       } catch (error) {
-        logger.error({ msg: 'run end hook failed', threadId: event.threadId, runId: event.runId, error: String(error) });
+        logger.error('run end hook failed', { threadId: event.threadId, runId: event.runId, error: String(error) });
       }
     }
   }

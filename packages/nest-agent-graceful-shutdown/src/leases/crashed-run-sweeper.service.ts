@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { LeaseKeeper } from './lease-keeper.service';
+import { EventLogger } from '../logging/event-logger';
 
 /**
  * No thread stays `running` forever: at boot and then once per lease period, runs whose
@@ -14,7 +15,7 @@ import { LeaseKeeper } from './lease-keeper.service';
  */
 @Injectable()
 export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('GracefulShutdown');
+  private readonly logger = new EventLogger('GracefulShutdown');
   private timer?: NodeJS.Timeout;
   private readonly afterSweep = new Set<() => Promise<unknown>>();
 
@@ -53,10 +54,10 @@ export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationS
   async sweep(exclusiveInstanceId?: string): Promise<number> {
     try {
       const recovered = await this.store.recoverCrashedRuns({ exclusiveInstanceId, exceptRunKeys: this.leases.heldRunKeys() });
-      if (recovered > 0) this.logger.warn({ msg: 'runs of a lost instance recorded as interrupted', count: recovered });
+      if (recovered > 0) this.logger.warn('runs of a lost instance recorded as interrupted', { count: recovered });
       return recovered;
     } catch (error) {
-      this.logger.warn({ msg: 'crashed-run sweep failed', error: String(error) });
+      this.logger.warn('crashed-run sweep failed', { error: String(error) });
       return 0;
     }
   }

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { LeaseLostError } from '../errors/lease-lost.error';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
+import { EventLogger } from '../logging/event-logger';
 
 /** How many renewals `confirm` tries before it gives a lease up as lost. */
 const CONFIRM_ATTEMPTS = 3;
@@ -23,7 +24,7 @@ interface HeldLease {
  */
 @Injectable()
 export class LeaseKeeper implements OnApplicationShutdown {
-  private readonly logger = new Logger('LeaseKeeper');
+  private readonly logger = new EventLogger('LeaseKeeper');
   private readonly held = new Map<string, HeldLease>();
   private timer?: NodeJS.Timeout;
   private renewing = false;
@@ -85,7 +86,7 @@ export class LeaseKeeper implements OnApplicationShutdown {
         if (lease) this.lose(runKey, lease.threadId, 'lease lost, stopping run');
       }
     } catch (error) {
-      this.logger.warn({ msg: 'leases not renewed', leases: this.held.size, error: String(error) });
+      this.logger.warn('leases not renewed', { leases: this.held.size, error: String(error) });
     } finally {
       this.renewing = false;
     }
@@ -95,7 +96,7 @@ export class LeaseKeeper implements OnApplicationShutdown {
   private lose(runKey: string, threadId: string, msg: string): void {
     const lease = this.held.get(runKey);
     this.held.delete(runKey);
-    this.logger.warn({ msg, threadId, runKey });
+    this.logger.warn(msg, { threadId, runKey });
     lease?.onLost();
   }
 

@@ -1,4 +1,4 @@
-import type { LoggerService } from '@nestjs/common';
+import type { EventLogger } from '../logging/event-logger';
 import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { LoopNudge } from '../streams/loop-nudge';
@@ -16,7 +16,7 @@ export interface RedisClusterLogFollowerOptions {
   /** The log's command connection (a cluster client); the reads go through it. */
   commands: RedisClient;
   wire: RedisLogWire;
-  logger: LoggerService;
+  logger: EventLogger;
   /** How often the followed logs are read, in milliseconds. @default CLUSTER_FOLLOW_POLL_MS */
   pollMs?: number;
 }
@@ -84,7 +84,7 @@ export class RedisClusterLogFollower {
       else more = deliverFollowRead(this.followers, this.options.wire, reply.value, cursors) || more;
     }
     if (failure !== undefined && !this.closed && !this.failing) {
-      this.options.logger.warn({ msg: 'run log follow read failed, retrying', error: String(failure) });
+      this.options.logger.warn('run log follow read failed, retrying', { error: String(failure) });
     }
     this.failing = failure !== undefined;
     return more;

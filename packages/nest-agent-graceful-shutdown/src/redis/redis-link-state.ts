@@ -1,4 +1,4 @@
-import type { LoggerService } from '@nestjs/common';
+import type { EventLogger } from '../logging/event-logger';
 import { LinkState } from '../signals/link-state';
 
 /**
@@ -14,7 +14,7 @@ export class RedisLinkState extends LinkState {
    * `signals stay on this instance`.
    */
   constructor(
-    private readonly logger: LoggerService,
+    private readonly logger: EventLogger,
     private readonly outage = 'signals stay on this instance',
   ) {
     super();
@@ -31,13 +31,13 @@ export class RedisLinkState extends LinkState {
    */
   set(connected: boolean, quiet = false): void {
     if (!this.change(connected) || quiet) return;
-    if (!connected) this.logger.warn({ msg: `redis connection lost, ${this.outage}`, error: this.lastError });
-    else this.logger.log({ msg: this.everConnected ? 'redis connection restored' : 'redis connected' });
+    if (!connected) this.logger.warn(`redis connection lost, ${this.outage}`, { error: this.lastError });
+    else this.logger.log(this.everConnected ? 'redis connection restored' : 'redis connected');
     this.everConnected ||= connected;
   }
 
   /** Logs, once, that the client boots without Redis. */
   warnUnavailable(): void {
-    this.logger.warn({ msg: `redis unavailable, ${this.outage} until it is back`, error: this.lastError });
+    this.logger.warn(`redis unavailable, ${this.outage} until it is back`, { error: this.lastError });
   }
 }

@@ -1,5 +1,5 @@
+import type { EventLogger } from '../logging/event-logger';
 import { randomUUID } from 'node:crypto';
-import type { LoggerService } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
@@ -27,7 +27,7 @@ export interface RedisLogFollowerOptions {
   /** The log's command connection, which sends the wake-ups. */
   commands: RedisClient;
   wire: RedisLogWire;
-  logger: LoggerService;
+  logger: EventLogger;
 }
 
 /**
@@ -111,7 +111,7 @@ export class RedisLogFollower {
       reply = await this.read(cursors);
     } catch (error) {
       if (this.closed) return;
-      if (!this.failing) this.options.logger.warn({ msg: 'run log follow read failed, retrying', error: String(error) });
+      if (!this.failing) this.options.logger.warn('run log follow read failed, retrying', { error: String(error) });
       this.failing = true;
       await this.nudge.wait(FOLLOW_RETRY_MS);
       return;

@@ -1,4 +1,4 @@
-import { Logger, type LoggerService } from '@nestjs/common';
+import { type LoggerService } from '@nestjs/common';
 import type { Unsubscribe } from '../contracts/signal-bus.interface';
 import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 import { RedisClusterLogFollower } from './redis-cluster-log-follower';
@@ -7,6 +7,7 @@ import { RedisLinkState } from './redis-link-state';
 import { RedisLogFollower } from './redis-log-follower';
 import { EventLogFencedError } from '../errors/event-log-fenced.error';
 import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire';
+import { EventLogger } from '../logging/event-logger';
 
 /** How long `connect()` waits for Redis before the app boots without it, in milliseconds. */
 const CONNECT_WAIT_MS = 3_000;
@@ -18,7 +19,7 @@ export interface RedisRunEventLogOptions extends RedisConnectionOptions {
    * @default 'agents:'
    */
   keyPrefix?: string;
-  /** Where connection changes and failing listeners are logged. @default new Logger('RunEventLog') */
+  /** Where connection changes and failing listeners are logged. @default Nest's `Logger` with the context `RunEventLog` */
   logger?: LoggerService;
   /**
    * On a Redis Cluster only: how often the followed logs are read, in milliseconds (a cluster
@@ -51,7 +52,7 @@ type LogCommands = RedisClient & {
  */
 export class RedisRunEventLog implements RunEventLog {
   private readonly wire: RedisLogWire;
-  private readonly logger: LoggerService;
+  private readonly logger: EventLogger;
   private readonly commands: LogCommands;
   private readonly follower: RedisLogFollower | RedisClusterLogFollower;
   private readonly link: RedisLinkState;
@@ -61,7 +62,7 @@ export class RedisRunEventLog implements RunEventLog {
   constructor(options: RedisRunEventLogOptions) {
     const cluster = isClusterConnection(options);
     this.wire = new RedisLogWire(options.keyPrefix ?? 'agents:', cluster);
-    this.logger = options.logger ?? new Logger('RunEventLog');
+    this.logger = new EventLogger(options.logger ?? 'RunEventLog');
     const commands = openSignalRedis(options);
     commands.defineCommand('appendRunEvents', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     commands.defineCommand('claimRunLog', { numberOfKeys: 2, lua: CLAIM_SCRIPT });

@@ -1,4 +1,4 @@
-import { Logger, type LoggerService } from '@nestjs/common';
+import { type LoggerService } from '@nestjs/common';
 import type { Cluster, default as Redis } from 'ioredis';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
@@ -9,6 +9,7 @@ import { ClusterNodeSubscriber } from './cluster-node-subscriber';
 import { RedisLinkState } from './redis-link-state';
 import { RedisSignalWire } from './redis-signal-wire';
 import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
+import { EventLogger } from '../logging/event-logger';
 
 /** How long `connect()` waits for Redis before the app boots without it. */
 const CONNECT_WAIT_MS = 3_000;
@@ -27,7 +28,7 @@ export interface RedisSignalBusOptions extends RedisConnectionOptions {
    * @default 60000
    */
   cancelTtlMs?: number;
-  /** Where connection changes and fallbacks are logged. @default new Logger('SignalBus') */
+  /** Where connection changes and fallbacks are logged. @default Nest's `Logger` with the context `SignalBus` */
   logger?: LoggerService;
 }
 
@@ -49,7 +50,7 @@ export class RedisSignalBus implements SignalBus {
   private readonly subscriptions = new CancelSubscriptions();
   private readonly wire: RedisSignalWire;
   private readonly cancelTtlMs: number;
-  private readonly logger: LoggerService;
+  private readonly logger: EventLogger;
   private readonly link: RedisLinkState;
   private readonly commands: RedisClient;
   private readonly subscriber: Redis | ClusterNodeSubscriber;
@@ -62,7 +63,7 @@ export class RedisSignalBus implements SignalBus {
     this.local = new InProcessSignalBus(this.cancelTtlMs);
     const cluster = isClusterConnection(options);
     this.wire = new RedisSignalWire(options.keyPrefix ?? 'agents:', cluster);
-    this.logger = options.logger ?? new Logger('SignalBus');
+    this.logger = new EventLogger(options.logger ?? 'SignalBus');
     this.link = new RedisLinkState(this.logger);
     this.commands = openSignalRedis(options);
     // Resubscribed by hand, so that the re-sync runs only once the channels are live again.
@@ -108,7 +109,7 @@ export class RedisSignalBus implements SignalBus {
         .publish(this.wire.cancelChannel, this.wire.encodeCancel(signal));
       throwOnFailure(await transaction.exec());
     } catch (error) {
-      this.logger.warn({ msg: 'redis unavailable, cancel delivered on this instance only', threadId, runId, error: String(error) });
+      this.logger.warn('redis unavailable, cancel delivered on this instance only', { threadId, runId, error: String(error) });
     }
   }
 
@@ -132,7 +133,7 @@ export class RedisSignalBus implements SignalBus {
         .publish(this.wire.runEndedChannel, this.wire.encodeRunEnded(signal));
       throwOnFailure(await transaction.exec());
     } catch (error) {
-      this.logger.warn({ msg: 'redis unavailable, run end announced on this instance only', threadId, runId, error: String(error) });
+      this.logger.warn('redis unavailable, run end announced on this instance only', { threadId, runId, error: String(error) });
     }
   }
 
@@ -172,7 +173,7 @@ export class RedisSignalBus implements SignalBus {
       }
     } catch (error) {
       // Mostly a connection dropped meanwhile: its next 'ready' tries again.
-      this.logger.warn({ msg: 'redis re-sync failed', runs: this.subscriptions.size, error: String(error) });
+      this.logger.warn('redis re-sync failed', { runs: this.subscriptions.size, error: String(error) });
     }
   }
 
@@ -181,7 +182,7 @@ export class RedisSignalBus implements SignalBus {
     // every instance applies cancels and run ends in Redis's order, the order that decided
     // the key, so a late cancel cannot outlive its run's end here while gone from Redis.
     // The handlers may run twice, which they must bear anyway (a stop is first-wins).
-    const unreadable = () => this.logger.warn({ msg: 'unreadable signal ignored', channel });
+    const unreadable = () => this.logger.warn('unreadable signal ignored', { channel });
     if (channel === this.wire.cancelChannel) {
       const signal = this.wire.decodeCancel(payload);
       if (!signal) return unreadable();

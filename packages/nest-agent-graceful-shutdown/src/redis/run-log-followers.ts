@@ -1,4 +1,4 @@
-import type { LoggerService } from '@nestjs/common';
+import type { EventLogger } from '../logging/event-logger';
 import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
 
 /** One follow of a log: its listener, and the id of the last event it was given. */
@@ -21,7 +21,7 @@ interface FollowedLog {
 export class RunLogFollowers {
   private readonly logs = new Map<string, FollowedLog>();
 
-  constructor(private readonly logger: LoggerService) {}
+  constructor(private readonly logger: EventLogger) {}
 
   /** How many log keys are followed. */
   get size(): number {
@@ -70,7 +70,7 @@ export class RunLogFollowers {
       try {
         follower.listener.onEvents(fresh);
       } catch (error) {
-        this.logger.warn({ msg: 'run log listener failed', threadId: log.run.threadId, runId: log.run.runId, error: String(error) });
+        this.logger.warn('run log listener failed', { threadId: log.run.threadId, runId: log.run.runId, error: String(error) });
       }
     }
   }
@@ -84,7 +84,7 @@ export class RunLogFollowers {
       try {
         follower.listener.onError?.(error);
       } catch (thrown) {
-        this.logger.warn({ msg: 'run log listener failed', threadId: log.run.threadId, runId: log.run.runId, error: String(thrown) });
+        this.logger.warn('run log listener failed', { threadId: log.run.threadId, runId: log.run.runId, error: String(thrown) });
       }
     }
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from '../runtime/agent-registry';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
 import type { DurableAgent } from '../handle/run-handle.interface';
@@ -35,6 +35,7 @@ import { RunTelemetry } from '../telemetry/run-telemetry';
 import { RunStreamService } from './run-stream.service';
 import { existingRunRequest } from './existing-run-request';
 import type { RunAnswer, RunRequestOptions } from './run-answer';
+import { EventLogger } from '../logging/event-logger';
 
 /**
  * Starts and continues agent runs on durable threads. Every run it starts carries the
@@ -42,7 +43,7 @@ import type { RunAnswer, RunRequestOptions } from './run-answer';
  */
 @Injectable()
 export class AgentRunService {
-  private readonly logger = new Logger('AgentRunService');
+  private readonly logger = new EventLogger('AgentRunService');
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -234,7 +235,7 @@ export class AgentRunService {
         {
           firstAttempt,
           continues: thread?.lastRun?.runId === runId,
-          onError: (error) => this.logger.warn({ msg: 'run event log write failed', threadId, runId, error: String(error) }),
+          onError: (error) => this.logger.warn('run event log write failed', { threadId, runId, error: String(error) }),
         },
       );
     } catch (error) {

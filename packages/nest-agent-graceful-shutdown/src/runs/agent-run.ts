@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { RunControl } from '../agent/run-control';
 import type { RunEventSink } from '../agent/run-events';
@@ -20,12 +19,13 @@ import { SseEventStream } from '../http/sse-event-stream';
 import { driveRun } from '../handle/drive-run';
 import { DurableRunHandle } from '../handle/durable-run-handle';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
+import { EventLogger } from '../logging/event-logger';
 
 /** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
 
 /** One logger for every run: a run holds nothing of its own for logging. */
-const logger = new Logger('AgentRun');
+const logger = new EventLogger('AgentRun');
 
 /**
  * A run that was admitted and recorded. `streamTo` streams its AG-UI events, from
@@ -66,7 +66,7 @@ export class AgentRun {
     const unsubscribe = this.spec.channel.subscribe(stream.write);
     if (this.spec.streams.onDisconnect === 'cancel') stream.onClientGone(() => this.cancelOnDisconnect());
     this.execute()
-      .catch((error: unknown) => logger.error({ msg: 'run failed outside its handling', threadId: this.threadId, runId: this.runId, error: String(error) }))
+      .catch((error: unknown) => logger.error('run failed outside its handling', { threadId: this.threadId, runId: this.runId, error: String(error) }))
       .finally(() => {
         unsubscribe();
         stream.close();
@@ -95,7 +95,7 @@ export class AgentRun {
     });
     this.spec.telemetry.start();
     if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
-    logger.log({ msg: 'run started', threadId, runId, resumedCalls: this.spec.toRun.length, ...(this.spec.continuation ? { continuation: true } : {}) });
+    logger.log('run started', { threadId, runId, resumedCalls: this.spec.toRun.length, continuation: this.spec.continuation || undefined });
     const handle = new DurableRunHandle({
       threadId,
       runId,
@@ -148,7 +148,7 @@ export class AgentRun {
     const { threadId, runId, signals } = this.spec;
     await signals
       .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
-      .catch((error: unknown) => logger.warn({ msg: 'run-ended notice not published', threadId, runId, error: String(error) }));
+      .catch((error: unknown) => logger.warn('run-ended notice not published', { threadId, runId, error: String(error) }));
   }
 
   /** Counts the attempt's end and closes its trace; a cancel's delivery is measured from its acceptance. */
@@ -164,10 +164,10 @@ export class AgentRun {
   private cancelOnDisconnect(): void {
     if (this.ending) return;
     const { threadId, runId, signals } = this.spec;
-    logger.log({ msg: 'client disconnected, canceling run', threadId, runId });
+    logger.log('client disconnected, canceling run', { threadId, runId });
     void signals
       .publishCancel({ threadId, runId })
-      .catch((error: unknown) => logger.warn({ msg: 'disconnect cancel not published', threadId, runId, error: String(error) }));
+      .catch((error: unknown) => logger.warn('disconnect cancel not published', { threadId, runId, error: String(error) }));
   }
 
   /** Saves the run's end, then ends its stream; the shutdown hook holds the run in flight until both are done. */
@@ -211,22 +211,21 @@ export class AgentRun {
       // Lease lost: the thread is a newer run's now. Store unreachable: the lease runs out
       // and the thread reads interrupted (crash), resumable from its last checkpoint.
       this.saveFailure = error instanceof Error ? error : new Error(String(error));
-      logger.warn({ msg: 'run end not saved', threadId, runId, error: this.saveFailure.message });
+      logger.warn('run end not saved', { threadId, runId, error: this.saveFailure.message });
       return;
     }
     for (const message of closing) this.spec.channel.emit(toolResultEvent(message));
     // A shutdown stops thousands of runs at once: their lines would queue on stdout before the
     // exit; the store's 'run ends saved' and the shutdown's 'runs drained' lines count them.
     const byShutdown = interrupt?.reason === 'shutdown' && this.spec.shutdown.coordinator.isInterrupting;
-    (byShutdown ? logger.debug : logger.log).call(logger, {
-      msg: 'run ended',
+    (byShutdown ? logger.debug : logger.log).call(logger, 'run ended', {
       threadId,
       runId,
       status: summary.status,
       phase: outcome.phase,
       iteration: outcome.iteration,
-      ...(outcome.usage ? { tokens: outcome.usage.totalTokens } : {}),
-      ...(outcome.error ? { error: outcome.error.message } : {}),
+      tokens: outcome.usage?.totalTokens,
+      error: outcome.error?.message,
     });
   }
 

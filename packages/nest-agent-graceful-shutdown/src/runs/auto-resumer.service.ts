@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CrashedRunSweeper } from '../leases/crashed-run-sweeper.service';
 import { AgentRunService } from './agent-run.service';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
 import { SIGNAL_BUS, type SignalBus, type Unsubscribe } from '../contracts/signal-bus.interface';
+import { EventLogger } from '../logging/event-logger';
 
 /** Threads read per sweep round, and how many are being claimed at once. */
 const SWEEP_BATCH = 100;
@@ -18,7 +19,7 @@ const CLAIMS_AT_ONCE = 8;
  */
 @Injectable()
 export class AutoResumer implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('GracefulShutdown');
+  private readonly logger = new EventLogger('GracefulShutdown');
   private readonly claiming = new Set<string>();
   private readonly unsubscribe: Unsubscribe[] = [];
   private sweeping?: Promise<number>;
@@ -61,7 +62,7 @@ export class AutoResumer implements OnModuleInit, OnApplicationShutdown {
         started += claimed.filter(Boolean).length;
       }
     } catch (error) {
-      this.logger.warn({ msg: 'interrupted-run sweep failed', error: String(error) });
+      this.logger.warn('interrupted-run sweep failed', { error: String(error) });
     }
     return started;
   }
@@ -73,11 +74,11 @@ export class AutoResumer implements OnModuleInit, OnApplicationShutdown {
     try {
       const run = await this.runs.continueInterrupted(threadId);
       if (!run) return false;
-      this.logger.log({ msg: 'continuing interrupted run', threadId, runId: run.runId });
-      void run.execute().catch((error: unknown) => this.logger.error({ msg: 'continued run failed', threadId, runId: run.runId, error: String(error) }));
+      this.logger.log('continuing interrupted run', { threadId, runId: run.runId });
+      void run.execute().catch((error: unknown) => this.logger.error('continued run failed', { threadId, runId: run.runId, error: String(error) }));
       return true;
     } catch (error) {
-      this.logger.warn({ msg: 'interrupted run not continued', threadId, error: String(error) });
+      this.logger.warn('interrupted run not continued', { threadId, error: String(error) });
       return false;
     } finally {
       this.claiming.delete(threadId);

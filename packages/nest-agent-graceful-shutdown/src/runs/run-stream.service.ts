@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { BaseEvent } from '@ag-ui/core';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
 import { RunNotFoundError } from '../errors/run-not-found.error';
@@ -20,6 +20,7 @@ import { JoinedStream } from '../streams/joined-stream';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { isTerminal } from '../streams/stream-shape';
 import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from '../contracts/run-event-log.interface';
+import { EventLogger } from '../logging/event-logger';
 
 const FIRST_PAGE = 1_000;
 /** A run that ended this recently may still be writing its last events to the log, in milliseconds. */
@@ -40,7 +41,7 @@ export interface JoinQuery {
  */
 @Injectable()
 export class RunStreamService implements OnModuleInit {
-  private readonly logger = new Logger('RunStreamService');
+  private readonly logger = new EventLogger('RunStreamService');
   private readonly joined = new Set<JoinedStream>();
 
   constructor(
@@ -94,7 +95,7 @@ export class RunStreamService implements OnModuleInit {
       check: () => this.stoppedNotice(key),
     });
     this.joined.add(stream);
-    this.logger.log({ msg: 'stream joined', threadId, runId, lastEventId: after });
+    this.logger.log('stream joined', { threadId, runId, lastEventId: after });
     this.telemetry.notify('streamJoined', threadId, runId);
     const forget = () => {
       stream.end();

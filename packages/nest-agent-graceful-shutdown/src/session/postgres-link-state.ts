@@ -1,4 +1,4 @@
-import type { LoggerService } from '@nestjs/common';
+import type { EventLogger } from '../logging/event-logger';
 import { LinkState } from '../signals/link-state';
 
 /**
@@ -8,19 +8,19 @@ import { LinkState } from '../signals/link-state';
 export class PostgresLinkState extends LinkState {
   private everConnected = false;
 
-  constructor(private readonly logger: LoggerService) {
+  constructor(private readonly logger: EventLogger) {
     super();
   }
 
   /** The listening connection is up (first time, or again). */
   up(): void {
     if (!this.change(true)) return;
-    this.logger.log({ msg: this.everConnected ? 'postgres signal connection restored' : 'postgres signals connected' });
+    this.logger.log(this.everConnected ? 'postgres signal connection restored' : 'postgres signals connected');
     this.everConnected = true;
   }
 
   /** The listening connection was lost, or an attempt failed; only the change from up is an outage to log. */
   down(error: Error): void {
-    if (this.change(false)) this.logger.warn({ msg: 'postgres signal connection lost, signals stay on this instance', error: error.message });
+    if (this.change(false)) this.logger.warn('postgres signal connection lost, signals stay on this instance', { error: error.message });
   }
 }

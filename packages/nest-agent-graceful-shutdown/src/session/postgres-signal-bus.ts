@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Logger, type LoggerService } from '@nestjs/common';
+import { type LoggerService } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus';
@@ -9,6 +9,7 @@ import { PostgresLinkState } from './postgres-link-state';
 import { PostgresListenConnection, type ReconnectBackoff } from './postgres-listen-connection';
 import { PostgresSignalWire, type LogAppendedSignal, type Notified } from './postgres-signal-wire';
 import { RunCancelRows } from './run-cancel-rows';
+import { EventLogger } from '../logging/event-logger';
 
 /** How long `connect()` waits for the listening connection before the app boots without it. */
 const CONNECT_WAIT_MS = 3_000;
@@ -29,7 +30,7 @@ export interface PostgresSignalBusOptions {
   cancelTtlMs?: number;
   /** Pauses between reconnect attempts. @default 100 ms doubling to 5 s, jittered */
   reconnect?: ReconnectBackoff;
-  /** Where connection changes are logged. @default new Logger('SignalBus') */
+  /** Where connection changes are logged. @default Nest's `Logger` with the context `SignalBus` */
   logger?: LoggerService;
 }
 
@@ -51,7 +52,7 @@ export class PostgresSignalBus implements SignalBus {
   private readonly link: PostgresLinkState;
   private readonly runEnds = new GroupCommit<RunEndedSignal>((signals) => this.announceRunEnds(signals));
   private readonly cancelTtlMs: number;
-  private readonly logger: LoggerService;
+  private readonly logger: EventLogger;
   private readonly query: (sql: string, parameters: unknown[]) => Promise<unknown>;
   private readonly dataSource: () => DataSource;
   private closed = false;
@@ -70,7 +71,7 @@ export class PostgresSignalBus implements SignalBus {
     this.wire = new PostgresSignalWire(prefix);
     this.query = (sql, parameters) => dataSource().query(sql, parameters);
     this.rows = new RunCancelRows(this.query);
-    this.logger = options.logger ?? new Logger('SignalBus');
+    this.logger = new EventLogger(options.logger ?? 'SignalBus');
     this.link = new PostgresLinkState(this.logger);
     this.dataSource = dataSource;
     this.listener = new PostgresListenConnection(
@@ -98,7 +99,7 @@ export class PostgresSignalBus implements SignalBus {
     if (type !== 'postgres') throw new TypeError(`signals.postgres needs a PostgreSQL data source, got ${type}: leave it unset for one instance on SQLite`);
     this.listener.start();
     if (!this.listener.listening) await this.link.waitForChange(CONNECT_WAIT_MS);
-    if (!this.listener.listening && !this.closed) this.logger.warn({ msg: 'postgres signals unavailable, signals stay on this instance until it is back' });
+    if (!this.listener.listening && !this.closed) this.logger.warn('postgres signals unavailable, signals stay on this instance until it is back');
   }
 
   /** Closes the listening connection. Safe to call more than once. */
@@ -117,7 +118,7 @@ export class PostgresSignalBus implements SignalBus {
       // Ids too long for a payload: the row carries them, and every instance re-reads the table.
       await this.rows.save(signal, this.cancelTtlMs, this.wire.cancelChannel, this.wire.fits(payload) ? payload : this.wire.encodeResync());
     } catch (error) {
-      this.logger.warn({ msg: 'postgres unavailable, cancel delivered on this instance only', threadId, runId, error: String(error) });
+      this.logger.warn('postgres unavailable, cancel delivered on this instance only', { threadId, runId, error: String(error) });
     }
   }
 
@@ -146,7 +147,7 @@ export class PostgresSignalBus implements SignalBus {
       // Runs that end together (a shutdown ends many) share one statement.
       await this.runEnds.submit(signal);
     } catch (error) {
-      this.logger.warn({ msg: 'postgres unavailable, run end announced on this instance only', threadId, runId, error: String(error) });
+      this.logger.warn('postgres unavailable, run end announced on this instance only', { threadId, runId, error: String(error) });
     }
   }
 
@@ -187,7 +188,7 @@ export class PostgresSignalBus implements SignalBus {
     // This instance's own notifications come back too and are applied again, as on Redis: every
     // instance then applies cancels and run ends in the order PostgreSQL committed them.
     const notified: Notified | undefined = this.wire.decode(channel, payload);
-    if (!notified) return void this.logger.warn({ msg: 'unreadable signal ignored', channel });
+    if (!notified) return void this.logger.warn('unreadable signal ignored', { channel });
     if (notified.kind === 'cancel') void this.local.publishCancel(notified.signal);
     else if (notified.kind === 'run-ended') void this.local.publishRunEnded(notified.signal);
     else if (notified.kind === 'log') this.logAppends.emit('appended', notified.signal);
@@ -198,7 +199,7 @@ export class PostgresSignalBus implements SignalBus {
   private async announceRunEnds(signals: readonly RunEndedSignal[]): Promise<BatchOutcome<void>[]> {
     const payloads = signals.map((signal) => this.wire.encodeRunEnded(signal));
     const fitting = payloads.filter((payload) => this.wire.fits(payload));
-    if (fitting.length < payloads.length) this.logger.warn({ msg: 'run ids too long for a notification, run end announced on this instance only' });
+    if (fitting.length < payloads.length) this.logger.warn('run ids too long for a notification, run end announced on this instance only');
     await this.rows.forget(signals, this.wire.runEndedChannel, fitting);
     return signals.map(() => ({ ok: true as const, value: undefined }));
   }
@@ -211,7 +212,7 @@ export class PostgresSignalBus implements SignalBus {
       }
     } catch (error) {
       // Mostly the database went away again: the next reconnect tries again.
-      this.logger.warn({ msg: 'postgres signal re-sync failed', runs: this.subscriptions.size, error: String(error) });
+      this.logger.warn('postgres signal re-sync failed', { runs: this.subscriptions.size, error: String(error) });
     }
   }
 }

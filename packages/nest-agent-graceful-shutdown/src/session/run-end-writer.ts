@@ -1,8 +1,8 @@
-import { Logger } from '@nestjs/common';
 import { alreadyFinished, writeFinishedRuns } from './finished-run-rows';
 import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit';
 import type { SessionDatabase } from './session-database';
 import type { FinishRunCommand } from '../contracts/session-store.interface';
+import { EventLogger } from '../logging/event-logger';
 
 /** The most run ends per transaction. */
 const FINISH_BATCH = 10_000;
@@ -14,7 +14,7 @@ const FINISH_BATCH = 10_000;
  * rejects with `LeaseLostError`, the rest commit.
  */
 export class RunEndWriter {
-  private readonly logger = new Logger('SessionStore');
+  private readonly logger = new EventLogger('SessionStore');
   private readonly batches = new GroupCommit<FinishRunCommand>(
     (commands) => this.write(commands),
     FINISH_BATCH,
@@ -46,6 +46,6 @@ export class RunEndWriter {
 
   /** A batch of more than one run end is worth a line: it shows a shutdown's saves grouped. */
   private written({ size, durationMs }: FlushReport): void {
-    if (size > 1) this.logger.log({ msg: 'run ends saved', runs: size, ms: Math.round(durationMs) });
+    if (size > 1) this.logger.log('run ends saved', { runs: size, ms: Math.round(durationMs) });
   }
 }

@@ -1,4 +1,4 @@
-import type { Logger } from '@nestjs/common';
+import type { EventLogger } from '../logging/event-logger';
 import type { AgentTelemetry } from '../telemetry/agent-telemetry';
 import type { RunningToolCalls } from '../lifecycle/running-tool-calls';
 
@@ -8,10 +8,10 @@ import type { RunningToolCalls } from '../lifecycle/running-tool-calls';
  * re-runs it only if it is idempotent): each such call is named once, at warn, and counted.
  * Returns how many.
  */
-export function reportAbandonedToolCalls(running: RunningToolCalls, logger: Logger, telemetry?: AgentTelemetry): number {
+export function reportAbandonedToolCalls(running: RunningToolCalls, logger: EventLogger, telemetry?: AgentTelemetry): number {
   const abandoned = running.list();
   for (const { threadId, runId, call } of abandoned) {
-    logger.warn({ msg: 'tool call abandoned', threadId, runId, toolCallId: call.id, tool: call.name });
+    logger.warn('tool call abandoned', { threadId, runId, toolCallId: call.id, tool: call.name });
     telemetry?.notify('toolCallAbandoned', threadId, runId, call.name);
   }
   return abandoned.length;

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { StopReason } from '../agent/stop-reason';
 import { ShuttingDownError } from '../errors/shutting-down.error';
@@ -11,6 +11,7 @@ import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
+import { EventLogger } from '../logging/event-logger';
 
 /** How often connections that went idle during the server's close are closed, in milliseconds. */
 const IDLE_SWEEP_MS = 50;
@@ -31,7 +32,7 @@ export type ShutdownPhase = 'serving' | 'draining' | 'interrupting' | 'closing' 
  */
 @Injectable()
 export class ShutdownCoordinator implements OnModuleDestroy {
-  private readonly logger = new Logger('GracefulShutdown');
+  private readonly logger = new EventLogger('GracefulShutdown');
   private readonly participants = new ShutdownParticipants();
   private current: ShutdownPhase = 'serving';
   private sequence?: Promise<void>;
@@ -133,7 +134,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       phaseStartedAt = now;
     };
     try {
-      this.logger.log({ msg: 'shutdown started', reason, inFlight: this.registry.size, drainTimeoutMs, shutdownTimeoutMs });
+      this.logger.log('shutdown started', { reason, inFlight: this.registry.size, drainTimeoutMs, shutdownTimeoutMs });
       const participants = this.participants.settle(reason);
       const drained = await this.registry.waitUntilEmpty(drainTimeoutMs);
       phaseEnded('drain');
@@ -149,7 +150,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
         try {
           handler();
         } catch (error) {
-          this.logger.warn({ msg: 'closing handler failed', error: String(error) });
+          this.logger.warn('closing handler failed', { error: String(error) });
         }
       }
       await this.closeHttpServer(deadline);
@@ -159,7 +160,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
       const abandonedToolCalls = reportAbandonedToolCalls(this.registry.toolCallsLeftRunning, this.logger, this.telemetry);
       // One line for all the runs: each stopped run's own 'run ended' line is at debug level.
-      this.logger.log({ msg: 'runs drained', reason, inFlight, ...tally.totals, abandonedToolCalls, phaseMs: phases });
+      this.logger.log('runs drained', { reason, inFlight, ...tally.totals, abandonedToolCalls, phaseMs: phases });
     } finally {
       stopCounting();
       this.current = 'done';
@@ -168,7 +169,7 @@ export class ShutdownCoordinator implements OnModuleDestroy {
 
   private async interruptRemaining(deadline: number): Promise<void> {
     while (this.registry.size > 0 && Date.now() < deadline) {
-      this.logger.log({ msg: 'interrupting runs', count: this.registry.size });
+      this.logger.log('interrupting runs', { count: this.registry.size });
       for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
       await this.registry.waitUntilEmpty(deadline - Date.now());
     }

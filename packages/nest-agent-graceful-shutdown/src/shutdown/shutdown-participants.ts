@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { EventLogger } from '../logging/event-logger';
 
 /** How long one participant may hold the shutdown. */
 export interface ParticipantOptions {
@@ -30,7 +30,7 @@ interface Participant {
  * or their timeout passes. Nothing here ever throws into the shutdown.
  */
 export class ShutdownParticipants {
-  private readonly logger = new Logger('GracefulShutdown');
+  private readonly logger = new EventLogger('GracefulShutdown');
   private readonly handlers = new Set<Participant>();
   private readonly holds = new Set<Participant>();
   private started = false;
@@ -89,9 +89,9 @@ export class ShutdownParticipants {
     });
     try {
       const result = await Promise.race([participant.settle(reason).then(() => 'done' as const), timedOut]);
-      if (result === 'timeout') this.logger.warn({ msg: 'shutdown participant timed out', name: participant.name, timeoutMs: participant.timeoutMs });
+      if (result === 'timeout') this.logger.warn('shutdown participant timed out', { name: participant.name, timeoutMs: participant.timeoutMs });
     } catch (error) {
-      this.logger.warn({ msg: 'shutdown participant failed', name: participant.name, error: String(error) });
+      this.logger.warn('shutdown participant failed', { name: participant.name, error: String(error) });
     } finally {
       clearTimeout(timer);
     }

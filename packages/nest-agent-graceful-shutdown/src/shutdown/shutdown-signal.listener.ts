@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
 import { ApplicationCloser } from '../lifecycle/application-closer';
 import { PROCESS_TERMINATOR, type ProcessTerminator } from './process-terminator';
 import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { EventLogger } from '../logging/event-logger';
 
 /** The default terminator: the only `process.exit` of the library. */
 export const exitProcess: ProcessTerminator = (exitCode) => process.exit(exitCode);
@@ -20,7 +21,7 @@ export const exitProcess: ProcessTerminator = (exitCode) => process.exit(exitCod
  */
 @Injectable()
 export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('GracefulShutdown');
+  private readonly logger = new EventLogger('GracefulShutdown');
   private received?: NodeJS.Signals;
   private closedByUs = false;
   private deadline?: NodeJS.Timeout;
@@ -60,10 +61,10 @@ export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplica
     this.closedByUs = true;
     try {
       await this.closer.close(signal);
-      this.logger.log({ msg: 'application closed, exiting', signal });
+      this.logger.log('application closed, exiting', { signal });
       this.exit(0);
     } catch (error) {
-      this.logger.error({ msg: 'shutdown failed', signal, error: error instanceof Error ? error.message : String(error) });
+      this.logger.error('shutdown failed', { signal, error: error instanceof Error ? error.message : String(error) });
       this.exit(1);
     }
   }
@@ -72,14 +73,14 @@ export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplica
     // Nest's enableShutdownHooks() removes its listener once the application is closed, then
     // sends the signal to the process again: only this listener is left to receive it.
     if (!this.closedByUs && this.coordinator.applicationClosing && process.listenerCount(signal) === 1) {
-      this.logger.log({ msg: 'application closed, exiting', signal });
+      this.logger.log('application closed, exiting', { signal });
       return this.exit(0);
     }
-    this.logger.warn({ msg: 'shutdown already in progress, signal ignored', signal, first: this.received });
+    this.logger.warn('shutdown already in progress, signal ignored', { signal, first: this.received });
   }
 
   private expire(): void {
-    this.logger.error({ msg: 'shutdown deadline passed, exiting', shutdownTimeoutMs: this.options.shutdownTimeoutMs, phase: this.coordinator.phase });
+    this.logger.error('shutdown deadline passed, exiting', { shutdownTimeoutMs: this.options.shutdownTimeoutMs, phase: this.coordinator.phase });
     this.exit(1);
   }
 

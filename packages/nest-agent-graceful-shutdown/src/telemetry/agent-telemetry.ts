@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import type { AgentObserver } from './agent-observer.interface';
+import { EventLogger } from '../logging/event-logger';
 
 type Observation = { [K in keyof AgentObserver]-?: NonNullable<AgentObserver[K]> };
 
@@ -15,7 +16,7 @@ type Observation = { [K in keyof AgentObserver]-?: NonNullable<AgentObserver[K]>
  */
 @Injectable()
 export class AgentTelemetry {
-  private readonly logger = new Logger('AgentTelemetry');
+  private readonly logger = new EventLogger('AgentTelemetry');
   private readonly observers = new Set<AgentObserver>();
 
   constructor(
@@ -50,7 +51,7 @@ export class AgentTelemetry {
       try {
         method.apply(observer, args);
       } catch (error) {
-        this.logger.warn({ msg: 'telemetry observer failed', kind, error: String(error) });
+        this.logger.warn('telemetry observer failed', { kind, error: String(error) });
       }
     }
   }
