@@ -81,19 +81,29 @@ describe('joining a run stream', () => {
     expect(joined.frames.at(-1)?.event.type).toBe('RUN_FINISHED');
   });
 
-  it("answers 403 for another user's thread, 404 for an unknown thread or run, and 400 naming a bad Last-Event-ID", async () => {
+  it("answers 403 for another user's thread, 404 for an unknown thread or run, and 400 INVALID_EVENT_ID naming a Last-Event-ID that is no event id", async () => {
     await runCutAt(service, 'join-refused', 1);
 
     const other = await api(service.baseUrl, '/v1/runs/join-refused/stream', { token: bob });
     const noThread = await api(service.baseUrl, '/v1/runs/nobody-here/stream', { token: alice });
     const noRun = await api(service.baseUrl, '/v1/runs/join-refused/stream?runId=run-404', { token: alice });
     const badId = await api(service.baseUrl, '/v1/runs/join-refused/stream', { token: alice, headers: { 'last-event-id': 'seven' } });
+    const notIds = await Promise.all(
+      ['abc', '-1', '1.5', '9007199254740992'].map((id) =>
+        api(service.baseUrl, '/v1/runs/join-refused/stream', { token: alice, headers: { 'last-event-id': id } }),
+      ),
+    );
+    const notIdQuery = await api(service.baseUrl, '/v1/runs/join-refused/stream?lastEventId=abc', { token: alice });
 
     expect(other).toMatchObject({ status: 403, body: { code: 'THREAD_FORBIDDEN' } });
     expect(noThread).toMatchObject({ status: 404, body: { code: 'THREAD_NOT_FOUND' } });
     expect(noRun).toMatchObject({ status: 404, body: { code: 'RUN_NOT_FOUND' } });
     expect(badId.status).toBe(400);
     expect(badId.body.message).toContain('Last-Event-ID');
+    for (const answer of notIds) {
+      expect(answer).toMatchObject({ status: 400, body: { statusCode: 400, code: 'INVALID_EVENT_ID', message: expect.stringMatching(/^Last-Event-ID: /) } });
+    }
+    expect(notIdQuery).toMatchObject({ status: 400, body: { code: 'INVALID_EVENT_ID', message: expect.stringMatching(/^lastEventId: /) } });
   });
 });
 

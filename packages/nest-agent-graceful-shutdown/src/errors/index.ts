@@ -21,3 +21,5 @@ export { NewerRecordFormatError } from './newer-record-format.error';
 export { RunAlreadyEndedError } from './run-already-ended.error';
 export { RunIdReusedError } from './run-id-reused.error';
 export { InvalidEventIdError } from './invalid-event-id.error';
+export { InvalidIdError } from './invalid-id.error';
+export { InvalidWaitError } from './invalid-wait.error';

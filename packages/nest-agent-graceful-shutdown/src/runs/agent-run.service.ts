@@ -28,7 +28,8 @@ import type { ResumeMode } from '../options/resume-mode';
 import { ResumeModeSetting } from './resume-mode.setting';
 import { RunEventChannel } from '../streams/run-event-channel';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface';
-import type { ValidRunInput } from './run-input';
+import { checkRunInput, type ValidRunInput } from './run-input';
+import { checkEventId, checkId, checkUserId } from '../arguments/argument-checks';
 import { assertMessageLimits } from '../options/run-limits';
 import { AgentTelemetry } from '../telemetry/agent-telemetry';
 import { RunTelemetry } from '../telemetry/run-telemetry';
@@ -80,7 +81,9 @@ export class AgentRunService {
    * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`). Messages already in the history
    * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
    * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
-   * instance.
+   * instance. Its arguments are checked before anything is read: a malformed `userId` is
+   * `InvalidIdError` (400), a malformed `input` (one not from `parseRunInput`)
+   * `InvalidRunInputError` (422), a `lastEventId` that is no event id `InvalidEventIdError` (400).
    *
    * @example
    * const run = await runs.start(userId, parseRunInput(body), 'support', { lastEventId });
@@ -88,6 +91,9 @@ export class AgentRunService {
    */
   @AnswersStoreOutages()
   async start(userId: string, input: ValidRunInput, agent: AgentRef, request: RunRequestOptions = {}): Promise<RunAnswer> {
+    checkUserId(userId);
+    checkRunInput(input);
+    checkEventId('lastEventId', request.lastEventId);
     const thread = await this.store.findThread(input.threadId);
     const existing = thread && (await this.existing(userId, thread, input, request));
     if (existing) return existing;
@@ -121,6 +127,7 @@ export class AgentRunService {
    * instance was first.
    */
   async continueInterrupted(threadId: string): Promise<AgentRun | null> {
+    checkId('threadId', threadId);
     const thread = await this.store.findThread(threadId);
     const runId = thread?.status === 'interrupted' ? (thread.interrupt?.runId ?? thread.lastRun?.runId) : undefined;
     const agentName = thread?.lastRun?.agentName;
@@ -239,7 +246,8 @@ export class AgentRunService {
         },
       );
     } catch (error) {
-      throw new EventLogUnavailableError(this.options.retryAfterSeconds, String(error));
+      this.logger.warn('run event log unreachable, run refused', { threadId, runId, error: String(error) });
+      throw new EventLogUnavailableError(this.options.retryAfterSeconds, error);
     }
   }
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { RunNotFoundError } from '../errors/run-not-found.error';
+import { checkOptionalId, checkWaitMs } from '../arguments/argument-checks';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
 import { ThreadQueryService } from '../threads/thread-query.service';
@@ -32,9 +33,13 @@ export class RunCancelService {
   /**
    * @param runId the run to stop; default the active run.
    * @param waitMs wait up to this many milliseconds for the run to stop, and say whether it did.
+   * @throws InvalidIdError (400) for a malformed id, InvalidWaitError (400) for a `waitMs` that
+   * is not an integer from 0 to 2147483647, before anything is read.
    */
   @AnswersStoreOutages()
   async cancel(userId: string, threadId: string, runId?: string, waitMs?: number): Promise<CancelResult> {
+    checkOptionalId('runId', runId);
+    checkWaitMs(waitMs);
     const thread = await this.threads.getOwnedThread(userId, threadId);
     if (runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
     const target = runId ?? thread.activeRunId ?? thread.lastRun?.runId ?? null;

@@ -2,20 +2,12 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { ResumeAnswer } from '../resume/approval-answers';
 import type { RunAgentInput } from '@ag-ui/core';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error';
+import { ID_RULE, isValidId } from '../arguments/id-rule';
 
-/** Thread and run ids: letters, digits and `._:-`, 1 to 128 characters (but see `isValidId`). */
-export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export { ID_PATTERN, ID_RULE, isValidId } from '../arguments/id-rule';
 
-/** What an id must be, for messages that name a bad one. */
-export const ID_RULE = `must match ${ID_PATTERN.source} and not be . or ..`;
-
-/**
- * Whether `id` is a valid thread or run id: it matches `ID_PATTERN` and is not `.` or `..`,
- * which a path or URL would take for a directory step rather than a name.
- */
-export function isValidId(id: string): boolean {
-  return ID_PATTERN.test(id) && id !== '.' && id !== '..';
-}
+/** The longest message id the history holds, in characters. */
+const MAX_MESSAGE_ID_LENGTH = 128;
 
 /** A message of the client's input that the service may add to the history. */
 export interface IncomingUserMessage {
@@ -52,8 +44,8 @@ export function parseRunInput(body: unknown): ValidRunInput {
   const seen = new Set<string>();
   const userMessages: IncomingUserMessage[] = [];
   input.messages.forEach((message, index) => {
-    if (!message.id || message.id.length > 128) {
-      throw new InvalidRunInputError(`messages[${index}].id`, 'must be a string of 1 to 128 characters');
+    if (!message.id || message.id.length > MAX_MESSAGE_ID_LENGTH) {
+      throw new InvalidRunInputError(`messages[${index}].id`, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
     }
     if (message.role !== 'user' || seen.has(message.id)) {
       seen.add(message.id);
@@ -64,6 +56,37 @@ export function parseRunInput(body: unknown): ValidRunInput {
   });
   const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({ interruptId, status, payload }));
   return { threadId: input.threadId, runId: input.runId, userMessages, resume };
+}
+
+/**
+ * Checks a run request that may not come from `parseRunInput` (a caller's own object): its ids,
+ * its messages' ids and texts, its approval answers. Throws `InvalidRunInputError` naming the
+ * first bad field, as `parseRunInput` does, before the services read or write anything.
+ */
+export function checkRunInput(input: ValidRunInput): ValidRunInput {
+  if (input === null || typeof input !== 'object') throw new InvalidRunInputError('input', 'must be a run request; build it with parseRunInput');
+  if (typeof input.threadId !== 'string' || !isValidId(input.threadId)) throw new InvalidRunInputError('threadId', ID_RULE);
+  if (typeof input.runId !== 'string' || !isValidId(input.runId)) throw new InvalidRunInputError('runId', ID_RULE);
+  listOf<IncomingUserMessage>(input.userMessages, 'userMessages').forEach((message, index) => {
+    const id = message?.id;
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_MESSAGE_ID_LENGTH) {
+      throw new InvalidRunInputError(`userMessages[${index}].id`, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
+    }
+    if (typeof message?.content !== 'string') throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
+  });
+  listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => {
+    if (typeof answer?.interruptId !== 'string' || !answer.interruptId)
+      throw new InvalidRunInputError(`resume[${index}].interruptId`, 'must be a non-empty string');
+    if (answer.status !== 'resolved' && answer.status !== 'cancelled')
+      throw new InvalidRunInputError(`resume[${index}].status`, 'must be resolved or cancelled');
+  });
+  return input;
+}
+
+/** The entries of a list a caller built: any of them may be anything. */
+function listOf<T>(value: unknown, field: string): Array<Partial<T> | null | undefined> {
+  if (!Array.isArray(value)) throw new InvalidRunInputError(field, 'must be an array');
+  return value as Array<Partial<T> | null | undefined>;
 }
 
 function userText(content: unknown, index: number): string {

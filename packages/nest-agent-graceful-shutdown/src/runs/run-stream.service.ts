@@ -8,6 +8,7 @@ import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-option
 import { SseEventStream } from '../http/sse-event-stream';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
 import { InvalidEventIdError } from '../errors/invalid-event-id.error';
+import { checkEventId, checkOptionalId } from '../arguments/argument-checks';
 import { ResumeModeSetting } from './resume-mode.setting';
 import { terminalEvent } from './run-outcome-mapping';
 import type { ThreadRecord } from '../contracts/session-records';
@@ -63,12 +64,14 @@ export class RunStreamService implements OnModuleInit {
   /**
    * Streams the run's events to `response` as server-sent events, resolving once the stream
    * follows the run's log (it goes on until the run's terminal event, a handover or the client
-   * leaving). Refuses before writing anything: 404 (unknown thread or run), 403 (another user's
-   * thread), 400 (an event id beyond the log's end), 410 (log evicted or incomplete), 503 (log
-   * unreachable).
+   * leaving). Refuses before writing anything: 400 (a malformed id, or a `lastEventId` that is
+   * no event id, such as `Number('abc')`, or one beyond the log's end), 404 (unknown thread or
+   * run), 403 (another user's thread), 410 (log evicted or incomplete), 503 (log unreachable).
    */
   @AnswersStoreOutages()
   async join(userId: string, threadId: string, query: JoinQuery, response: HttpResponseTarget): Promise<void> {
+    checkOptionalId('runId', query.runId);
+    checkEventId('lastEventId', query.lastEventId);
     const thread = await this.threads.getOwnedThread(userId, threadId);
     const runId = query.runId ?? thread.activeRunId ?? thread.lastRun?.runId;
     if (!runId) throw new RunNotFoundError(threadId, '(none yet)');
@@ -82,6 +85,7 @@ export class RunStreamService implements OnModuleInit {
    * `after`: every refusal (400, 410, 503) is made here, before anything is written.
    */
   async prepare(thread: ThreadRecord, runId: string, after: number): Promise<ExistingRunStream> {
+    checkEventId('lastEventId', after);
     const key = { threadId: thread.threadId, runId };
     const first = await this.firstPage(key, after, thread);
     const kind: ExistingRunAnswerKind = thread.activeRunId === runId ? 'joined' : 'replayed';
@@ -117,7 +121,8 @@ export class RunStreamService implements OnModuleInit {
     try {
       first = await this.log.read(key, after, FIRST_PAGE);
     } catch (error) {
-      throw new EventLogUnavailableError(this.options.retryAfterSeconds, String(error));
+      this.logger.warn('run event log unreachable, join refused', { threadId: key.threadId, runId: key.runId, error: String(error) });
+      throw new EventLogUnavailableError(this.options.retryAfterSeconds, error);
     }
     const active = thread.activeRunId === key.runId;
     if (first === null && !active) throw new StreamGoneError(key.threadId, key.runId, 'expired');

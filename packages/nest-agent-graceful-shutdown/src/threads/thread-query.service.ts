@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AnswersStoreOutages } from '../session/store-outages.decorator';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
+import { checkId, checkUserId } from '../arguments/argument-checks';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error';
 import type { ThreadRecord } from '../contracts/session-records';
@@ -18,9 +19,11 @@ export class ThreadQueryService {
     @Inject(THREAD_ACCESS_POLICY) private readonly access: ThreadAccessPolicy,
   ) {}
 
-  /** The thread, if it exists and `userId` may use it; 404 or 403 errors otherwise. */
+  /** The thread, if it exists and `userId` may use it; 400 (a malformed id), 404 or 403 errors otherwise. */
   @AnswersStoreOutages()
   async getOwnedThread(userId: string, threadId: string): Promise<ThreadRecord> {
+    checkUserId(userId);
+    checkId('threadId', threadId);
     const thread = await this.store.findThread(threadId);
     if (!thread) throw new ThreadNotFoundError(threadId);
     await this.assertAccess(userId, thread);
@@ -44,6 +47,10 @@ export class ThreadQueryService {
    */
   @AnswersStoreOutages()
   async listThreads(userId: string, request: ThreadListRequest = {}): Promise<ThreadListView> {
+    checkUserId(userId);
+    if (request.cursor !== undefined && typeof request.cursor !== 'string') {
+      throw new InvalidThreadListQueryError('cursor', 'must be the nextCursor of the previous page, a string');
+    }
     const limit = request.limit ?? DEFAULT_THREAD_PAGE_SIZE;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THREAD_PAGE_SIZE) {
       throw new InvalidThreadListQueryError('limit', `must be an integer from 1 to ${MAX_THREAD_PAGE_SIZE}`);

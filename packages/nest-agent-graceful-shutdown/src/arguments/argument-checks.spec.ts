@@ -1,0 +1,59 @@
+import { InvalidEventIdError } from '../errors/invalid-event-id.error';
+import { InvalidIdError } from '../errors/invalid-id.error';
+import { InvalidWaitError } from '../errors/invalid-wait.error';
+import { checkEventId, checkId, checkOptionalId, checkUserId, checkWaitMs, MAX_USER_ID_LENGTH } from './argument-checks';
+
+describe('checkEventId', () => {
+  it.each([0, 1, 42, Number.MAX_SAFE_INTEGER])('accepts the event id %p', (id) => {
+    expect(checkEventId('lastEventId', id)).toBe(id);
+  });
+
+  it('accepts an unset id: the stream starts from its first event', () => {
+    expect(checkEventId('lastEventId', undefined)).toBeUndefined();
+  });
+
+  it.each([NaN, -1, 1.5, Infinity, -Infinity, Number.MAX_SAFE_INTEGER + 1, '7', null, {}, 7n])('refuses %p with a 400 naming the field', (value) => {
+    expect(() => checkEventId('Last-Event-ID', value)).toThrow(InvalidEventIdError);
+    expect(() => checkEventId('Last-Event-ID', value)).toThrow(/^Last-Event-ID: must be a non-negative integer/);
+  });
+
+  it('quotes a string it refuses, cut short', () => {
+    expect(() => checkEventId('lastEventId', 'x'.repeat(100))).toThrow(`(got "${'x'.repeat(32)}…")`);
+  });
+});
+
+describe('checkId and checkOptionalId', () => {
+  it('accepts a thread or run id and returns it', () => {
+    expect(checkId('threadId', 'thread-1')).toBe('thread-1');
+    expect(checkOptionalId('runId', undefined)).toBeUndefined();
+  });
+
+  it.each(['', '.', '..', 'a b', 'a/b', 'x'.repeat(129), 7, null])('refuses %p as InvalidIdError (400 INVALID_ID) naming the field', (value) => {
+    expect(() => checkOptionalId('runId', value)).toThrow(InvalidIdError);
+    expect(() => checkId('runId', value)).toThrow(/^runId: must match/);
+  });
+});
+
+describe('checkUserId', () => {
+  it('accepts any string of 1 to 256 characters, as the stores hold it', () => {
+    expect(checkUserId('auth0|user 1')).toBe('auth0|user 1');
+    expect(checkUserId('u'.repeat(MAX_USER_ID_LENGTH))).toHaveLength(MAX_USER_ID_LENGTH);
+  });
+
+  it.each(['', 'u'.repeat(MAX_USER_ID_LENGTH + 1), undefined, 7])('refuses %p, naming userId', (value) => {
+    expect(() => checkUserId(value)).toThrow(/^userId: must be a string of 1 to 256 characters$/);
+  });
+});
+
+describe('checkWaitMs', () => {
+  it('accepts an unset wait and a whole number of milliseconds up to the maximum', () => {
+    expect(checkWaitMs(undefined)).toBeUndefined();
+    expect(checkWaitMs(0)).toBe(0);
+    expect(checkWaitMs(30_000, 30_000)).toBe(30_000);
+  });
+
+  it.each([NaN, -1, 2.5, 30_001, '100'])('refuses %p with InvalidWaitError (400 INVALID_WAIT)', (value) => {
+    expect(() => checkWaitMs(value, 30_000)).toThrow(InvalidWaitError);
+    expect(() => checkWaitMs(value, 30_000)).toThrow('waitMs: must be an integer from 0 to 30000');
+  });
+});
