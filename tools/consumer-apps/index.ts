@@ -3,7 +3,7 @@ export { APP_PEERS, CJS_APP, CONSUMER_APPS, ESM_APP, FRAMEWORK_PEERS, type Consu
 export { ConsumerProof, describeMode } from './consumer-proof';
 export { ConsumerProcess } from './consumer-process';
 export { CountingOpenAiServer } from './counting-openai-server';
-export { addToConsumerApp, compileConsumerApp, installConsumerApp, type InstalledApp } from './install-consumer-app';
+export { addToConsumerApp, compileConsumerApp, installConsumerApp, missingFromApp, type InstalledApp } from './install-consumer-app';
 export { installCommands, INSTALL_FLAGS } from './install-commands';
 export { installedCopies, installedVersion } from './installed-copies';
 export { buildsLoaded, moduleInstanceProblems, moduleInstances, packageOf, readModuleLedger, type ModuleLoad } from './module-instances';

@@ -69,3 +69,16 @@ export async function addToConsumerApp(dir: string, specs: readonly string[], fi
   await runIn(dir, ['npm install', ...specs, ...INSTALL_FLAGS].join(' '));
   for (const fixture of fixtures) cpSync(join(FIXTURES, fixture), dir, { recursive: true });
 }
+
+/**
+ * The packages of `names` that the app at `dir` does not list in its `package.json` yet: what to
+ * add for code that imports them, leaving the app's own pins (Nest 11 in the CommonJS app) as
+ * they are.
+ *
+ * @example
+ * await addToConsumerApp(dir, missingFromApp(dir, ['@nestjs/common', '@nestjs/terminus'])); // adds @nestjs/terminus only
+ */
+export function missingFromApp(dir: string, names: readonly string[]): string[] {
+  const { dependencies = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return [...new Set(names)].filter((name) => !(name in dependencies));
+}
