@@ -22,6 +22,9 @@ function tsc(project) {
   execFileSync(process.execPath, [TSC, '-p', project], { cwd: HERE, stdio: 'inherit' });
 }
 
+const FORMAT_MARK = join(HERE, 'src/package.json');
+// A build stopped during its ESM pass leaves the mark behind: the CommonJS pass must not see it.
+rmSync(FORMAT_MARK, { force: true });
 rmSync(join(HERE, 'dist'), { recursive: true, force: true });
 tsc('tsconfig.build.json');
 markFormat('dist/cjs', 'commonjs');
@@ -29,6 +32,6 @@ markFormat('src', 'module');
 try {
   tsc('tsconfig.build.esm.json');
 } finally {
-  rmSync(join(HERE, 'src/package.json'), { force: true });
+  rmSync(FORMAT_MARK, { force: true });
 }
 markFormat('dist/esm', 'module');
