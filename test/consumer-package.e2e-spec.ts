@@ -4,27 +4,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  addToConsumerApp,
+  APP_PEERS,
+  buildsLoaded,
+  compileConsumerApp,
   CONSUMER_APPS,
   ConsumerProof,
   CountingOpenAiServer,
   describeMode,
+  FRAMEWORK_PEERS,
   installConsumerApp,
   installedCopies,
   installedVersion,
+  moduleInstanceProblems,
   nodeBinary,
   packLibrary,
+  runWithModuleLedger,
   type ConsumerApp,
   type ConsumerMode,
+  type ModuleLoad,
   type PackedLibrary,
 } from '../tools/consumer-apps';
 import { PostgresServer, REPO_ROOT as REPO } from 'dev-services';
 
 /**
  * The library as NestJS teams get it: packed with `npm pack`, installed from the tarball with the
- * README's own install lines into two fresh apps, an ESM one on the newest NestJS 12 and TypeORM 1
- * (SQLite) and a CommonJS one on the oldest NestJS 11 and TypeORM 0.3 (PostgreSQL), then
- * SIGTERMed mid-run on Express and Fastify, with the native and the AI SDK agent, under Node 22,
- * 24 and 26 (see tools/consumer-apps/consumer-app-matrix.ts).
+ * README's own install lines into two fresh apps, an ESM one as `nest new` makes it today on the
+ * newest NestJS 12 and TypeORM 1 (SQLite, TypeScript 6) and a CommonJS one as Nest 11 made it on
+ * the oldest NestJS 11 and TypeORM 0.3 (PostgreSQL), then SIGTERMed mid-run on Express and
+ * Fastify, with the native and the AI SDK agent, under Node 22, 24 and 26 (see
+ * tools/consumer-apps/consumer-app-matrix.ts). Every process runs under a module ledger that
+ * shows which build of each peer it loaded; last, each app adds the agent frameworks.
  */
 let postgres: PostgresServer;
 let openai: CountingOpenAiServer;
@@ -32,6 +42,8 @@ let packed: PackedLibrary;
 const appDirs = new Map<string, string>();
 let databases = 0;
 const BIN = (name: string) => join(REPO, 'node_modules/.bin', name);
+/** The library build each app must load: an ESM host the ES modules, a CommonJS host the CommonJS. */
+const LIBRARY_BUILD = { esm: 'dist/esm', cjs: 'dist/cjs' } as const;
 
 beforeAll(async () => {
   // Both apps install at once, beside the database and the Node runtimes they need.
@@ -50,10 +62,11 @@ afterAll(async () => {
 describe('the packed library', () => {
   it('holds only the build output, the README, the LICENSE and the CHANGELOG', () => {
     const outside = packed.files.filter(
-      (file) => !/^dist\/.+\.(js|d\.ts)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
+      (file) => !/^dist\/(esm|cjs)\/(.+\.(c?js|d\.c?ts)|package\.json)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
     );
     expect(outside).toEqual([]);
-    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']));
+    const builds = ['esm', 'cjs'].flatMap((build) => [`dist/${build}/package.json`, `dist/${build}/index.js`, `dist/${build}/index.d.ts`]);
+    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', ...builds]));
     expect(packed.files.filter((file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -110,7 +123,42 @@ describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerA
     await proof.interruptMidRun();
   });
 
+  it(`loads one module instance of each peer it uses, and the library from its ${app.name} build only`, () => {
+    const loads = proof.modulesLoaded();
+    expect(moduleInstanceProblems(loads, [...APP_PEERS, `@nestjs/platform-${mode.platform}`])).toEqual([]);
+    expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
+  });
+
   it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again", async () => {
     await proof.resumeOnRestart();
   });
+});
+
+/**
+ * Last, as the apps' own proofs above need an app without them: each app adds LangGraph.js, the
+ * OpenAI Agents SDK and `openai`, compiles an entry that hands each framework's own objects to
+ * the library's adapters (`frameworks/src/frameworks.ts`), and runs it under the module ledger.
+ */
+describe('the consumer apps with every agent framework', () => {
+  const loaded = new Map<string, ModuleLoad[]>();
+
+  beforeAll(async () => {
+    await Promise.all(
+      CONSUMER_APPS.map(async (app) => {
+        const dir = appDirs.get(app.name)!;
+        await addToConsumerApp(dir, app.frameworks, ['frameworks']);
+        await compileConsumerApp(app, dir);
+        loaded.set(app.name, await runWithModuleLedger(dir, await nodeBinary(app.modes[0].node), 'dist/frameworks.js'));
+      }),
+    );
+  }, 300_000);
+
+  it.each(CONSUMER_APPS)(
+    'the $name app compiles langGraphAgent(graph), openAiAgent(agent) and aiSdkAgent(…) on its own imports, and loads one module instance of each framework package',
+    (app: ConsumerApp) => {
+      const loads = loaded.get(app.name)!;
+      expect(moduleInstanceProblems(loads, FRAMEWORK_PEERS)).toEqual([]);
+      expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interface';
+import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interface.js';
 
 type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActing';
 

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from 'dev-services';
 import { DataSource } from 'typeorm';
-import type { ToolCallContext } from './agent-tool.interface';
-import { toolFenceOf } from './tool-fence';
-import { paymentTool, stockTool } from './tool-fence-patterns.fixtures';
+import type { ToolCallContext } from './agent-tool.interface.js';
+import { toolFenceOf } from './tool-fence.js';
+import { paymentTool, stockTool } from './tool-fence-patterns.fixtures.js';
 
 const context = (toolCallId: string, fencingToken: number): ToolCallContext => ({
   threadId: 'thread-1',

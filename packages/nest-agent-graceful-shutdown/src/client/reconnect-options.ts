@@ -1,5 +1,5 @@
-import { resolveOptionGroup, uniformOptionGroup } from '../options/option-group';
-import { millisecondsAtLeastZero } from '../options/option-rules';
+import { resolveOptionGroup, uniformOptionGroup } from '../options/option-group.js';
+import { millisecondsAtLeastZero } from '../options/option-rules.js';
 
 /**
  * How the client keeps following a run whose connection was lost. Every value is in

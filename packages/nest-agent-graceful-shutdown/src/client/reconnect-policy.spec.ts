@@ -1,5 +1,5 @@
-import { resolveReconnectOptions } from './reconnect-options';
-import { ReconnectPolicy } from './reconnect-policy';
+import { resolveReconnectOptions } from './reconnect-options.js';
+import { ReconnectPolicy } from './reconnect-policy.js';
 
 function policyAt(clock: { now: number }, options = {}): ReconnectPolicy {
   // random() = 1 − ε: the jitter keeps (almost) the whole backoff, so the waits are predictable.

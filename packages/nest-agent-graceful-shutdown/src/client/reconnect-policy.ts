@@ -1,5 +1,5 @@
-import type { ResolvedReconnectOptions } from './reconnect-options';
-import type { ReconnectKind } from './resumable-http-agent-config';
+import type { ResolvedReconnectOptions } from './reconnect-options.js';
+import type { ReconnectKind } from './resumable-http-agent-config.js';
 
 /** The plan of one reconnect: its number within the outage and the wait before it, in milliseconds. */
 export interface PlannedAttempt {

@@ -1,11 +1,11 @@
 import type { AgentSubscriber, BaseEvent, Message } from '@ag-ui/client';
 import { waitFor } from 'dev-services';
-import { EventGapError } from './event-gap.error';
-import { ReconnectTimeoutError } from './reconnect-timeout.error';
-import { ResumableHttpAgent } from './resumable-http-agent';
-import type { ReconnectInfo, ResumableHttpAgentConfig } from './resumable-http-agent-config';
-import { RunRequestError } from './run-request.error';
-import { numbered, refuse, ScriptedRunServer, stream, textMessage } from './scripted-run-server.fixtures';
+import { EventGapError } from './event-gap.error.js';
+import { ReconnectTimeoutError } from './reconnect-timeout.error.js';
+import { ResumableHttpAgent } from './resumable-http-agent.js';
+import type { ReconnectInfo, ResumableHttpAgentConfig } from './resumable-http-agent-config.js';
+import { RunRequestError } from './run-request.error.js';
+import { numbered, refuse, ScriptedRunServer, stream, textMessage } from './scripted-run-server.fixtures.js';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';

@@ -1,10 +1,10 @@
 import { HttpAgent, enforceOutgoingInput, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { Observable } from 'rxjs';
-import { defaultJoinUrl } from './join-url';
-import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-options';
-import type { ReconnectInfo, ResumableHttpAgentConfig, ResumableRunStats } from './resumable-http-agent-config';
-import { RunFollower } from './run-follower';
-import type { RunRequest } from './stream-connection';
+import { defaultJoinUrl } from './join-url.js';
+import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-options.js';
+import type { ReconnectInfo, ResumableHttpAgentConfig, ResumableRunStats } from './resumable-http-agent-config.js';
+import { RunFollower } from './run-follower.js';
+import type { RunRequest } from './stream-connection.js';
 
 /** `HttpAgent.run`'s observable type (`@ag-ui/client` may bring its own copy of rxjs; observables of both interoperate). */
 type RunEvents = ReturnType<HttpAgent['run']>;

@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { EventGapError } from './event-gap.error';
-import type { SseFrame } from './sse-frame-parser';
-import { isHandoverNotice, isInterruption, isTerminalEvent, parseStreamEvent } from './stream-events';
+import { EventGapError } from './event-gap.error.js';
+import type { SseFrame } from './sse-frame-parser.js';
+import { isHandoverNotice, isInterruption, isTerminalEvent, parseStreamEvent } from './stream-events.js';
 
 /** What one frame means for the run: the event to deliver, if any, and what the follower does next. */
 export interface FrameVerdict {

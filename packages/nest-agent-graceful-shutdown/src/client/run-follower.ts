@@ -1,15 +1,15 @@
 import type { BaseEvent, HttpAgentFetchFn } from '@ag-ui/client';
-import { abortableDelay } from './abortable-delay';
-import { EventGapError } from './event-gap.error';
-import { isRetryableStatus, readRefusal, type HttpRefusal } from './http-refusal';
-import { InvalidStreamFrameError } from './invalid-stream-frame.error';
-import type { ResolvedReconnectOptions } from './reconnect-options';
-import { ReconnectPolicy } from './reconnect-policy';
-import { ReconnectTimeoutError } from './reconnect-timeout.error';
-import type { ReconnectInfo, ReconnectKind, ResumableRunStats } from './resumable-http-agent-config';
-import { RunEventSequence } from './run-event-sequence';
-import { RunRequestError } from './run-request.error';
-import { StreamConnection, type RunRequest } from './stream-connection';
+import { abortableDelay } from './abortable-delay.js';
+import { EventGapError } from './event-gap.error.js';
+import { isRetryableStatus, readRefusal, type HttpRefusal } from './http-refusal.js';
+import { InvalidStreamFrameError } from './invalid-stream-frame.error.js';
+import type { ResolvedReconnectOptions } from './reconnect-options.js';
+import { ReconnectPolicy } from './reconnect-policy.js';
+import { ReconnectTimeoutError } from './reconnect-timeout.error.js';
+import type { ReconnectInfo, ReconnectKind, ResumableRunStats } from './resumable-http-agent-config.js';
+import { RunEventSequence } from './run-event-sequence.js';
+import { RunRequestError } from './run-request.error.js';
+import { StreamConnection, type RunRequest } from './stream-connection.js';
 
 /** What a `RunFollower` needs: the run's requests, the policy settings, and where to count and report. */
 export interface RunFollowerSettings {

@@ -1,5 +1,5 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { InvalidStreamFrameError } from './invalid-stream-frame.error';
+import { InvalidStreamFrameError } from './invalid-stream-frame.error.js';
 
 /** The `value` of the `handover` notice: where the run's log stood when this connection ended. */
 export interface HandoverNotice {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The run event log (Redis) could not be reached, so a run could not start or be joined: nothing was written. */
 export class EventLogUnavailableError extends AgentServiceError {

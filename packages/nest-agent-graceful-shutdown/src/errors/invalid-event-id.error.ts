@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** A join asked for the events after an id the run's log never reached: no client can have seen it. */
 export class InvalidEventIdError extends AgentServiceError {

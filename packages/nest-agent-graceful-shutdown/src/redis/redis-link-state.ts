@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { LinkState } from '../signals/link-state';
+import { LinkState } from '../signals/link-state.js';
 
 /**
  * Whether a Redis client (the signal bus, the run event log) can reach Redis, and since when.

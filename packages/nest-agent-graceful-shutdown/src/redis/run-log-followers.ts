@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
+import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 
 /** One follow of a log: its listener, and the id of the last event it was given. */
 interface Follower {

@@ -1,7 +1,7 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import type { ResumeAnswer } from '../resume/approval-answers';
+import type { ResumeAnswer } from '../resume/approval-answers.js';
 import type { RunAgentInput } from '@ag-ui/core';
-import { InvalidRunInputError } from '../errors/invalid-run-input.error';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 
 /** Thread and run ids: letters, digits and `._:-`, 1 to 128 characters (but see `isValidId`). */
 export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -23,7 +23,7 @@ export interface IncomingUserMessage {
   content: string;
 }
 
-export type { ResumeAnswer } from '../resume/approval-answers';
+export type { ResumeAnswer } from '../resume/approval-answers.js';
 
 /** A run request, validated. */
 export interface ValidRunInput {

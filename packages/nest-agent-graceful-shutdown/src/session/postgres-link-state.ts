@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { LinkState } from '../signals/link-state';
+import { LinkState } from '../signals/link-state.js';
 
 /**
  * Whether the PostgreSQL signal bus listens, and since when. Each change is logged once,

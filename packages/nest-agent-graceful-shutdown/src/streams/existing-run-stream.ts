@@ -1,4 +1,4 @@
-import type { HttpResponseTarget } from '../http/server-response';
+import type { HttpResponseTarget } from '../http/server-response.js';
 
 /** How a request for an existing run is answered: following it live, or replaying its ended log. */
 export type ExistingRunAnswerKind = 'joined' | 'replayed';

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { SseEventStream } from '../http/sse-event-stream';
-import { InMemoryRunEventLog } from './in-memory-run-event-log';
-import { JoinedStream, type RunLiveness } from './joined-stream';
-import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
+import { SseEventStream } from '../http/sse-event-stream.js';
+import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
+import { JoinedStream, type RunLiveness } from './joined-stream.js';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const text = (id: number): LoggedEvent => ({ id, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta: `d${id}` } as BaseEvent });

@@ -1,9 +1,9 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { SseEventStream } from '../http/sse-event-stream';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
-import { SharedInterval } from '../http/shared-interval';
-import { isTerminal } from './stream-shape';
+import type { SseEventStream } from '../http/sse-event-stream.js';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
+import { SharedInterval } from '../http/shared-interval.js';
+import { isTerminal } from './stream-shape.js';
 
 const REPLAY_PAGE = 1_000;
 

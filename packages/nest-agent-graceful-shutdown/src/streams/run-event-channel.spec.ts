@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { InMemoryRunEventLog } from './in-memory-run-event-log';
-import { RunEventChannel, type ChannelEvent } from './run-event-channel';
-import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
+import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
+import { RunEventChannel, type ChannelEvent } from './run-event-channel.js';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const RETENTION_MS = 60_000;

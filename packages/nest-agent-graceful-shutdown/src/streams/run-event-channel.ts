@@ -1,10 +1,10 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import { LogWriter, type ChannelEvent } from './log-writer';
-import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
-import { isTerminal, StreamShape } from './stream-shape';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { LogWriter, type ChannelEvent } from './log-writer.js';
+import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
+import { isTerminal, StreamShape } from './stream-shape.js';
 
-export type { ChannelEvent } from './log-writer';
+export type { ChannelEvent } from './log-writer.js';
 
 const REPLAY_PAGE = 1_000;
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
-import type { AgentObserver } from './agent-observer.interface';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
+import type { AgentObserver } from './agent-observer.interface.js';
 
 type Observation = { [K in keyof AgentObserver]-?: NonNullable<AgentObserver[K]> };
 
