@@ -41,7 +41,7 @@ describe('RunEventChannel', () => {
     expect((await log.read(run, 2, 10))?.map((entry) => entry.id)).toEqual([3, 4]);
   });
 
-  it("closes what a crashed attempt left open before the new attempt's events, and keeps a retry's RUN_STARTED off the log", async () => {
+  it("closes what a crashed attempt left open after the retry's RUN_STARTED, which stays off the log and reaches its connection first", async () => {
     const log = new InMemoryRunEventLog();
     await log.append(run, [
       { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
@@ -53,7 +53,10 @@ describe('RunEventChannel', () => {
     await channel.close(1_000, RETENTION_MS);
 
     expect((await log.read(run, 0, 10))?.map((entry) => entry.event.type)).toEqual([EventType.RUN_STARTED, EventType.STEP_STARTED, EventType.STEP_FINISHED]);
-    expect(seen.at(-1)).toEqual({ event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } });
+    expect(seen).toEqual([
+      { event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } },
+      { id: 3, event: { type: EventType.STEP_FINISHED, stepName: 'reasoning' } },
+    ]);
   });
 
   it('logs nothing and sends no ids when the log of a run that continues lost its events, so no id is ever reused', async () => {
