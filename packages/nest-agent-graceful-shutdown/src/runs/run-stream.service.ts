@@ -35,8 +35,11 @@ export interface JoinQuery {
 
 /**
  * Joins a run's event stream on any instance: the events after the client's last id from the
- * run's log, then the live ones until the terminal event. At this instance's shutdown, every
- * joined stream still open ends with a `handover` notice, so its client joins elsewhere.
+ * run's log, then the live ones until the terminal event. The log of a run that had several
+ * attempts reads as one AG-UI sequence ending with the run's current terminal event (see
+ * `readAsOneRun`); a run stopped for its client to retry ends the join with `RUN_INTERRUPTED`
+ * at once. At this instance's shutdown, every joined stream still open ends with a `handover`
+ * notice, so its client joins elsewhere.
  */
 @Injectable()
 export class RunStreamService implements OnModuleInit {
