@@ -53,7 +53,7 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
   const services = new ServiceGroup();
   const runErrors: RunErrorEvent[] = [];
   const failures: unknown[] = [];
-  const userMessage: Message = { id: 'client-stop-u1', role: 'user', content: 'do the steps' };
+  const userMessage = { id: 'client-stop-u1', role: 'user' as const, content: 'do the steps' };
   let agent: HttpAgent;
   let rejection: unknown;
   /** The restarted service that resumed the run. */
