@@ -203,6 +203,25 @@ describe('ResumableHttpAgent', () => {
     expect(agent.stats).toMatchObject({ joins: 1, interruptedRetries: 1 });
   });
 
+  it('hides the run_interrupted and run_resumed notices a join reads earlier attempts as, as it hides those events live', async () => {
+    const attemptEnd = { type: 'CUSTOM', name: 'run_interrupted', value: { code: 'RUN_INTERRUPTED', message: interrupted.message } };
+    const attemptStart = { type: 'CUSTOM', name: 'run_resumed', value: { threadId: THREAD, runId: RUN } };
+    const log = numbered(1, [started, ...textMessage('a1', 'step 1 done'), attemptEnd, attemptStart, ...textMessage('a2', 'step 2 done'), finished]);
+    server.answer(stream(log.slice(0, 3), 'destroy'), stream(log.slice(3)));
+    const agent = agentFor();
+    const { events, subscriber } = recorder();
+
+    await agent.runAgent({ runId: RUN }, subscriber);
+
+    expect(events.map((e) => e.type)).toEqual([
+      'RUN_STARTED',
+      ...['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END'],
+      ...['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END'],
+      'RUN_FINISHED',
+    ]);
+    expect(agent.stats).toMatchObject({ joins: 1, interruptedRetries: 0 });
+  });
+
   it('delivers RUN_INTERRUPTED and sends nothing more when retryInterrupted is false', async () => {
     server.answer(stream(numbered(1, [started, ...textMessage('a1', 'step 1 done'), interrupted])));
     const agent = agentFor({ retryInterrupted: false });
