@@ -59,6 +59,26 @@ describe('RunEventChannel', () => {
     ]);
   });
 
+  it("closes what a handed-over attempt left open before a continuation's first event, which starts no second segment", async () => {
+    const log = new InMemoryRunEventLog();
+    await log.append(run, [
+      { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
+      { id: 2, event: step('start', 'acting') },
+    ]);
+    const { channel } = await openChannel(log);
+
+    channel.emit(step('start', 'reasoning'));
+    await channel.close(1_000, RETENTION_MS);
+
+    const logged = (await log.read(run, 0, 10))?.map((entry) => [entry.id, entry.event.type]);
+    expect(logged).toEqual([
+      [1, EventType.RUN_STARTED],
+      [2, EventType.STEP_STARTED],
+      [3, EventType.STEP_FINISHED],
+      [4, EventType.STEP_STARTED],
+    ]);
+  });
+
   it('logs nothing and sends no ids when the log of a run that continues lost its events, so no id is ever reused', async () => {
     const log = new InMemoryRunEventLog();
     const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => false, continues: true });
