@@ -58,6 +58,9 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
   let rejection: unknown;
   /** The restarted service that resumed the run. */
   let resumed: ServiceProcess;
+  /** A ResumableHttpAgent's run on another thread, stopped by the same SIGTERM: one runAgent call to its end. */
+  let resumable: ResumableHttpAgent;
+  let resumableRun: Promise<unknown>;
 
   beforeAll(async () => {
     const first = await services.start({
@@ -74,7 +77,17 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    await waitFor(() => toolResults > 0, 'the first tool result to reach the client');
+    resumable = new ResumableHttpAgent({
+      url: `${first.baseUrl}/v1/runs`,
+      headers: { Authorization: `Bearer ${token}` },
+      threadId: 'thread-client-resumable',
+      initialMessages: [{ id: 'client-resumable-u1', role: 'user', content: 'do the steps' }],
+      // It keeps trying while the service is down, until the restart on the same port below.
+      reconnect: { timeoutMs: 120_000 },
+    });
+    let resumableResults = 0;
+    resumableRun = resumable.runAgent({ runId: 'run-1' }, { onToolCallResultEvent: () => void resumableResults++ }).catch((error: unknown) => error);
+    await waitFor(() => toolResults > 0 && resumableResults > 0, 'the first tool results to reach the clients');
     first.kill('SIGTERM');
     rejection = await running;
     await first.waitForExit(15_000);
@@ -92,7 +105,7 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
   });
 
   it('completes the retried run with the same threadId on a restarted service (the resume)', async () => {
-    const second = (resumed = await services.restart(services.first));
+    const second = (resumed = await services.restart(services.first, { samePort: true }));
     const retryErrors: RunErrorEvent[] = [];
     const retry = agentFor(second.baseUrl, 'thread-client-stop', agent.messages);
     const { newMessages } = await retry.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void retryErrors.push(event) });
@@ -104,6 +117,15 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
     expect(new Set(stored.map((m) => m.id)).size).toBe(stored.length);
     const thread = await api(second.baseUrl, '/v1/threads/thread-client-stop', { token });
     expect(thread.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'completed' } });
+  });
+
+  it("brings the ResumableHttpAgent's run through the SIGTERM to its end in one runAgent call, resending it once the service is back", async () => {
+    const result = (await resumableRun) as Awaited<ReturnType<HttpAgent['runAgent']>>;
+
+    expect(result.newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+    expect(resumable.stats.interruptedRetries).toBeGreaterThanOrEqual(1);
+    const stored = await storedMessages(resumed.baseUrl, 'thread-client-resumable');
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
   });
 
   describe('after the resumed run finished', () => {
