@@ -23,6 +23,10 @@ describe('ReconnectPolicy', () => {
     expect(policyAt({ now: 0 }).plan('interrupted')).toEqual({ attempt: 1, delayMs: 100 });
   });
 
+  it('resends an interrupted run at once when the run was read already stopped', () => {
+    expect(policyAt({ now: 0 }).plan('interrupted', undefined, true)).toEqual({ attempt: 1, delayMs: 0 });
+  });
+
   it('waits what Retry-After says instead of the backoff', () => {
     expect(policyAt({ now: 0 }).plan('dropped', 2_000)).toEqual({ attempt: 1, delayMs: 2_000 });
   });

@@ -29,7 +29,8 @@ function newStats(): ResumableRunStats {
  * (`GET {joinUrl}` with `Last-Event-ID`) until the run ends: after a `handover` notice, a dropped
  * connection, a skipped id, a `409 RUN_IN_PROGRESS`; it resends the same POST when the run was
  * never admitted, was refused with 503 `SHUTTING_DOWN` (after `Retry-After`), or was stopped with
- * `RUN_ERROR` `RUN_INTERRUPTED` (hidden, with the resent run's second `RUN_STARTED`). Subscribers
+ * `RUN_ERROR` `RUN_INTERRUPTED` (hidden, with the resent run's second `RUN_STARTED`; at once when
+ * a join ended with it, as the run was already saved). Subscribers
  * get each event once, in order, as one well-formed run. `abortRun()` stops it all at once.
  *
  * @example

@@ -35,8 +35,11 @@ export interface JoinQuery {
 
 /**
  * Joins a run's event stream on any instance: the events after the client's last id from the
- * run's log, then the live ones until the terminal event. At this instance's shutdown, every
- * joined stream still open ends with a `handover` notice, so its client joins elsewhere.
+ * run's log, then the live ones until the terminal event. The log of a run that had several
+ * attempts reads as one AG-UI sequence ending with the run's current terminal event (see
+ * `readAsOneRun`); a run stopped for its client to retry ends the join with `RUN_INTERRUPTED`
+ * at once. At this instance's shutdown, every joined stream still open ends with a `handover`
+ * notice, so its client joins elsewhere.
  */
 @Injectable()
 export class RunStreamService implements OnModuleInit {
@@ -84,14 +87,16 @@ export class RunStreamService implements OnModuleInit {
     const key = { threadId: thread.threadId, runId };
     const first = await this.firstPage(key, after, thread);
     const kind: ExistingRunAnswerKind = thread.activeRunId === runId ? 'joined' : 'replayed';
-    return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response));
+    return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response, kind === 'replayed'));
   }
 
-  private async follow(key: RunLogKey, after: number, first: LoggedEvent[], response: HttpResponseTarget): Promise<void> {
+  /** @param ended the run was not active when the join began: what it ended with is asked at once. */
+  private async follow(key: RunLogKey, after: number, first: LoggedEvent[], response: HttpResponseTarget, ended: boolean): Promise<void> {
     const { threadId, runId } = key;
     const stream = new JoinedStream(new SseEventStream(toServerResponse(response), this.options.sseHeartbeatMs), this.log, key, after, {
       intervalMs: Math.max(1_000, Math.min(this.options.leaseTtlMs, 5_000)),
-      check: () => this.stoppedNotice(key),
+      checkAtStart: ended,
+      check: (last) => this.stoppedNotice(key, last),
     });
     this.joined.add(stream);
     this.logger.log({ msg: 'stream joined', threadId, runId, lastEventId: after });
@@ -143,11 +148,13 @@ export class RunStreamService implements OnModuleInit {
 
   /**
    * Undefined while the run goes on or will be continued; else what ends the join: a
-   * `RUN_INTERRUPTED` notice for a run its client must retry, or null for a run that ended.
+   * `RUN_INTERRUPTED` notice for a run its client must retry, or null for a run that ended. A
+   * log whose last event is terminal holds the attempt's end: no grace is given for it.
    */
-  private async stoppedNotice(key: RunLogKey): Promise<BaseEvent | null | undefined> {
+  private async stoppedNotice(key: RunLogKey, last: LoggedEvent | null): Promise<BaseEvent | null | undefined> {
     const thread = await this.store.findThread(key.threadId);
-    if (!thread || thread.activeRunId === key.runId || this.recentlyEnded(thread, key.runId)) return undefined;
+    const endLogged = last !== null && isTerminal(last.event);
+    if (!thread || thread.activeRunId === key.runId || (!endLogged && this.recentlyEnded(thread, key.runId))) return undefined;
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
     if (interrupted && this.resumeMode.mode === 'auto') return undefined;
     if (!interrupted) return null;
