@@ -39,7 +39,12 @@ describe('brokenLinks', () => {
 describe("the repository's pages", () => {
   it("link only to files and headings that exist: the READMEs, docs/*.md and the library's docs/library/*.md", () => {
     const inDocs = (dir: string) => markdownFilesIn(join(REPO_ROOT, dir), readdirSync(join(REPO_ROOT, dir)));
-    const files = [join(REPO_ROOT, 'README.md'), join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/README.md'), ...inDocs('docs'), ...inDocs('docs/library')];
+    const files = [
+      join(REPO_ROOT, 'README.md'),
+      join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/README.md'),
+      ...inDocs('docs'),
+      ...inDocs('docs/library'),
+    ];
     expect(brokenLinksOf(files)).toEqual([]);
   });
 });
