@@ -38,6 +38,15 @@ export type { AgentRun } from './runs/agent-run.js';
 export { ExistingRunStream } from './streams/existing-run-stream.js';
 export { MAX_THREAD_PAGE_SIZE } from './threads/thread-list-view.js';
 
+// What the services above resolve with. TypeScript names an inferred type only through an entry
+// the file that infers it imports, so a controller that returns these results (with
+// `declaration: true`, as `nest new` sets it) compiles only when the root exports them too.
+export type { MessageView, ThreadView } from './threads/thread-views.js';
+export type { ThreadListItemView, ThreadListView } from './threads/thread-list-view.js';
+export type { CancelResult } from './runs/run-cancel.service.js';
+export type { RunOutcome } from './agent/run-outcome.js';
+export type { ShutdownPhase } from './shutdown/shutdown-coordinator.service.js';
+
 export {
   AgentServiceError,
   ApprovalPendingError,
