@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +19,10 @@ import {
   moduleInstanceProblems,
   nodeBinary,
   packLibrary,
+  missingFromApp,
+  readmeImportedPackages,
   runWithModuleLedger,
+  writeReadmeBlocks,
   type ConsumerApp,
   type ConsumerMode,
   type ModuleLoad,
@@ -135,19 +138,37 @@ describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerA
 });
 
 /**
+ * What the README's blocks import that the app does not list yet (the AG-UI client the `/client`
+ * entry needs, and Express's types, which `nest new` adds), at the repository's own versions, so
+ * the app's pins (Nest 11 in the CommonJS app) and its framework releases stay as they are.
+ */
+function readmeExtras(dir: string, app: ConsumerApp): string[] {
+  const { dependencies, devDependencies } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const known = { ...dependencies, ...devDependencies };
+  const frameworks = new Set(app.frameworks.map((spec) => spec.slice(0, spec.lastIndexOf('@'))));
+  return missingFromApp(dir, [...readmeImportedPackages(), '@ag-ui/client', '@types/express'])
+    .filter((name) => !frameworks.has(name))
+    .map((name) => (known[name] ? `${name}@${known[name]}` : name));
+}
+
+/**
  * Last, as the apps' own proofs above need an app without them: each app adds LangGraph.js, the
  * OpenAI Agents SDK and `openai`, compiles an entry that hands each framework's own objects to
  * the library's adapters (`frameworks/src/frameworks.ts`), and runs it under the module ledger.
  */
 describe('the consumer apps with every agent framework', () => {
   const loaded = new Map<string, ModuleLoad[]>();
+  const readmeErrors = new Map<string, string>();
 
   beforeAll(async () => {
     await Promise.all(
       CONSUMER_APPS.map(async (app) => {
         const dir = appDirs.get(app.name)!;
-        await addToConsumerApp(dir, app.frameworks, ['frameworks']);
+        await addToConsumerApp(dir, [...app.frameworks, ...readmeExtras(dir, app)], ['frameworks']);
         await compileConsumerApp(app, dir);
+        // Then the README's blocks, unchanged, beside the app's own sources, compiled by its own tsc and tsconfig.
+        writeReadmeBlocks(dir);
+        readmeErrors.set(app.name, await compileConsumerApp(app, dir).then(() => '', (error: Error) => error.message));
         loaded.set(app.name, await runWithModuleLedger(dir, await nodeBinary(app.modes[0].node), 'dist/frameworks.js'));
       }),
     );
@@ -161,4 +182,8 @@ describe('the consumer apps with every agent framework', () => {
       expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
     },
   );
+
+  it.each(CONSUMER_APPS)('the $name app compiles every TypeScript block of the library README as written', (app: ConsumerApp) => {
+    expect(readmeErrors.get(app.name)).toBe('');
+  });
 });

@@ -88,8 +88,9 @@ export const ESM_APP: ConsumerApp = {
 };
 
 /**
- * (b) A CommonJS app as Nest 11's `nest new` made it (its `ts` template: `module: commonjs`,
- * `declaration: true`, TypeScript 5), on the oldest release of each package it uses. Nest 11.0.0 itself works;
+ * (b) A CommonJS app as Nest 11's `nest new` makes it (`@nestjs/schematics` 11.1, its `ts`
+ * template: no `"type"`, so `module: nodenext` emits CommonJS; `declaration: true`, TypeScript 5),
+ * on the oldest release of each package it uses. Nest 11.0.0 itself works;
  * `@nestjs/platform-fastify` 11.0.0 and 11.0.1 declare peers on Nest 10 (ERESOLVE), so 11.0.3
  * is the oldest Fastify platform that installs beside Nest 11.
  */

@@ -11,3 +11,4 @@ export { ledgerFile, LEDGER_PRELOAD, runWithModuleLedger } from './module-ledger
 export { nodeBinary } from './node-binary';
 export { packLibrary, type PackedLibrary } from './pack-library';
 export { libraryReadmeInstallLines, readmeInstallLines, LIBRARY_README } from './readme-install';
+export { readmeImportedPackages, readmeTypeScriptBlocks, writeReadmeBlocks, type ReadmeBlock } from './readme-blocks';
