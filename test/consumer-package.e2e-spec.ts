@@ -168,7 +168,13 @@ describe('the consumer apps with every agent framework', () => {
         await compileConsumerApp(app, dir);
         // Then the README's blocks, unchanged, beside the app's own sources, compiled by its own tsc and tsconfig.
         writeReadmeBlocks(dir);
-        readmeErrors.set(app.name, await compileConsumerApp(app, dir).then(() => '', (error: Error) => error.message));
+        readmeErrors.set(
+          app.name,
+          await compileConsumerApp(app, dir).then(
+            () => '',
+            (error: Error) => error.message,
+          ),
+        );
         loaded.set(app.name, await runWithModuleLedger(dir, await nodeBinary(app.modes[0].node), 'dist/frameworks.js'));
       }),
     );
