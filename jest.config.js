@@ -6,8 +6,16 @@
  */
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.transpile.json' }];
 
-/** The shared dev-only workspace, from its sources (its `dist` is for the built tools). */
-const moduleNameMapper = { '^dev-services$': '<rootDir>/packages/dev-services/src/index.ts' };
+/**
+ * The shared dev-only workspace, from its sources (its `dist` is for the built tools). The
+ * library's relative imports name the files they load once built (`./x.js`, `./x.cjs`): from
+ * the sources those are `./x.ts` and `./x.cts`. A package's own `./x.cjs` is still found.
+ */
+const moduleNameMapper = {
+  '^dev-services$': '<rootDir>/packages/dev-services/src/index.ts',
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+  '^(\\.{1,2}/.*)\\.cjs$': ['$1.cts', '$1.cjs'],
+};
 
 /**
  * Installs the local PostgreSQL/Redis/nginx/Chromium packages and promtool once, before any
@@ -55,7 +63,7 @@ module.exports = {
       testMatch: SPEC_ROOTS.map((root) => `${root}/*.spec.ts`),
       testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
       moduleNameMapper,
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.c?ts$': tsJest },
     },
     {
       // Specs beside the code that start PostgreSQL, Redis or a process.
@@ -65,7 +73,7 @@ module.exports = {
       testMatch: SPEC_ROOTS.map((root) => `${root}/*.integration.spec.ts`),
       globalSetup,
       moduleNameMapper,
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.c?ts$': tsJest },
     },
     {
       displayName: 'e2e',
@@ -74,7 +82,7 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup,
       moduleNameMapper,
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.c?ts$': tsJest },
     },
     {
       // The single-instance behaviour suites again, with the service on PostgreSQL.
@@ -85,7 +93,7 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/postgres-store.setup.ts'],
       globalSetup,
       moduleNameMapper,
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.c?ts$': tsJest },
     },
     {
       // The multi-instance suites again, with signals through PostgreSQL alone: no Redis started.
@@ -96,7 +104,7 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/test/support/postgres-signals.setup.ts'],
       globalSetup,
       moduleNameMapper,
-      transform: { '^.+\\.ts$': tsJest },
+      transform: { '^.+\\.c?ts$': tsJest },
     },
   ],
 };

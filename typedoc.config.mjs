@@ -9,15 +9,16 @@ import { fileURLToPath } from 'node:url';
 const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), 'packages/nest-agent-graceful-shutdown');
 
 /**
- * The source file of each `exports` entry that has types: `./dist/x/index.d.ts` is built from
- * `./src/x/index.ts`. `./package.json` and other entries without types are not code.
+ * The source file of each `exports` entry that has types: `./dist/esm/x/index.d.ts` (and its
+ * CommonJS twin) is built from `./src/x/index.ts`. `./package.json` and other entries without
+ * types are not code.
  */
 export function libraryEntryPoints() {
   const { exports } = JSON.parse(readFileSync(join(LIBRARY, 'package.json'), 'utf8'));
   return Object.values(exports)
-    .map((target) => (typeof target === 'object' && target !== null ? target.types : undefined))
+    .map((target) => (typeof target === 'object' && target !== null ? target.import?.types : undefined))
     .filter((types) => typeof types === 'string')
-    .map((types) => join(LIBRARY, types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')));
+    .map((types) => join(LIBRARY, types.replace(/^\.\/dist\/esm\//, 'src/').replace(/\.d\.ts$/, '.ts')));
 }
 
 /**

@@ -1,7 +1,9 @@
 import { HttpAgent, type AgentSubscriber, type Message, type RunErrorEvent } from '@ag-ui/client';
-import { api, tokenFor } from './support/http';
+import { ResumableHttpAgent } from 'nest-agent-graceful-shutdown/client';
+import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { ServiceProcess } from './support/service-process';
+import { FINISHED_RUN, joinRun, runShape, startRun } from './support/sse';
 import { waitFor } from 'dev-services';
 
 const token = tokenFor('carol');
@@ -51,14 +53,20 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
   const services = new ServiceGroup();
   const runErrors: RunErrorEvent[] = [];
   const failures: unknown[] = [];
+  const userMessage = { id: 'client-stop-u1', role: 'user' as const, content: 'do the steps' };
   let agent: HttpAgent;
   let rejection: unknown;
+  /** The restarted service that resumed the run. */
+  let resumed: ServiceProcess;
+  /** A ResumableHttpAgent's run on another thread, stopped by the same SIGTERM: one runAgent call to its end. */
+  let resumable: ResumableHttpAgent;
+  let resumableRun: Promise<unknown>;
 
   beforeAll(async () => {
     const first = await services.start({
       env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400' },
     });
-    agent = agentFor(first.baseUrl, 'thread-client-stop', [{ id: 'client-stop-u1', role: 'user', content: 'do the steps' }]);
+    agent = agentFor(first.baseUrl, 'thread-client-stop', [userMessage]);
     let toolResults = 0;
     const subscriber: AgentSubscriber = {
       onRunErrorEvent: ({ event }) => void runErrors.push(event),
@@ -69,7 +77,17 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
       () => undefined,
       (error: unknown) => error,
     );
-    await waitFor(() => toolResults > 0, 'the first tool result to reach the client');
+    resumable = new ResumableHttpAgent({
+      url: `${first.baseUrl}/v1/runs`,
+      headers: { Authorization: `Bearer ${token}` },
+      threadId: 'thread-client-resumable',
+      initialMessages: [{ id: 'client-resumable-u1', role: 'user', content: 'do the steps' }],
+      // It keeps trying while the service is down, until the restart on the same port below.
+      reconnect: { timeoutMs: 120_000 },
+    });
+    let resumableResults = 0;
+    resumableRun = resumable.runAgent({ runId: 'run-1' }, { onToolCallResultEvent: () => void resumableResults++ }).catch((error: unknown) => error);
+    await waitFor(() => toolResults > 0 && resumableResults > 0, 'the first tool results to reach the clients');
     first.kill('SIGTERM');
     rejection = await running;
     await first.waitForExit(15_000);
@@ -87,7 +105,7 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
   });
 
   it('completes the retried run with the same threadId on a restarted service (the resume)', async () => {
-    const second = await services.restart(services.first);
+    const second = (resumed = await services.restart(services.first, { samePort: true }));
     const retryErrors: RunErrorEvent[] = [];
     const retry = agentFor(second.baseUrl, 'thread-client-stop', agent.messages);
     const { newMessages } = await retry.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void retryErrors.push(event) });
@@ -99,5 +117,74 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
     expect(new Set(stored.map((m) => m.id)).size).toBe(stored.length);
     const thread = await api(second.baseUrl, '/v1/threads/thread-client-stop', { token });
     expect(thread.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'completed' } });
+  });
+
+  it("brings the ResumableHttpAgent's run through the SIGTERM to its end in one runAgent call, resending it once the service is back", async () => {
+    const result = (await resumableRun) as Awaited<ReturnType<HttpAgent['runAgent']>>;
+
+    expect(result.newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+    expect(resumable.stats.interruptedRetries).toBeGreaterThanOrEqual(1);
+    const stored = await storedMessages(resumed.baseUrl, 'thread-client-resumable');
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+  });
+
+  describe('after the resumed run finished', () => {
+    const request = () => runInput('thread-client-stop', 'run-1', [userMessage]);
+    /** What an identical re-send answers: the replay of the run's whole log. */
+    let replay: Awaited<ReturnType<typeof startRun>>;
+
+    beforeAll(async () => {
+      replay = await startRun(resumed.baseUrl, token, request());
+      await replay.done;
+    });
+
+    it('answers an identical re-send with one AG-UI sequence ending RUN_FINISHED, the interrupted attempt as notices', () => {
+      expect(runShape(replay.frames)).toEqual(FINISHED_RUN);
+      expect(replay.frames[0].id).toBe(1);
+      const notices = replay.events.filter((event) => event.type === 'CUSTOM').map((event) => [event.name, event.value?.code]);
+      expect(notices).toEqual([
+        ['run_interrupted', 'RUN_INTERRUPTED'],
+        ['run_resumed', undefined],
+      ]);
+    });
+
+    it('answers a join without Last-Event-ID with the same sequence', async () => {
+      const joined = await joinRun(resumed.baseUrl, token, 'thread-client-stop');
+      await joined.done;
+
+      expect(joined.frames).toEqual(replay.frames);
+    });
+
+    it('continues a join after an event of the interrupted attempt to RUN_FINISHED, with one terminal event', async () => {
+      const joined = await joinRun(resumed.baseUrl, token, 'thread-client-stop', { lastEventId: 2 });
+      await joined.done;
+
+      expect(joined.frames).toEqual(replay.frames.slice(2));
+      expect(runShape(joined.frames)).toMatchObject({ runStarted: 0, terminal: 1, last: 'RUN_FINISHED' });
+    });
+
+    it('resolves an identical re-send through HttpAgent, which validates the sequence, with the whole run and no run error', async () => {
+      const errors: RunErrorEvent[] = [];
+      const again = agentFor(resumed.baseUrl, 'thread-client-stop', [userMessage]);
+
+      const { newMessages } = await again.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void errors.push(event) });
+
+      expect(errors).toEqual([]);
+      expect(newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+    });
+
+    it('resolves an identical re-send through ResumableHttpAgent without another request', async () => {
+      const again = new ResumableHttpAgent({
+        url: `${resumed.baseUrl}/v1/runs`,
+        headers: { Authorization: `Bearer ${token}` },
+        threadId: 'thread-client-stop',
+        initialMessages: [userMessage],
+      });
+
+      const { newMessages } = await again.runAgent({ runId: 'run-1' });
+
+      expect(newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+      expect(again.stats).toEqual({ handovers: 0, joins: 0, resends: 0, interruptedRetries: 0, duplicatesDropped: 0 });
+    });
   });
 });

@@ -39,9 +39,9 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 /** The import path of every `exports` entry with types, as a user writes it. */
 function exportedEntries(): string[] {
-  const { exports } = JSON.parse(readFileSync(join(LIBRARY, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  const { exports } = JSON.parse(readFileSync(join(LIBRARY, 'package.json'), 'utf8')) as { exports: Record<string, string | { import?: { types?: string } }> };
   return Object.entries(exports)
-    .filter(([, target]) => typeof target === 'object' && target !== null && 'types' in target)
+    .filter(([, target]) => typeof target === 'object' && target.import?.types !== undefined)
     .map(([subpath]) => (subpath === '.' ? PACKAGE : `${PACKAGE}/${subpath.slice(2)}`));
 }
 

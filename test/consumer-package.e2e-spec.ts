@@ -1,30 +1,43 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  addToConsumerApp,
+  APP_PEERS,
+  buildsLoaded,
+  compileConsumerApp,
   CONSUMER_APPS,
   ConsumerProof,
   CountingOpenAiServer,
   describeMode,
+  FRAMEWORK_PEERS,
   installConsumerApp,
   installedCopies,
   installedVersion,
+  moduleInstanceProblems,
   nodeBinary,
   packLibrary,
+  missingFromApp,
+  readmeImportedPackages,
+  runWithModuleLedger,
+  writeReadmeBlocks,
   type ConsumerApp,
   type ConsumerMode,
+  type ModuleLoad,
   type PackedLibrary,
 } from '../tools/consumer-apps';
 import { PostgresServer, REPO_ROOT as REPO } from 'dev-services';
 
 /**
  * The library as NestJS teams get it: packed with `npm pack`, installed from the tarball with the
- * README's own install lines into two fresh apps, an ESM one on the newest NestJS 12 and TypeORM 1
- * (SQLite) and a CommonJS one on the oldest NestJS 11 and TypeORM 0.3 (PostgreSQL), then
- * SIGTERMed mid-run on Express and Fastify, with the native and the AI SDK agent, under Node 22,
- * 24 and 26 (see tools/consumer-apps/consumer-app-matrix.ts).
+ * README's own install lines into two fresh apps, an ESM one as `nest new` makes it today on the
+ * newest NestJS 12 and TypeORM 1 (SQLite, TypeScript 6) and a CommonJS one as Nest 11 made it on
+ * the oldest NestJS 11 and TypeORM 0.3 (PostgreSQL), then SIGTERMed mid-run on Express and
+ * Fastify, with the native and the AI SDK agent, under Node 22, 24 and 26 (see
+ * tools/consumer-apps/consumer-app-matrix.ts). Every process runs under a module ledger that
+ * shows which build of each peer it loaded; last, each app adds the agent frameworks.
  */
 let postgres: PostgresServer;
 let openai: CountingOpenAiServer;
@@ -32,6 +45,8 @@ let packed: PackedLibrary;
 const appDirs = new Map<string, string>();
 let databases = 0;
 const BIN = (name: string) => join(REPO, 'node_modules/.bin', name);
+/** The library build each app must load: an ESM host the ES modules, a CommonJS host the CommonJS. */
+const LIBRARY_BUILD = { esm: 'dist/esm', cjs: 'dist/cjs' } as const;
 
 beforeAll(async () => {
   // Both apps install at once, beside the database and the Node runtimes they need.
@@ -50,10 +65,11 @@ afterAll(async () => {
 describe('the packed library', () => {
   it('holds only the build output, the README, the LICENSE and the CHANGELOG', () => {
     const outside = packed.files.filter(
-      (file) => !/^dist\/.+\.(js|d\.ts)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
+      (file) => !/^dist\/(esm|cjs)\/(.+\.(c?js|d\.c?ts)|package\.json)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
     );
     expect(outside).toEqual([]);
-    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']));
+    const builds = ['esm', 'cjs'].flatMap((build) => [`dist/${build}/package.json`, `dist/${build}/index.js`, `dist/${build}/index.d.ts`]);
+    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', ...builds]));
     expect(packed.files.filter((file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -110,7 +126,70 @@ describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerA
     await proof.interruptMidRun();
   });
 
+  it(`loads one module instance of each peer it uses, and the library from its ${app.name} build only`, () => {
+    const loads = proof.modulesLoaded();
+    expect(moduleInstanceProblems(loads, [...APP_PEERS, `@nestjs/platform-${mode.platform}`])).toEqual([]);
+    expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
+  });
+
   it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again", async () => {
     await proof.resumeOnRestart();
+  });
+});
+
+/**
+ * What the README's blocks import that the app does not list yet (the AG-UI client the `/client`
+ * entry needs, and Express's types, which `nest new` adds), at the repository's own versions, so
+ * the app's pins (Nest 11 in the CommonJS app) and its framework releases stay as they are.
+ */
+function readmeExtras(dir: string, app: ConsumerApp): string[] {
+  const { dependencies, devDependencies } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const known = { ...dependencies, ...devDependencies };
+  const frameworks = new Set(app.frameworks.map((spec) => spec.slice(0, spec.lastIndexOf('@'))));
+  return missingFromApp(dir, [...readmeImportedPackages(), '@ag-ui/client', '@types/express'])
+    .filter((name) => !frameworks.has(name))
+    .map((name) => (known[name] ? `${name}@${known[name]}` : name));
+}
+
+/**
+ * Last, as the apps' own proofs above need an app without them: each app adds LangGraph.js, the
+ * OpenAI Agents SDK and `openai`, compiles an entry that hands each framework's own objects to
+ * the library's adapters (`frameworks/src/frameworks.ts`), and runs it under the module ledger.
+ */
+describe('the consumer apps with every agent framework', () => {
+  const loaded = new Map<string, ModuleLoad[]>();
+  const readmeErrors = new Map<string, string>();
+
+  beforeAll(async () => {
+    await Promise.all(
+      CONSUMER_APPS.map(async (app) => {
+        const dir = appDirs.get(app.name)!;
+        await addToConsumerApp(dir, [...app.frameworks, ...readmeExtras(dir, app)], ['frameworks']);
+        await compileConsumerApp(app, dir);
+        // Then the README's blocks, unchanged, beside the app's own sources, compiled by its own tsc and tsconfig.
+        writeReadmeBlocks(dir);
+        readmeErrors.set(
+          app.name,
+          await compileConsumerApp(app, dir).then(
+            () => '',
+            (error: Error) => error.message,
+          ),
+        );
+        loaded.set(app.name, await runWithModuleLedger(dir, await nodeBinary(app.modes[0].node), 'dist/frameworks.js'));
+      }),
+    );
+  }, 300_000);
+
+  it.each(CONSUMER_APPS)(
+    'the $name app compiles langGraphAgent(graph), openAiAgent(agent) and aiSdkAgent(…) on its own imports, and loads one module instance of each framework package',
+    (app: ConsumerApp) => {
+      const loads = loaded.get(app.name)!;
+      expect(moduleInstanceProblems(loads, FRAMEWORK_PEERS)).toEqual([]);
+      expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
+    },
+  );
+
+  it.each(CONSUMER_APPS)('the $name app compiles every TypeScript block of the library README as written', (app: ConsumerApp) => {
+    expect(readmeErrors.get(app.name)).toBe('');
   });
 });

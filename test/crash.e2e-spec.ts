@@ -1,7 +1,7 @@
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
-import { startRun } from './support/sse';
+import { FINISHED_RUN, joinRun, runShape, startRun } from './support/sse';
 import { waitFor } from 'dev-services';
 
 /** Issued two minutes ago, so that an instance whose clock runs a minute behind does not see it issued in its future. */
@@ -35,6 +35,12 @@ describe('a process killed without warning', () => {
 
     const retry = await startRun(second.baseUrl, user, input);
     expect(await retry.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    // The retry's own stream starts with its RUN_STARTED, before it closes what the crashed attempt left open.
+    expect(runShape(retry.frames)).toEqual(FINISHED_RUN);
+    const [resent, joined] = await Promise.all([startRun(second.baseUrl, user, input), joinRun(second.baseUrl, user, 'thread-crash')]);
+    await Promise.all([resent.done, joined.done]);
+    expect(runShape(resent.frames)).toEqual(FINISHED_RUN);
+    expect(joined.frames).toEqual(resent.frames);
     const { body } = await api(second.baseUrl, '/v1/threads/thread-crash/messages', { token: user });
     const messages = body.messages as Array<{ role: string; content: string }>;
     expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);

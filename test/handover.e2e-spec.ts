@@ -4,7 +4,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
-import { joinRun, startRun } from './support/sse';
+import { FINISHED_RUN, joinRun, runShape, startRun } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
 import { waitFor } from 'dev-services';
 
@@ -45,6 +45,21 @@ async function messages(service: ServiceProcess, threadId: string): Promise<Arra
   return (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user })).body.messages;
 }
 
+/**
+ * An identical re-send of the ended run `run-1` of `threadId` and a join without `Last-Event-ID`
+ * both read it as one run: ids from 1, one RUN_STARTED, one terminal event, RUN_FINISHED.
+ */
+async function expectOneRunRead(service: ServiceProcess, threadId: string, messages: Array<{ id: string; content: string }>): Promise<void> {
+  const [resent, joined] = await Promise.all([
+    startRun(service.baseUrl, user, runInput(threadId, 'run-1', messages)),
+    joinRun(service.baseUrl, user, threadId),
+  ]);
+  await Promise.all([resent.done, joined.done]);
+  expect(runShape(resent.frames)).toEqual(FINISHED_RUN);
+  expect(resent.frames[0].id).toBe(1);
+  expect(joined.frames).toEqual(resent.frames);
+}
+
 /** Ids 1..n, each once and in order. */
 const consecutive = (items: readonly unknown[]) => items.map((_, index) => index + 1);
 
@@ -76,6 +91,7 @@ describe('resume mode auto on two instances', () => {
     const finished = toolLedger([a, b], 'demo tool finished', 'handover-1');
     expect(new Set(finished).size).toBe(finished.length);
     expect(await thread(b, 'handover-1')).toMatchObject({ status: 'idle', lastRun: { runId: 'run-1', status: 'completed' } });
+    await expectOneRunRead(b, 'handover-1', [{ id: 'h1-u1', content: 'do the steps' }]);
   });
 
   it("resolves the resumable client's one runAgent call with the whole run across a handover, without resending", async () => {
@@ -130,6 +146,7 @@ describe('resume mode auto on two instances', () => {
     await whole.done;
     expect(whole.frames.map((frame) => frame.id)).toEqual(consecutive(whole.frames));
     expect(whole.events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    await expectOneRunRead(b, 'handover-crash', [{ id: 'hk-u1', content: 'do the steps' }]);
   });
 
   it('lets exactly one of two instances continue a thread both try to resume', async () => {

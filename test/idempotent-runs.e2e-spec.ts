@@ -4,7 +4,7 @@ import { FakeOpenAiServer, textChunks, waitFor } from 'dev-services';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
-import { startRun, postRun, joinRun, type RunStream } from './support/sse';
+import { startRun, postRun, joinRun, runShape, type RunStream } from './support/sse';
 
 const user = tokenFor('ivy');
 const services = new ServiceGroup();
@@ -37,7 +37,8 @@ const retryAfter = (input: unknown, lastEventId: number): Promise<RunStream> =>
 
 beforeAll(async () => {
   model = await FakeOpenAiServer.start();
-  service = await onScriptedModel();
+  // No drain: a SIGTERM stops the run in progress at once (a case below interrupts one).
+  service = await onScriptedModel({ SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000' });
 });
 afterAll(async () => {
   await services.stopAll();
@@ -195,5 +196,33 @@ describe.each([
     expect(retry.messages.map((m) => m.id)).toEqual(before.messages.map((m: { id: string }) => m.id));
     expect(model.requests).toHaveLength(calls);
     expect(await stored(threadId)).toEqual(before);
+  });
+});
+
+describe('a retry of a run whose resumed attempt failed', () => {
+  it('is answered with one sequence ending with the failure, the interrupted attempt read as a notice, never RUN_INTERRUPTED', async () => {
+    const stopping = service;
+    answer(['cut ', 'short ', 'by ', 'the ', 'shutdown.'], 300);
+    const first = await startRun(stopping.baseUrl, user, request('idem-failed-resume'));
+    await first.waitForEvent((event) => event.type === 'TEXT_MESSAGE_CONTENT', 'the answer to be under way');
+    stopping.kill('SIGTERM');
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
+    await stopping.waitForExit();
+    // Any case after this one uses the restarted process.
+    const restarted = (service = await services.restart(stopping));
+    model.enqueue({ kind: 'error', status: 401, body: { error: { message: 'bad key' } } });
+    const resumed = await startRun(restarted.baseUrl, user, request('idem-failed-resume'));
+    expect(await resumed.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'MODEL_AUTH_FAILED' });
+
+    const [resent, joined] = await Promise.all([
+      startRun(restarted.baseUrl, user, request('idem-failed-resume')),
+      joinRun(restarted.baseUrl, user, 'idem-failed-resume'),
+    ]);
+    await Promise.all([resent.done, joined.done]);
+
+    expect(runShape(resent.frames)).toEqual({ runStarted: 1, terminal: 1, first: 'RUN_STARTED', last: 'RUN_ERROR', consecutiveIds: true });
+    expect(resent.events.at(-1)).toMatchObject({ code: 'MODEL_AUTH_FAILED' });
+    expect(resent.events.filter((event) => event.type === 'CUSTOM').map((event) => event.name)).toEqual(['run_interrupted', 'run_resumed']);
+    expect(joined.frames).toEqual(resent.frames);
   });
 });

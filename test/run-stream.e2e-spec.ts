@@ -149,7 +149,7 @@ describe('a run stream across a restart of the one instance (client resume)', ()
   const services = new ServiceGroup();
   afterAll(() => services.stopAll());
 
-  it("continues the run's ids on the client's retry after RUN_INTERRUPTED, and a join replays both attempts", async () => {
+  it("continues the run's ids on the client's retry after RUN_INTERRUPTED, and a join replays both attempts as one run", async () => {
     const env = { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_STEPS: '3', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '300' };
     const first = await services.start({ env });
     const input = runInput('join-restart', 'run-1', [{ id: 'restart-u1', content: 'do the steps' }]);
@@ -168,6 +168,9 @@ describe('a run stream across a restart of the one instance (client resume)', ()
     const whole = await joinRun(second.baseUrl, alice, 'join-restart', { lastEventId: 0 });
     await whole.done;
     expect(whole.frames.map((frame) => frame.id)).toEqual(whole.frames.map((_, index) => index + 1));
-    expect(whole.frames.at(lastBefore - 1)?.event).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
+    expect(whole.frames.at(lastBefore - 1)?.event).toMatchObject({ type: 'CUSTOM', name: 'run_interrupted', value: { code: 'RUN_INTERRUPTED' } });
+    expect(whole.frames.at(lastBefore)?.event).toMatchObject({ type: 'CUSTOM', name: 'run_resumed' });
+    expect(whole.events.filter((event) => event.type === 'RUN_STARTED' || event.type === 'RUN_ERROR')).toHaveLength(1);
+    expect(whole.events.at(-1)?.type).toBe('RUN_FINISHED');
   });
 });

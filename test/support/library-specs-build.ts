@@ -8,7 +8,12 @@ import ts from 'typescript';
  * library's sources with its specs and fixtures, the dev-services they import (its own specs
  * run on the main run only), and the probe that reports which peers a run loaded.
  */
-const SOURCES = ['packages/nest-agent-graceful-shutdown/src/**/*.ts', 'packages/dev-services/src/**/*.ts', 'test/support/loaded-peers.probe.ts'];
+const SOURCES = [
+  'packages/nest-agent-graceful-shutdown/src/**/*.ts',
+  'packages/nest-agent-graceful-shutdown/src/**/*.cts',
+  'packages/dev-services/src/**/*.ts',
+  'test/support/loaded-peers.probe.ts',
+];
 
 /** Not part of what the library's specs load. */
 const EXCLUDED = ['packages/dev-services/src/**/*.spec.ts'];
@@ -25,7 +30,7 @@ function compilerOptions(): ts.CompilerOptions {
 
 /**
  * Transpiles the library's sources and specs, and the dev-services they import, into `outDir`
- * (same relative paths as in the repository, `.js` for `.ts`), file by file as ts-jest's
+ * (same relative paths as in the repository, `.js` for `.ts`, `.cjs` for `.cts`), file by file as ts-jest's
  * `isolatedModules` does: no type check (`npm run typecheck` did it) and no module resolution,
  * so it takes a few seconds. A jest pointed at `outDir` then runs the specs with no transform;
  * each file's inline source map leads its stack traces back to the `.ts` file.
@@ -42,7 +47,7 @@ export async function transpileLibrarySpecs(outDir: string): Promise<number> {
     // The map points at the source in the repository, so a failure shows its line in the .ts file.
     const sourceRoot = dirname(join(REPO_ROOT, file));
     const { outputText } = ts.transpileModule(source, { compilerOptions: { ...options, sourceRoot }, fileName: file });
-    const target = join(outDir, file.replace(/\.ts$/, '.js'));
+    const target = join(outDir, file.replace(/\.ts$/, '.js').replace(/\.cts$/, '.cjs'));
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, outputText);
     written++;

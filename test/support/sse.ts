@@ -127,3 +127,18 @@ async function openStream(url: string, init: RequestInit): Promise<RunStream> {
     frames,
   };
 }
+
+/** What a stream looks like as one AG-UI run: how many RUN_STARTED and terminal events, its first and last, and whether its ids are consecutive. */
+export function runShape(frames: ReadonlyArray<{ id?: number; event: AgUiEvent }>) {
+  const ids = frames.flatMap((frame) => (frame.id === undefined ? [] : [frame.id]));
+  return {
+    runStarted: frames.filter((frame) => frame.event.type === 'RUN_STARTED').length,
+    terminal: frames.filter((frame) => frame.event.type === 'RUN_FINISHED' || frame.event.type === 'RUN_ERROR').length,
+    first: frames[0]?.event.type,
+    last: frames.at(-1)?.event.type,
+    consecutiveIds: ids.every((id, index) => id === ids[0] + index),
+  };
+}
+
+/** The shape of a whole run that ended with RUN_FINISHED, as `runShape` gives it. */
+export const FINISHED_RUN = { runStarted: 1, terminal: 1, first: 'RUN_STARTED', last: 'RUN_FINISHED', consecutiveIds: true };

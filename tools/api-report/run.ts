@@ -24,11 +24,14 @@ interface Entry {
   types: string;
 }
 
+/** Each entry's ES module declarations: the CommonJS build declares the same API. */
 function entries(): Entry[] {
-  const { exports } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+  const { exports } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { import?: { types?: string } }>;
+  };
   return Object.entries(exports).flatMap(([path, target]) =>
-    typeof target === 'object' && target.types
-      ? [{ name: path === '.' ? 'index' : path.replace(/^\.\//, '').replace(/\//g, '-'), types: join(PACKAGE_DIR, target.types) }]
+    typeof target === 'object' && target.import?.types
+      ? [{ name: path === '.' ? 'index' : path.replace(/^\.\//, '').replace(/\//g, '-'), types: join(PACKAGE_DIR, target.import.types) }]
       : [],
   );
 }

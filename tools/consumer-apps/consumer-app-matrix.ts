@@ -27,10 +27,40 @@ export interface ConsumerApp {
   pins: Record<string, string>;
   /** What the app itself adds beyond the README line (its platforms, its AI SDK, its compiler). */
   extras: string[];
+  /** The agent frameworks' packages the app adds last, after the proofs that it brings no SDK it does not use. */
+  frameworks: string[];
   modes: ConsumerMode[];
 }
 
-/** (a) An ESM app as `nest new` makes it today, on the newest release of each package it uses. */
+/** The peers every consumer app loads (its HTTP platform's package is added per mode), each of which must be one module instance. */
+export const APP_PEERS = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/typeorm',
+  'typeorm',
+  'rxjs',
+  'zod',
+  'ai',
+  '@ai-sdk/openai',
+  'nest-agent-graceful-shutdown',
+];
+
+/** The peers the frameworks entry (`frameworks/src/frameworks.ts`) loads, each of which must be one module instance. */
+export const FRAMEWORK_PEERS = [
+  '@langchain/core',
+  '@langchain/langgraph',
+  '@openai/agents',
+  'openai',
+  'zod',
+  'ai',
+  '@ai-sdk/openai',
+  'nest-agent-graceful-shutdown',
+];
+
+/**
+ * (a) An ESM app as `nest new` makes it today (`@nestjs/cli` 12, its `ts-esm` template: `"type":
+ * "module"`, `nodenext`, `declaration: true`, strict), on the newest release of each package it uses.
+ */
 export const ESM_APP: ConsumerApp = {
   name: 'esm',
   readmeBlock: 'ESM',
@@ -47,7 +77,9 @@ export const ESM_APP: ConsumerApp = {
     ai: '7.0.173',
     '@ai-sdk/openai': '4.0.118',
   },
-  extras: ['zod', 'typescript@5.9.3', '@types/node@24'],
+  // `nest new` today: TypeScript ^6.0.2 (6.0.3 the newest 6.x) and @types/node ^24.
+  extras: ['zod', 'typescript@6.0.3', '@types/node@24'],
+  frameworks: ['@langchain/core@1.4.0', '@langchain/langgraph@1.7.3', '@openai/agents@0.20.0', 'openai@7.57.0'],
   modes: [
     { platform: 'express', agent: 'native', node: 24 },
     { platform: 'fastify', agent: 'native', node: 26, shutdownHooks: true },
@@ -56,7 +88,9 @@ export const ESM_APP: ConsumerApp = {
 };
 
 /**
- * (b) A CommonJS app on the oldest release of each package it uses. Nest 11.0.0 itself works;
+ * (b) A CommonJS app as Nest 11's `nest new` makes it (`@nestjs/schematics` 11.1, its `ts`
+ * template: no `"type"`, so `module: nodenext` emits CommonJS; `declaration: true`, TypeScript 5),
+ * on the oldest release of each package it uses. Nest 11.0.0 itself works;
  * `@nestjs/platform-fastify` 11.0.0 and 11.0.1 declare peers on Nest 10 (ERESOLVE), so 11.0.3
  * is the oldest Fastify platform that installs beside Nest 11.
  */
@@ -71,6 +105,13 @@ export const CJS_APP: ConsumerApp = {
     '@ai-sdk/openai': '3.0.0',
   },
   extras: ['zod', 'typescript@5.9.3', '@types/node@22'],
+  // The oldest framework releases the library supports; @openai/agents 0.14 asks for openai ^6.46.
+  frameworks: [
+    `@langchain/core@${OLDEST_PEERS['@langchain/core']}`,
+    `@langchain/langgraph@${OLDEST_PEERS['@langchain/langgraph']}`,
+    '@openai/agents@0.14.0',
+    'openai@6',
+  ],
   modes: [
     { platform: 'express', agent: 'native', node: 22 },
     { platform: 'fastify', agent: 'native', node: 24, shutdownHooks: true },

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort } from 'dev-services';
 import { waitUntil, withDeadline } from '../bench/wait-until';
+import { LEDGER_PRELOAD } from './module-ledger-run';
 
 /** How a process ended. */
 export interface ProcessExit {
@@ -25,10 +26,18 @@ export class ConsumerProcess {
     this.exited = new Promise((done) => child.once('close', (code, signal) => done({ code, signal })));
   }
 
-  /** Starts the app in `dir` with `node` (a binary path) and waits until its `/ready` answers 200. */
+  /**
+   * Starts the app in `dir` with `node` (a binary path) and waits until its `/ready` answers 200.
+   * The app's module ledger preload (`module-ledger.cjs`) records what it loads to
+   * `env.MODULE_LEDGER_FILE`, when set.
+   */
   static async start(dir: string, env: Record<string, string>, node: string): Promise<ConsumerProcess> {
     const port = await freePort();
-    const child = spawn(node, ['dist/main.js'], { cwd: dir, env: { PATH: process.env.PATH, PORT: String(port), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [...LEDGER_PRELOAD, 'dist/main.js'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const app = new ConsumerProcess(child, port);
     await waitUntil(
       async () => {

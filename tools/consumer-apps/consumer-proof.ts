@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { ConsumerApp, ConsumerMode } from './consumer-app-matrix';
 import { ConsumerProcess } from './consumer-process';
 import { check, same } from './proof-checks';
+import { ledgerFile } from './module-ledger-run';
+import { readModuleLedger, type ModuleLoad } from './module-instances';
 import { postRunEvents, runInput } from '../bench/run-events';
 
 const USER = { 'x-user': 'alice' };
@@ -27,6 +29,8 @@ export class ConsumerProof {
   private readonly hooksFile = join(mkdtempSync(join(tmpdir(), 'consumer-hooks-')), 'hooks.jsonl');
   private readonly threadId: string;
   private firstExecutions: string[] = [];
+  /** Each started process's module ledger, in start order. */
+  private readonly ledgers: string[] = [];
 
   /** `env` names the app's store (`SQLITE_FILE` or `DATABASE_URL`) and `OPENAI_BASE_URL`; `node` is the binary to run. */
   constructor(
@@ -112,13 +116,26 @@ export class ConsumerProof {
     });
   }
 
+  /** What the first process (`interruptMidRun`'s, which exits) loaded, from its module ledger. */
+  modulesLoaded(): ModuleLoad[] {
+    check(this.ledgers.length > 0, 'no process of this proof has run yet');
+    return readModuleLedger(this.ledgers[0]);
+  }
+
   /** Kills what still runs (after a failed step). */
   async stop(): Promise<void> {
     await Promise.all(this.processes.map((app) => app.stop()));
   }
 
   private async start(): Promise<ConsumerProcess> {
-    const env = { ...this.env, PLATFORM: this.mode.platform, HOOKS_FILE: this.hooksFile, ...(this.mode.shutdownHooks ? { SHUTDOWN_HOOKS: '1' } : {}) };
+    this.ledgers.push(ledgerFile());
+    const env = {
+      ...this.env,
+      PLATFORM: this.mode.platform,
+      HOOKS_FILE: this.hooksFile,
+      MODULE_LEDGER_FILE: this.ledgers.at(-1)!,
+      ...(this.mode.shutdownHooks ? { SHUTDOWN_HOOKS: '1' } : {}),
+    };
     const app = await ConsumerProcess.start(this.dir, env, this.node);
     this.processes.push(app);
     return app;

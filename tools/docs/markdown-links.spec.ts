@@ -37,8 +37,14 @@ describe('brokenLinks', () => {
 });
 
 describe("the repository's pages", () => {
-  it('link only to files and headings that exist: the README and docs/*.md', () => {
-    const files = [join(REPO_ROOT, 'README.md'), ...markdownFilesIn(join(REPO_ROOT, 'docs'), readdirSync(join(REPO_ROOT, 'docs')))];
+  it("link only to files and headings that exist: the READMEs, docs/*.md and the library's docs/library/*.md", () => {
+    const inDocs = (dir: string) => markdownFilesIn(join(REPO_ROOT, dir), readdirSync(join(REPO_ROOT, dir)));
+    const files = [
+      join(REPO_ROOT, 'README.md'),
+      join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/README.md'),
+      ...inDocs('docs'),
+      ...inDocs('docs/library'),
+    ];
     expect(brokenLinksOf(files)).toEqual([]);
   });
 });

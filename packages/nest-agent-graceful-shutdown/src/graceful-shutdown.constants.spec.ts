@@ -1,4 +1,4 @@
-import { resolveShutdownOptions } from './options/resolve-shutdown-options';
+import { resolveShutdownOptions } from './options/resolve-shutdown-options.js';
 
 describe('resolveShutdownOptions: leases', () => {
   it('renews every third of the lease length by default', () => {

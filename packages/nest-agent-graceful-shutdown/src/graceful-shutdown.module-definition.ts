@@ -1,7 +1,7 @@
 import { ConfigurableModuleBuilder, type InjectionToken, type Provider, type Type } from '@nestjs/common';
-import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface';
-import { SESSION_STORE, type SessionStore } from './contracts/session-store.interface';
-import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
+import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface.js';
+import { SESSION_STORE, type SessionStore } from './contracts/session-store.interface.js';
+import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy.js';
 
 /**
  * How the host provides one of the module's seams, as a Nest provider without its token.

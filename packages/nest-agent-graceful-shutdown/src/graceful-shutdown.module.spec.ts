@@ -1,13 +1,13 @@
 import { Injectable, Logger, Module, type DynamicModule, type INestApplication, type OnModuleDestroy } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { GracefulShutdownModule } from './graceful-shutdown.module';
-import type { ThreadRecord } from './contracts/session-records';
-import { SESSION_STORE } from './contracts/session-store.interface';
-import { openSqliteStore, type SqliteStoreFixture } from './session/sqlite-store.fixtures';
-import type { TypeOrmSessionStore } from './session/typeorm-session.store';
-import { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service';
-import { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy';
-import { ThreadQueryService } from './threads/thread-query.service';
+import { GracefulShutdownModule } from './graceful-shutdown.module.js';
+import type { ThreadRecord } from './contracts/session-records.js';
+import { SESSION_STORE } from './contracts/session-store.interface.js';
+import { openSqliteStore, type SqliteStoreFixture } from './session/sqlite-store.fixtures.js';
+import type { TypeOrmSessionStore } from './session/typeorm-session.store.js';
+import { ShutdownCoordinator, type ShutdownPhase } from './shutdown/shutdown-coordinator.service.js';
+import { CreatorOwnsThread, THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy.js';
+import { ThreadQueryService } from './threads/thread-query.service.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 

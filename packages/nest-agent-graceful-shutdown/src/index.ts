@@ -3,10 +3,10 @@
 // those take and return are types of the `/types` entry; what an implementer of a store, a bus,
 // a log or an agent loop of their own needs is in `/store`. Every entry point, and who each is
 // for, is listed in the README's "Entry points" section.
-export { GracefulShutdownModule } from './graceful-shutdown.module';
-export type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface';
+export { GracefulShutdownModule } from './graceful-shutdown.module.js';
+export type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface.js';
 
-export type { AgentDefinition } from './agent/agent-definition';
+export type { AgentDefinition } from './agent/agent-definition.js';
 export type {
   AgentHook,
   HookDecision,
@@ -17,26 +17,35 @@ export type {
   RunEndEvent,
   RunStartEvent,
   StopDecision,
-} from './agent/agent-hook.interface';
-export type { AgentMessage, ToolCall } from './agent/agent-message';
-export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from './agent/agent-model.interface';
-export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface';
-export { StopReason } from './agent/stop-reason';
-export type { InterruptedState } from './contracts/interrupted-state';
-export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook';
+} from './agent/agent-hook.interface.js';
+export type { AgentMessage, ToolCall } from './agent/agent-message.js';
+export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from './agent/agent-model.interface.js';
+export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface.js';
+export { StopReason } from './agent/stop-reason.js';
+export type { InterruptedState } from './contracts/interrupted-state.js';
+export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook.js';
 
-export { AgentRunService } from './runs/agent-run.service';
-export { RunStreamService } from './runs/run-stream.service';
-export { RunCancelService } from './runs/run-cancel.service';
-export { ThreadQueryService } from './threads/thread-query.service';
-export { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service';
-export { AgentRegistry } from './runtime/agent-registry';
+export { AgentRunService } from './runs/agent-run.service.js';
+export { RunStreamService } from './runs/run-stream.service.js';
+export { RunCancelService } from './runs/run-cancel.service.js';
+export { ThreadQueryService } from './threads/thread-query.service.js';
+export { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service.js';
+export { AgentRegistry } from './runtime/agent-registry.js';
 
-export { parseRunInput, ID_RULE, isValidId } from './runs/run-input';
-export type { RunAnswer } from './runs/run-answer';
-export type { AgentRun } from './runs/agent-run';
-export { ExistingRunStream } from './streams/existing-run-stream';
-export { MAX_THREAD_PAGE_SIZE } from './threads/thread-list-view';
+export { parseRunInput, ID_RULE, isValidId } from './runs/run-input.js';
+export type { RunAnswer } from './runs/run-answer.js';
+export type { AgentRun } from './runs/agent-run.js';
+export { ExistingRunStream } from './streams/existing-run-stream.js';
+export { MAX_THREAD_PAGE_SIZE } from './threads/thread-list-view.js';
+
+// What the services above resolve with. TypeScript names an inferred type only through an entry
+// the file that infers it imports, so a controller that returns these results (with
+// `declaration: true`, as `nest new` sets it) compiles only when the root exports them too.
+export type { MessageView, ThreadView } from './threads/thread-views.js';
+export type { ThreadListItemView, ThreadListView } from './threads/thread-list-view.js';
+export type { CancelResult } from './runs/run-cancel.service.js';
+export type { RunOutcome } from './agent/run-outcome.js';
+export type { ShutdownPhase } from './shutdown/shutdown-coordinator.service.js';
 
 export {
   AgentServiceError,
@@ -63,4 +72,4 @@ export {
   ThreadNotFoundError,
   TooManyMessagesError,
   TooManyRunsError,
-} from './errors';
+} from './errors/index.js';

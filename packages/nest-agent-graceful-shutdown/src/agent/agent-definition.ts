@@ -1,5 +1,5 @@
-import type { AgentModel } from './agent-model.interface';
-import type { AgentTool } from './agent-tool.interface';
+import type { AgentModel } from './agent-model.interface.js';
+import type { AgentTool } from './agent-tool.interface.js';
 
 /** What an agent is made of. */
 export interface AgentDefinition {

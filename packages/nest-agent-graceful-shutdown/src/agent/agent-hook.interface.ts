@@ -1,7 +1,7 @@
-import type { AgentMessage, ToolCall } from './agent-message';
-import type { RunControl } from './run-control';
-import type { RunOutcome } from './run-outcome';
-import type { StopReason } from './stop-reason';
+import type { AgentMessage, ToolCall } from './agent-message.js';
+import type { RunControl } from './run-control.js';
+import type { RunOutcome } from './run-outcome.js';
+import type { StopReason } from './stop-reason.js';
 
 /** The run an event belongs to. */
 export interface RunEventBase {

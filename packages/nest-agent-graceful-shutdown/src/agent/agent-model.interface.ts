@@ -1,5 +1,5 @@
-import type { AgentMessage, ToolCall } from './agent-message';
-import type { ToolDefinition } from './agent-tool.interface';
+import type { AgentMessage, ToolCall } from './agent-message.js';
+import type { ToolDefinition } from './agent-tool.interface.js';
 
 /** What one reasoning call sends to the model. */
 export interface ModelRequest {

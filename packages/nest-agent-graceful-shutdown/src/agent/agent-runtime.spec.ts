@@ -1,11 +1,11 @@
-import type { AgentDefinition } from './agent-definition';
-import type { AgentHook, RunEndEvent } from './agent-hook.interface';
-import type { AgentMessage } from './agent-message';
-import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime } from '../runtime/agent-runtime';
-import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
-import { RunControl } from './run-control';
-import { StopReason } from './stop-reason';
+import type { AgentDefinition } from './agent-definition.js';
+import type { AgentHook, RunEndEvent } from './agent-hook.interface.js';
+import type { AgentMessage } from './agent-message.js';
+import type { AgentTool } from './agent-tool.interface.js';
+import { AgentRuntime } from '../runtime/agent-runtime.js';
+import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures.js';
+import { RunControl } from './run-control.js';
+import { StopReason } from './stop-reason.js';
 
 function echoTool(executed: unknown[] = []): AgentTool {
   return {

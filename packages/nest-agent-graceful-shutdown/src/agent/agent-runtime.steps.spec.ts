@@ -1,12 +1,12 @@
-import type { AgentMessage, ToolCall } from './agent-message';
-import type { AgentModel } from './agent-model.interface';
-import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime } from '../runtime/agent-runtime';
-import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures';
-import { RunControl } from './run-control';
-import type { RunOutcome } from './run-outcome';
-import type { StepProgress } from '../contracts/step-checkpointer.interface';
-import { StopReason } from './stop-reason';
+import type { AgentMessage, ToolCall } from './agent-message.js';
+import type { AgentModel } from './agent-model.interface.js';
+import type { AgentTool } from './agent-tool.interface.js';
+import { AgentRuntime } from '../runtime/agent-runtime.js';
+import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures.js';
+import { RunControl } from './run-control.js';
+import type { RunOutcome } from './run-outcome.js';
+import type { StepProgress } from '../contracts/step-checkpointer.interface.js';
+import { StopReason } from './stop-reason.js';
 
 interface Checkpoint {
   messages: AgentMessage[];

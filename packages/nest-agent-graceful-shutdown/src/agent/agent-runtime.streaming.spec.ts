@@ -1,10 +1,10 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { AgentMessage } from './agent-message';
-import type { AgentModel, ModelCallContext } from './agent-model.interface';
-import type { AgentTool } from './agent-tool.interface';
-import { AgentRuntime, type PartialOutputPolicy } from '../runtime/agent-runtime';
-import { RunControl } from './run-control';
-import { StopReason } from './stop-reason';
+import type { AgentMessage } from './agent-message.js';
+import type { AgentModel, ModelCallContext } from './agent-model.interface.js';
+import type { AgentTool } from './agent-tool.interface.js';
+import { AgentRuntime, type PartialOutputPolicy } from '../runtime/agent-runtime.js';
+import { RunControl } from './run-control.js';
+import { StopReason } from './stop-reason.js';
 import { waitFor } from 'dev-services';
 
 const noopTool: AgentTool = {

@@ -1,4 +1,4 @@
-import type { ToolFence } from './tool-fence';
+import type { ToolFence } from './tool-fence.js';
 
 /** What the model is told about a tool. */
 export interface ToolDefinition {

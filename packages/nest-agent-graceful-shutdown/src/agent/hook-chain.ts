@@ -1,5 +1,5 @@
-import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interface';
-import { EventLogger } from '../logging/event-logger';
+import type { AgentHook, HookDecision, RunEndEvent } from './agent-hook.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActing';
 

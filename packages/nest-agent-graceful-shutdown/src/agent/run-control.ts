@@ -1,4 +1,4 @@
-import type { StopReason } from './stop-reason';
+import type { StopReason } from './stop-reason.js';
 
 /** A request to stop one run, with who asked and why. */
 export interface StopRequest {

@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { AgentMessage } from './agent-message';
-import type { RunPhase } from './stop-reason';
+import type { AgentMessage } from './agent-message.js';
+import type { RunPhase } from './stop-reason.js';
 
 /** Receives the AG-UI events of a run as they happen. */
 export type RunEventSink = (event: BaseEvent) => void;

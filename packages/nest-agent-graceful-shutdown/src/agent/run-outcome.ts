@@ -1,6 +1,6 @@
-import type { ToolCall } from './agent-message';
-import type { ModelUsage } from './agent-model.interface';
-import type { RunPhase, StopReason } from './stop-reason';
+import type { ToolCall } from './agent-message.js';
+import type { ModelUsage } from './agent-model.interface.js';
+import type { RunPhase, StopReason } from './stop-reason.js';
 
 /** A tool call of the interrupted step that has no result yet. */
 export interface PendingToolCall extends ToolCall {

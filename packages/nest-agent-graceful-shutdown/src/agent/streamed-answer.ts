@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { AgentMessage } from './agent-message';
-import type { ModelStreamSink } from './agent-model.interface';
-import { assistantMessageEvents, type RunEventSink } from './run-events';
+import type { AgentMessage } from './agent-message.js';
+import type { ModelStreamSink } from './agent-model.interface.js';
+import { assistantMessageEvents, type RunEventSink } from './run-events.js';
 
 /**
  * One reasoning call's answer as it streams: turns the model's deltas into AG-UI events at

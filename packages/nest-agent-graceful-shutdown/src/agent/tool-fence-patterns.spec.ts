@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from 'dev-services';
 import { DataSource } from 'typeorm';
-import type { ToolCallContext } from './agent-tool.interface';
-import { toolFenceOf } from './tool-fence';
-import { paymentTool, stockTool } from './tool-fence-patterns.fixtures';
+import type { ToolCallContext } from './agent-tool.interface.js';
+import { toolFenceOf } from './tool-fence.js';
+import { paymentTool, stockTool } from './tool-fence-patterns.fixtures.js';
 
 const context = (toolCallId: string, fencingToken: number): ToolCallContext => ({
   threadId: 'thread-1',
@@ -88,10 +88,10 @@ describe('the database tool pattern (conditional write on the fencing token)', (
   });
 });
 
-describe('the README', () => {
+describe('the fencing page of the docs', () => {
   // From the repository, not from this file: the Node-version runs execute a transpiled copy.
   const packageRoot = join(REPO_ROOT, 'packages', 'nest-agent-graceful-shutdown');
-  const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+  const readme = readFileSync(join(REPO_ROOT, 'docs', 'library', 'fencing.md'), 'utf8');
   const fixtures = readFileSync(join(packageRoot, 'src', 'agent', 'tool-fence-patterns.fixtures.ts'), 'utf8');
   const region = (name: string) => fixtures.split(`// #region ${name}\n`)[1]?.split(`// #endregion ${name}`)[0]?.trim();
 

@@ -1,4 +1,4 @@
-import { idempotencyKeyOf, toolFenceOf } from './tool-fence';
+import { idempotencyKeyOf, toolFenceOf } from './tool-fence.js';
 
 describe('idempotencyKeyOf', () => {
   it('is the documented derivation, so every instance and release computes the same key', () => {

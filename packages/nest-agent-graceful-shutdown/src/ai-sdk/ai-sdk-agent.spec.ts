@@ -1,10 +1,10 @@
 // Runs on AI SDK 7 here and on AI SDK 6 in the oldest-peers run (test/node-versions.e2e-spec.ts): each expectation is the installed major's.
 import { jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
-import { StopReason } from '../agent/stop-reason';
-import { startMemoryRun } from '../testing/memory-run';
-import { aiSdkAgent, AiSdkAgent } from './ai-sdk-agent';
-import { installedAi } from './installed-ai';
-import { scriptedModel } from './scripted-model.fixtures';
+import { StopReason } from '../agent/stop-reason.js';
+import { startMemoryRun } from '../testing/memory-run.js';
+import { aiSdkAgent, AiSdkAgent } from './ai-sdk-agent.js';
+import { installedAi } from './installed-ai.js';
+import { scriptedModel } from './scripted-model.fixtures.js';
 
 const ai = installedAi();
 const user = { id: 'u1', role: 'user' as const, content: 'go' };

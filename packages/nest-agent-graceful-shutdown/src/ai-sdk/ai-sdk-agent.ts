@@ -1,15 +1,15 @@
 import { streamText, wrapLanguageModel, type ToolSet } from 'ai';
-import { CallAbortedError } from '../agent/abortable';
-import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
-import type { AiSdkAgentSettings, StreamTextOptions, VersionedSettings, WrappableModel } from './ai-sdk-types';
-import { durableMiddleware } from './durable-middleware';
-import { durableTools, executeDirectly } from './durable-tools';
-import { installedAi, type InstalledAi } from './installed-ai';
-import { toModelMessages } from './model-messages';
-import { stopAwareOnError, type StreamErrorHandler } from './stop-aware-on-error';
-import { sdkApproval, type SdkApproval } from './tool-approval';
-import { toolContexts } from './tool-contexts';
-import { wrappableModel } from './wrappable-model';
+import { CallAbortedError } from '../agent/abortable.js';
+import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
+import type { AiSdkAgentSettings, StreamTextOptions, VersionedSettings, WrappableModel } from './ai-sdk-types.js';
+import { durableMiddleware } from './durable-middleware.js';
+import { durableTools, executeDirectly } from './durable-tools.js';
+import { installedAi, type InstalledAi } from './installed-ai.js';
+import { toModelMessages } from './model-messages.js';
+import { stopAwareOnError, type StreamErrorHandler } from './stop-aware-on-error.js';
+import { sdkApproval, type SdkApproval } from './tool-approval.js';
+import { toolContexts } from './tool-contexts.js';
+import { wrappableModel } from './wrappable-model.js';
 
 /** What the module needs to know beside the AI SDK settings. */
 export interface AiSdkAgentOptions {

@@ -1,8 +1,8 @@
 import { jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
-import { describeRunHandleContract } from '../testing/run-handle.contract';
-import { aiSdkAgent } from './ai-sdk-agent';
-import { toolFence } from './tool-fence';
-import { scriptedModel } from './scripted-model.fixtures';
+import { describeRunHandleContract } from '../testing/run-handle.contract.js';
+import { aiSdkAgent } from './ai-sdk-agent.js';
+import { toolFence } from './tool-fence.js';
+import { scriptedModel } from './scripted-model.fixtures.js';
 
 describeRunHandleContract('ai-sdk adapter', {
   agent({ turns, tools, hold }) {

@@ -1,9 +1,9 @@
 import type { LanguageModelMiddleware } from 'ai';
-import type { ToolCall } from '../agent/agent-message';
-import type { AnswerStream, RunHandle } from '../handle/run-handle.interface';
-import type { GenerateResult, StreamPart } from './ai-sdk-types';
-import { installedAi } from './installed-ai';
-import { reportUsage } from './usage';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { AnswerStream, RunHandle } from '../handle/run-handle.interface.js';
+import type { GenerateResult, StreamPart } from './ai-sdk-types.js';
+import { installedAi } from './installed-ai.js';
+import { reportUsage } from './usage.js';
 
 /**
  * A language-model middleware that makes every model call of a run a pre-reasoning safe point,

@@ -1,9 +1,9 @@
 import type { Tool, ToolSet } from 'ai';
-import type { ToolCall } from '../agent/agent-message';
-import type { RunHandle } from '../handle/run-handle.interface';
-import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text';
-import { withToolFence } from '../handle/tool-fence-carrier';
-import { toolFenceOf } from '../agent/tool-fence';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { RunHandle } from '../handle/run-handle.interface.js';
+import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text.js';
+import { withToolFence } from '../handle/tool-fence-carrier.js';
+import { toolFenceOf } from '../agent/tool-fence.js';
 
 type Execute = NonNullable<Tool['execute']>;
 type ExecuteOptions = Parameters<Execute>[1];

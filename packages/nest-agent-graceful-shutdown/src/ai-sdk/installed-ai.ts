@@ -1,3 +1,5 @@
+import { aiPackageVersion } from './ai-package-version.cjs';
+
 /** The AI SDK majors the adapter supports, with what each one's `wrapLanguageModel` takes and speaks. */
 const MAJORS = {
   // AI SDK 6 wraps only LanguageModelV3: a v4 model inside it would stream parts it cannot read.
@@ -21,7 +23,7 @@ export interface InstalledAi {
 let installed: InstalledAi | undefined;
 
 /**
- * Reads the version of the `ai` package that `require('ai')` loads for this library (the host's),
+ * Reads the version of the `ai` package that this library's import of `ai` resolves to (the host's),
  * once. The adapter calls the host's `streamText`, so what it may pass depends on that major.
  *
  * @throws TypeError when the installed major is not one the adapter supports.
@@ -29,8 +31,7 @@ let installed: InstalledAi | undefined;
 export function installedAi(): InstalledAi {
   if (installed) return installed;
   // The package file, not a feature probe: it names the version in the error when it is unsupported.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { version } = require('ai/package.json') as { version: string };
+  const version = aiPackageVersion();
   const major = Number(version.split('.')[0]);
   if (major !== 6 && major !== 7) {
     throw new TypeError(`nest-agent-graceful-shutdown/ai-sdk supports ai 6 and 7, but ai ${version} is installed: install ai@7 (or ai@6)`);

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { AgentMessage } from '../agent/agent-message';
+import type { AgentMessage } from '../agent/agent-message.js';
 
 /** The stored conversation as AI SDK model messages (tool calls as `tool-call` parts, results as `tool-result` parts). */
 export function toModelMessages(messages: readonly AgentMessage[]): ModelMessage[] {

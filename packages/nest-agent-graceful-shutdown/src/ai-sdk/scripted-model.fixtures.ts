@@ -1,6 +1,6 @@
-import { waitForHold, type ScriptedTurn } from '../testing/run-handle-harness';
-import type { StreamPart, WrappableModel } from './ai-sdk-types';
-import { installedAi } from './installed-ai';
+import { waitForHold, type ScriptedTurn } from '../testing/run-handle-harness.js';
+import type { StreamPart, WrappableModel } from './ai-sdk-types.js';
+import { installedAi } from './installed-ai.js';
 
 const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } };
 

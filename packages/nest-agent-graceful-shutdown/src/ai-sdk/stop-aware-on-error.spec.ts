@@ -1,11 +1,11 @@
 // Runs on the installed ai (7 here, 6 in the oldest-peers run): a real streamText, a real stop.
 import { jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
-import { StopReason } from '../agent/stop-reason';
-import { startMemoryRun } from '../testing/memory-run';
-import { aiSdkAgent } from './ai-sdk-agent';
-import type { StreamPart, WrappableModel } from './ai-sdk-types';
-import { installedAi } from './installed-ai';
-import { scriptedModel } from './scripted-model.fixtures';
+import { StopReason } from '../agent/stop-reason.js';
+import { startMemoryRun } from '../testing/memory-run.js';
+import { aiSdkAgent } from './ai-sdk-agent.js';
+import type { StreamPart, WrappableModel } from './ai-sdk-types.js';
+import { installedAi } from './installed-ai.js';
+import { scriptedModel } from './scripted-model.fixtures.js';
 
 const user = { id: 'u1', role: 'user' as const, content: 'go' };
 const workCall = { id: 'c1', name: 'work', arguments: '{}' };

@@ -1,4 +1,4 @@
-import { RunStoppedError } from '../errors/run-stopped.error';
+import { RunStoppedError } from '../errors/run-stopped.error.js';
 
 /** An `onError` of `streamText` (AI SDK 6 and 7): told of each error of the stream; AI SDK 7 may read a retry request from its result. */
 export type StreamErrorHandler = (event: { error: unknown }) => unknown;

@@ -1,6 +1,6 @@
 import type { ToolSet } from 'ai';
-import type { VersionedSettings } from './ai-sdk-types';
-import type { InstalledAi } from './installed-ai';
+import type { VersionedSettings } from './ai-sdk-types.js';
+import type { InstalledAi } from './installed-ai.js';
 
 /** The run a tool call belongs to: what a tool gets as its context unless the settings give it one. */
 export interface RunContext {

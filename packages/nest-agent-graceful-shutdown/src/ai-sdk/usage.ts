@@ -1,5 +1,5 @@
-import type { RunHandle } from '../handle/run-handle.interface';
-import type { Usage } from './ai-sdk-types';
+import type { RunHandle } from '../handle/run-handle.interface.js';
+import type { Usage } from './ai-sdk-types.js';
 
 /** Adds one model call's tokens to the run's total, when the provider reported them. */
 export function reportUsage(handle: RunHandle, usage: Usage | undefined): void {

@@ -1,5 +1,5 @@
-import type { WrappableModel } from './ai-sdk-types';
-import type { InstalledAi } from './installed-ai';
+import type { WrappableModel } from './ai-sdk-types.js';
+import type { InstalledAi } from './installed-ai.js';
 
 /** The provider package that makes models for each major, named in the errors. */
 const PROVIDER_HINT = { 6: '@ai-sdk/openai 3', 7: '@ai-sdk/openai 4' } as const;

@@ -1,7 +1,7 @@
-import { InvalidEventIdError } from '../errors/invalid-event-id.error';
-import { InvalidIdError } from '../errors/invalid-id.error';
-import { InvalidWaitError } from '../errors/invalid-wait.error';
-import { checkEventId, checkId, checkOptionalId, checkUserId, checkWaitMs, MAX_USER_ID_LENGTH } from './argument-checks';
+import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
+import { InvalidIdError } from '../errors/invalid-id.error.js';
+import { InvalidWaitError } from '../errors/invalid-wait.error.js';
+import { checkEventId, checkId, checkOptionalId, checkUserId, checkWaitMs, MAX_USER_ID_LENGTH } from './argument-checks.js';
 
 describe('checkEventId', () => {
   it.each([0, 1, 42, Number.MAX_SAFE_INTEGER])('accepts the event id %p', (id) => {

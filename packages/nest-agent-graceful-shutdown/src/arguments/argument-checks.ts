@@ -1,10 +1,10 @@
 // The checks the services make of their arguments before anything is read or written, so that a
 // value a caller did not validate (`Number('abc')` from a header) is a 400 naming it, never an
 // error of the store's driver. Each returns the value it checked.
-import { InvalidEventIdError } from '../errors/invalid-event-id.error';
-import { InvalidIdError } from '../errors/invalid-id.error';
-import { InvalidWaitError } from '../errors/invalid-wait.error';
-import { ID_RULE, isValidId } from './id-rule';
+import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
+import { InvalidIdError } from '../errors/invalid-id.error.js';
+import { InvalidWaitError } from '../errors/invalid-wait.error.js';
+import { ID_RULE, isValidId } from './id-rule.js';
 
 /** The longest user id the stores hold (the token's `sub`, kept as sent), in characters. */
 export const MAX_USER_ID_LENGTH = 256;

@@ -1,4 +1,4 @@
-import { defaultJoinUrl } from './join-url';
+import { defaultJoinUrl } from './join-url.js';
 
 describe('defaultJoinUrl', () => {
   it('appends /{threadId}/stream to the POST URL and names the run in the query', () => {

@@ -1,5 +1,5 @@
-import { resolveOptionGroup, uniformOptionGroup } from '../options/option-group';
-import { millisecondsAtLeastZero } from '../options/option-rules';
+import { resolveOptionGroup, uniformOptionGroup } from '../options/option-group.js';
+import { millisecondsAtLeastZero } from '../options/option-rules.js';
 
 /**
  * How the client keeps following a run whose connection was lost. Every value is in
@@ -15,7 +15,10 @@ export interface ReconnectOptions {
    * `ReconnectTimeoutError`. @default 60000
    */
   timeoutMs?: number;
-  /** The wait before the second attempt of an outage (the first is made at once, except after `RUN_INTERRUPTED`). @default 250 */
+  /**
+   * The wait before the second attempt of an outage (the first is made at once, except after a
+   * POST's `RUN_ERROR` `RUN_INTERRUPTED`; after a join's, at once too). @default 250
+   */
   initialDelayMs?: number;
   /** The longest wait between two attempts; the wait doubles from `initialDelayMs` up to it. @default 5000 */
   maxDelayMs?: number;

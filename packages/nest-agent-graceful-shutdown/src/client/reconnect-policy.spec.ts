@@ -1,5 +1,5 @@
-import { resolveReconnectOptions } from './reconnect-options';
-import { ReconnectPolicy } from './reconnect-policy';
+import { resolveReconnectOptions } from './reconnect-options.js';
+import { ReconnectPolicy } from './reconnect-policy.js';
 
 function policyAt(clock: { now: number }, options = {}): ReconnectPolicy {
   // random() = 1 − ε: the jitter keeps (almost) the whole backoff, so the waits are predictable.
@@ -21,6 +21,10 @@ describe('ReconnectPolicy', () => {
 
   it('waits at least initialDelayMs before resending an interrupted run', () => {
     expect(policyAt({ now: 0 }).plan('interrupted')).toEqual({ attempt: 1, delayMs: 100 });
+  });
+
+  it('resends an interrupted run at once when the run was read already stopped', () => {
+    expect(policyAt({ now: 0 }).plan('interrupted', undefined, true)).toEqual({ attempt: 1, delayMs: 0 });
   });
 
   it('waits what Retry-After says instead of the backoff', () => {

@@ -1,5 +1,5 @@
-import type { ResolvedReconnectOptions } from './reconnect-options';
-import type { ReconnectKind } from './resumable-http-agent-config';
+import type { ResolvedReconnectOptions } from './reconnect-options.js';
+import type { ReconnectKind } from './resumable-http-agent-config.js';
 
 /** The plan of one reconnect: its number within the outage and the wait before it, in milliseconds. */
 export interface PlannedAttempt {
@@ -10,8 +10,9 @@ export interface PlannedAttempt {
 /**
  * When to try again while a run's stream is lost. An outage starts with the first reconnect and
  * ends when the stream shows life (`progress`, `alive`); its deadline is `timeoutMs` after its
- * start. The first attempt is made at once (after `RUN_INTERRUPTED`: after `initialDelayMs`),
- * the next ones after a doubling backoff from `initialDelayMs` to `maxDelayMs`, with equal jitter
+ * start. The first attempt is made at once (after `RUN_INTERRUPTED`: after `initialDelayMs`,
+ * unless the run was read stopped already, as a join that ends with it), the next ones after a
+ * doubling backoff from `initialDelayMs` to `maxDelayMs`, with equal jitter
  * (between half and all of it), or after the server's `Retry-After` when it gave one.
  *
  * @example
@@ -42,14 +43,16 @@ export class ReconnectPolicy {
 
   /**
    * Plans the next attempt. `retryAfterMs` is the server's `Retry-After`, in milliseconds.
-   * Returns `undefined` when the wait would pass the outage's deadline.
+   * `atOnce`: no `initialDelayMs` floor after `RUN_INTERRUPTED` (the run was read already
+   * stopped and saved, not stopped by a server on its way down). Returns `undefined` when the
+   * wait would pass the outage's deadline.
    */
-  plan(kind: ReconnectKind, retryAfterMs?: number): PlannedAttempt | undefined {
+  plan(kind: ReconnectKind, retryAfterMs?: number, atOnce = false): PlannedAttempt | undefined {
     const now = this.now();
     this.deadline ??= now + this.options.timeoutMs;
     this.attempts++;
     let delayMs = retryAfterMs ?? (this.attempts === 1 ? 0 : this.backoff(this.attempts - 1));
-    if (kind === 'interrupted') delayMs = Math.max(delayMs, this.options.initialDelayMs);
+    if (kind === 'interrupted' && !atOnce) delayMs = Math.max(delayMs, this.options.initialDelayMs);
     if (now + delayMs > this.deadline) return undefined;
     return { attempt: this.attempts, delayMs };
   }

@@ -1,5 +1,5 @@
 import type { HttpAgentConfig } from '@ag-ui/client';
-import type { ReconnectOptions } from './reconnect-options';
+import type { ReconnectOptions } from './reconnect-options.js';
 
 /**
  * Why the client sends another request for a run:

@@ -1,11 +1,11 @@
 import type { AgentSubscriber, BaseEvent, Message } from '@ag-ui/client';
 import { waitFor } from 'dev-services';
-import { EventGapError } from './event-gap.error';
-import { ReconnectTimeoutError } from './reconnect-timeout.error';
-import { ResumableHttpAgent } from './resumable-http-agent';
-import type { ReconnectInfo, ResumableHttpAgentConfig } from './resumable-http-agent-config';
-import { RunRequestError } from './run-request.error';
-import { numbered, refuse, ScriptedRunServer, stream, textMessage } from './scripted-run-server.fixtures';
+import { EventGapError } from './event-gap.error.js';
+import { ReconnectTimeoutError } from './reconnect-timeout.error.js';
+import { ResumableHttpAgent } from './resumable-http-agent.js';
+import type { ReconnectInfo, ResumableHttpAgentConfig } from './resumable-http-agent-config.js';
+import { RunRequestError } from './run-request.error.js';
+import { numbered, refuse, ScriptedRunServer, stream, textMessage } from './scripted-run-server.fixtures.js';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
@@ -179,6 +179,47 @@ describe('ResumableHttpAgent', () => {
     expect(server.requests[1].body).toBe(server.requests[0].body);
     expect(reconnects).toEqual([{ kind: 'interrupted', lastEventId: 5, attempt: 1 }]);
     expect(agent.stats).toMatchObject({ interruptedRetries: 1, resends: 0, joins: 0 });
+  });
+
+  it('resends the POST at once, without waiting initialDelayMs, when a join ends with RUN_INTERRUPTED', async () => {
+    const firstPart = numbered(1, [started, ...textMessage('a1', 'step 1 done')]);
+    const secondPart = numbered(5, [started, ...textMessage('a2', 'step 2 done'), finished]);
+    server.answer(stream(firstPart.slice(0, 3), 'destroy'), stream([...firstPart.slice(3), { notice: interrupted }]), stream(secondPart));
+    const reconnects: ReconnectInfo[] = [];
+    // A wait of initialDelayMs would pass the outage's deadline: the resend must not wait.
+    const reconnect = { timeoutMs: 5_000, initialDelayMs: 60_000, maxDelayMs: 60_000 };
+    const agent = agentFor({ reconnect, onReconnect: (info) => void reconnects.push(info) });
+    const { events, subscriber } = recorder();
+
+    const { newMessages } = await agent.runAgent({ runId: RUN }, subscriber);
+
+    expect(summary(newMessages)).toEqual([
+      ['a1', 'assistant', 'step 1 done'],
+      ['a2', 'assistant', 'step 2 done'],
+    ]);
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+    expect(reconnects.map((r) => r.kind)).toEqual(['dropped', 'interrupted']);
+    expect(events.filter((e) => e.type === 'RUN_ERROR')).toHaveLength(0);
+    expect(agent.stats).toMatchObject({ joins: 1, interruptedRetries: 1 });
+  });
+
+  it('hides the run_interrupted and run_resumed notices a join reads earlier attempts as, as it hides those events live', async () => {
+    const attemptEnd = { type: 'CUSTOM', name: 'run_interrupted', value: { code: 'RUN_INTERRUPTED', message: interrupted.message } };
+    const attemptStart = { type: 'CUSTOM', name: 'run_resumed', value: { threadId: THREAD, runId: RUN } };
+    const log = numbered(1, [started, ...textMessage('a1', 'step 1 done'), attemptEnd, attemptStart, ...textMessage('a2', 'step 2 done'), finished]);
+    server.answer(stream(log.slice(0, 3), 'destroy'), stream(log.slice(3)));
+    const agent = agentFor();
+    const { events, subscriber } = recorder();
+
+    await agent.runAgent({ runId: RUN }, subscriber);
+
+    expect(events.map((e) => e.type)).toEqual([
+      'RUN_STARTED',
+      ...['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END'],
+      ...['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END'],
+      'RUN_FINISHED',
+    ]);
+    expect(agent.stats).toMatchObject({ joins: 1, interruptedRetries: 0 });
   });
 
   it('delivers RUN_INTERRUPTED and sends nothing more when retryInterrupted is false', async () => {

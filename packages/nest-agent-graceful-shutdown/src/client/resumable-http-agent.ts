@@ -1,10 +1,10 @@
 import { HttpAgent, enforceOutgoingInput, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { Observable } from 'rxjs';
-import { defaultJoinUrl } from './join-url';
-import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-options';
-import type { ReconnectInfo, ResumableHttpAgentConfig, ResumableRunStats } from './resumable-http-agent-config';
-import { RunFollower } from './run-follower';
-import type { RunRequest } from './stream-connection';
+import { defaultJoinUrl } from './join-url.js';
+import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-options.js';
+import type { ReconnectInfo, ResumableHttpAgentConfig, ResumableRunStats } from './resumable-http-agent-config.js';
+import { RunFollower } from './run-follower.js';
+import type { RunRequest } from './stream-connection.js';
 
 /** `HttpAgent.run`'s observable type (`@ag-ui/client` may bring its own copy of rxjs; observables of both interoperate). */
 type RunEvents = ReturnType<HttpAgent['run']>;
@@ -29,7 +29,8 @@ function newStats(): ResumableRunStats {
  * (`GET {joinUrl}` with `Last-Event-ID`) until the run ends: after a `handover` notice, a dropped
  * connection, a skipped id, a `409 RUN_IN_PROGRESS`; it resends the same POST when the run was
  * never admitted, was refused with 503 `SHUTTING_DOWN` (after `Retry-After`), or was stopped with
- * `RUN_ERROR` `RUN_INTERRUPTED` (hidden, with the resent run's second `RUN_STARTED`). Subscribers
+ * `RUN_ERROR` `RUN_INTERRUPTED` (hidden, with the resent run's second `RUN_STARTED`; at once when
+ * a join ended with it, as the run was already saved). Subscribers
  * get each event once, in order, as one well-formed run. `abortRun()` stops it all at once.
  *
  * @example

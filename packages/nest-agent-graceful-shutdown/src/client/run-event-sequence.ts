@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { EventGapError } from './event-gap.error';
-import type { SseFrame } from './sse-frame-parser';
-import { isHandoverNotice, isInterruption, isTerminalEvent, parseStreamEvent } from './stream-events';
+import { EventGapError } from './event-gap.error.js';
+import type { SseFrame } from './sse-frame-parser.js';
+import { isAttemptNotice, isHandoverNotice, isInterruption, isTerminalEvent, parseStreamEvent } from './stream-events.js';
 
 /** What one frame means for the run: the event to deliver, if any, and what the follower does next. */
 export interface FrameVerdict {
@@ -17,7 +17,8 @@ export interface FrameVerdict {
  * The run's events as the subscribers see them, across every connection: each id once and in
  * order (an id at or below the last one is dropped; one beyond the next is a gap, and a second
  * gap in a row without progress between them is an `EventGapError`), one `RUN_STARTED`, no
- * `handover` notice and, with `retryInterrupted`, no `RUN_ERROR` `RUN_INTERRUPTED`. A frame
+ * `handover` notice and, with `retryInterrupted`, no `RUN_ERROR` `RUN_INTERRUPTED` nor the
+ * `run_interrupted` and `run_resumed` notices a replay reads an earlier attempt as. A frame
  * without an id is not part of the run's log: it is delivered as it is (the notice excepted).
  *
  * @example
@@ -64,6 +65,8 @@ export class RunEventSequence {
       this.started = true;
     }
     if (this.retryInterrupted && isInterruption(event)) return { action: 'interrupted', progressed: true };
+    // What a replay reads an earlier attempt as: hidden, as the same events are when they arrive live.
+    if (this.retryInterrupted && isAttemptNotice(event)) return { action: 'continue', progressed: true };
     return { action: isTerminalEvent(event) ? 'finished' : 'continue', deliver: event, progressed: true };
   }
 }

@@ -1,15 +1,15 @@
 import type { BaseEvent, HttpAgentFetchFn } from '@ag-ui/client';
-import { abortableDelay } from './abortable-delay';
-import { EventGapError } from './event-gap.error';
-import { isRetryableStatus, readRefusal, type HttpRefusal } from './http-refusal';
-import { InvalidStreamFrameError } from './invalid-stream-frame.error';
-import type { ResolvedReconnectOptions } from './reconnect-options';
-import { ReconnectPolicy } from './reconnect-policy';
-import { ReconnectTimeoutError } from './reconnect-timeout.error';
-import type { ReconnectInfo, ReconnectKind, ResumableRunStats } from './resumable-http-agent-config';
-import { RunEventSequence } from './run-event-sequence';
-import { RunRequestError } from './run-request.error';
-import { StreamConnection, type RunRequest } from './stream-connection';
+import { abortableDelay } from './abortable-delay.js';
+import { EventGapError } from './event-gap.error.js';
+import { isRetryableStatus, readRefusal, type HttpRefusal } from './http-refusal.js';
+import { InvalidStreamFrameError } from './invalid-stream-frame.error.js';
+import type { ResolvedReconnectOptions } from './reconnect-options.js';
+import { ReconnectPolicy } from './reconnect-policy.js';
+import { ReconnectTimeoutError } from './reconnect-timeout.error.js';
+import type { ReconnectInfo, ReconnectKind, ResumableRunStats } from './resumable-http-agent-config.js';
+import { RunEventSequence } from './run-event-sequence.js';
+import { RunRequestError } from './run-request.error.js';
+import { StreamConnection, type RunRequest } from './stream-connection.js';
 
 /** What a `RunFollower` needs: the run's requests, the policy settings, and where to count and report. */
 export interface RunFollowerSettings {
@@ -35,6 +35,8 @@ export interface RunEventSink {
 }
 
 type Step = { request: 'post' | 'join'; kind?: ReconnectKind };
+/** The next request, after the server's `Retry-After`, or `atOnce` (no wait even after `RUN_INTERRUPTED`). */
+type NextStep = { step: Step; retryAfterMs?: number; atOnce?: boolean };
 type Outcome =
   { type: 'finished' | 'interrupted' | 'handover' | 'gap' } | { type: 'lost'; detail: string } | { type: 'refused'; refusal: HttpRefusal; request: RunRequest };
 
@@ -95,7 +97,7 @@ export class RunFollower {
       const next = this.nextStep(step, outcome);
       if (!next) return;
       const kind = next.step.kind ?? 'dropped';
-      const plan = this.policy.plan(kind, next.retryAfterMs);
+      const plan = this.policy.plan(kind, next.retryAfterMs, next.atOnce);
       if (!plan) throw new ReconnectTimeoutError(this.settings.runId, this.settings.reconnect.timeoutMs, this.sequence.lastEventId, this.lastFailure);
       this.settings.onReconnect?.({ kind, lastEventId: this.sequence.lastEventId, attempt: plan.attempt });
       await abortableDelay(plan.delayMs, this.stop.signal);
@@ -103,15 +105,18 @@ export class RunFollower {
     }
   }
 
-  /** The request after `step` ended with `outcome`; undefined when the run is over. */
-  private nextStep(step: Step, outcome: Outcome): { step: Step; retryAfterMs?: number } | undefined {
+  /**
+   * The request after `step` ended with `outcome`; undefined when the run is over. A join that
+   * ends with `RUN_INTERRUPTED` read a run already stopped and saved: its POST is resent at once.
+   */
+  private nextStep(step: Step, outcome: Outcome): NextStep | undefined {
     switch (outcome.type) {
       case 'finished':
         return undefined;
       case 'interrupted':
         this.awaitingAdmission = true;
         this.lastFailure = 'the server stopped the run (RUN_INTERRUPTED)';
-        return { step: { request: 'post', kind: 'interrupted' } };
+        return { step: { request: 'post', kind: 'interrupted' }, atOnce: step.request === 'join' };
       case 'handover':
         this.settings.stats.handovers++;
         return { step: { request: 'join', kind: 'handover' } };
@@ -126,7 +131,7 @@ export class RunFollower {
     }
   }
 
-  private afterRefusal(step: Step, refusal: HttpRefusal, request: RunRequest): { step: Step; retryAfterMs?: number } {
+  private afterRefusal(step: Step, refusal: HttpRefusal, request: RunRequest): NextStep {
     const error = new RunRequestError(request.method, request.url, refusal.status, refusal.code, refusal.message);
     this.lastFailure = error.message;
     if (step.request === 'post' && refusal.status === 409 && refusal.code === 'RUN_IN_PROGRESS') {

@@ -1,4 +1,4 @@
-import { SseFrameParser } from './sse-frame-parser';
+import { SseFrameParser } from './sse-frame-parser.js';
 
 describe('SseFrameParser', () => {
   it('keeps the id of each frame and joins its data lines', () => {

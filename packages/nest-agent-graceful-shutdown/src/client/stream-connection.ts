@@ -1,5 +1,5 @@
 import type { HttpAgentFetchFn } from '@ag-ui/client';
-import { SseFrameParser, type SseFrame } from './sse-frame-parser';
+import { SseFrameParser, type SseFrame } from './sse-frame-parser.js';
 
 /** One request of a run: the method, the URL and the `RequestInit` (its `signal` is replaced). */
 export interface RunRequest {

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { InvalidStreamFrameError } from './invalid-stream-frame.error';
+import { InvalidStreamFrameError } from './invalid-stream-frame.error.js';
+import { RUN_INTERRUPTED_NOTICE, RUN_RESUMED_NOTICE } from '../streams/run-attempts.js';
 
 /** The `value` of the `handover` notice: where the run's log stood when this connection ended. */
 export interface HandoverNotice {
@@ -47,4 +48,13 @@ export function isTerminalEvent(event: BaseEvent): boolean {
 /** Whether an event is the `RUN_ERROR` of a run the server stopped for the client to send again (`RUN_INTERRUPTED`). */
 export function isInterruption(event: BaseEvent): boolean {
   return event.type === EventType.RUN_ERROR && (event as { code?: unknown }).code === 'RUN_INTERRUPTED';
+}
+
+/**
+ * Whether an event is how a replay or a join reads an earlier attempt of the run: its end
+ * (`CUSTOM run_interrupted`) or the next attempt's start (`CUSTOM run_resumed`).
+ */
+export function isAttemptNotice(event: BaseEvent): boolean {
+  const name = (event as { name?: unknown }).name;
+  return event.type === EventType.CUSTOM && (name === RUN_INTERRUPTED_NOTICE || name === RUN_RESUMED_NOTICE);
 }

@@ -1,5 +1,5 @@
-import type { PendingToolCall } from '../agent/run-outcome';
-import type { RunPhase } from '../agent/stop-reason';
+import type { PendingToolCall } from '../agent/run-outcome.js';
+import type { RunPhase } from '../agent/stop-reason.js';
 
 /** Why a thread's run was interrupted rather than finished. */
 export type InterruptReason = 'shutdown' | 'crash' | 'approval';

@@ -1,5 +1,5 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { Unsubscribe } from './signal-bus.interface';
+import type { Unsubscribe } from './signal-bus.interface.js';
 
 /** One event of a run's log, under its SSE id. */
 export interface LoggedEvent {
@@ -49,7 +49,7 @@ export interface RunEventLog {
   retain(run: RunLogKey, retentionMs: number): Promise<void>;
 }
 
-export { RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens';
+export { RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens.js';
 
 /** An event as a connection receives it: with its log id, or without one for a notice of that connection. */
 export interface ChannelEvent {

@@ -1,6 +1,6 @@
-import type { AgentMessage } from '../agent/agent-message';
-import type { RunPhase, StopReason } from '../agent/stop-reason';
-import type { InterruptedState } from './interrupted-state';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { RunPhase, StopReason } from '../agent/stop-reason.js';
+import type { InterruptedState } from './interrupted-state.js';
 
 /** A thread's status as clients see it. */
 export type ThreadStatus = 'idle' | 'running' | 'interrupted' | 'awaiting_approval';

@@ -1,10 +1,10 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ModelUsage } from '../agent/agent-model.interface';
-import type { RunPhase, StopReason } from '../agent/stop-reason';
-import type { InterruptedState } from './interrupted-state';
-import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records';
-import type { StepCommit } from './step-commit';
-import type { ThreadListPage, ThreadListQuery } from './thread-list';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { ModelUsage } from '../agent/agent-model.interface.js';
+import type { RunPhase, StopReason } from '../agent/stop-reason.js';
+import type { InterruptedState } from './interrupted-state.js';
+import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records.js';
+import type { StepCommit } from './step-commit.js';
+import type { ThreadListPage, ThreadListQuery } from './thread-list.js';
 
 /** Everything needed to start a run, written in one transaction. */
 export interface StartRunCommand {
@@ -157,4 +157,4 @@ export interface SessionStore {
   isExclusive?(): boolean;
 }
 
-export { SESSION_STORE } from '../tokens/graceful-shutdown.tokens';
+export { SESSION_STORE } from '../tokens/graceful-shutdown.tokens.js';

@@ -1,5 +1,5 @@
-import type { StopReason } from '../agent/stop-reason';
-import type { RunStatus } from './session-records';
+import type { StopReason } from '../agent/stop-reason.js';
+import type { RunStatus } from './session-records.js';
 
 /** A user's request to stop one run. */
 export interface CancelSignal {
@@ -50,4 +50,4 @@ export interface SignalBus {
   health?(): SignalBusHealth;
 }
 
-export { SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens';
+export { SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens.js';

@@ -1,7 +1,7 @@
-import type { ToolCallRecord } from './session-records';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { RunPhase } from '../agent/stop-reason';
-import type { StepCommit } from './step-commit';
+import type { ToolCallRecord } from './session-records.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { RunPhase } from '../agent/stop-reason.js';
+import type { StepCommit } from './step-commit.js';
 
 /** Where the run stood when a step finished. */
 export interface StepProgress {

@@ -1,4 +1,4 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 
 /**
  * Everything one finished step makes durable, written at once (one transaction, or one

@@ -1,4 +1,4 @@
-import type { ThreadStatus } from './session-records';
+import type { ThreadStatus } from './session-records.js';
 
 /** Where a page of a user's threads starts: just after this thread in the list's order. */
 export interface ThreadListPosition {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The thread waits for a human's answer on tool calls; a run request must carry it in `resume`. */
 export class ApprovalPendingError extends AgentServiceError {

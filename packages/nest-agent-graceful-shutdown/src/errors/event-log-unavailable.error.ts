@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /**
  * The run event log could not be read or written, so a run could not start or be joined:

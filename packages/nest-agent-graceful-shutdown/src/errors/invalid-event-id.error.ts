@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** What a malformed event id was, for the message: a number as it prints, a string quoted and cut short. */
 function describe(value: unknown): string {

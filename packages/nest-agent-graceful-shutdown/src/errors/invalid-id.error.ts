@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** A thread, run or user id a service was given that no store can hold, refused before any read. */
 export class InvalidIdError extends AgentServiceError {

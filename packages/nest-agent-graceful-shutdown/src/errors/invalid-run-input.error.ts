@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The request names a field whose value cannot be used. */
 export class InvalidRunInputError extends AgentServiceError {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** A thread-list query parameter that cannot be used: a `limit` out of bounds, or a `cursor` not from `nextCursor`. */
 export class InvalidThreadListQueryError extends AgentServiceError {

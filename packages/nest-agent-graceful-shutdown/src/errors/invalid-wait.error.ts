@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** A cancel's `waitMs` that is not a whole number of milliseconds in range. */
 export class InvalidWaitError extends AgentServiceError {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The thread already has an active run; wait for it to end or cancel it first. */
 export class RunInProgressError extends AgentServiceError {

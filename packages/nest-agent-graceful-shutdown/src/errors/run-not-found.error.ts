@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The thread has no run with this id. */
 export class RunNotFoundError extends AgentServiceError {

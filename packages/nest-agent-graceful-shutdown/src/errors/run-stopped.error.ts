@@ -1,4 +1,4 @@
-import type { StopReason } from '../agent/stop-reason';
+import type { StopReason } from '../agent/stop-reason.js';
 
 /**
  * Leaves an agent loop at a safe point where the run was told to stop (`RunHandle.stopped`).

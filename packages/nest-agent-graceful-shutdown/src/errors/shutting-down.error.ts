@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** A new run was refused because this instance is shutting down; retry on another instance. */
 export class ShuttingDownError extends AgentServiceError {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The session store could not be reached (a database restart or failover): nothing was written. */
 export class StoreUnavailableError extends AgentServiceError {

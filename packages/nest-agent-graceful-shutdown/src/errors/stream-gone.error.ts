@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /**
  * The events a join asked for are no longer kept: the run's log was evicted after its

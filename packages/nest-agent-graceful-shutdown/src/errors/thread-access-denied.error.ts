@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** The thread belongs to another user. */
 export class ThreadAccessDeniedError extends AgentServiceError {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /** No thread has this id; start one with POST /v1/runs. */
 export class ThreadNotFoundError extends AgentServiceError {

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /**
  * A request adds more new messages than allowed (`limits.maxMessagesPerRequest`): nothing was

@@ -1,4 +1,4 @@
-import { AgentServiceError } from './agent-service.error';
+import { AgentServiceError } from './agent-service.error.js';
 
 /**
  * The user already has as many active runs as allowed (`limits.maxActiveRunsPerUser`): nothing

@@ -1,7 +1,7 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { RunEventSink } from '../agent/run-events';
-import { StreamedAnswer } from '../agent/streamed-answer';
-import type { AnswerStream } from './run-handle.interface';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { RunEventSink } from '../agent/run-events.js';
+import { StreamedAnswer } from '../agent/streamed-answer.js';
+import type { AnswerStream } from './run-handle.interface.js';
 
 /** What an answer needs from the run it belongs to. */
 export interface AnswerOwner {

@@ -1,5 +1,5 @@
-import type { StepCommit } from '../contracts/step-commit';
-import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
+import type { StepCommit } from '../contracts/step-commit.js';
+import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface.js';
 
 /**
  * Writes a step through `checkpointer`: in one call when it has `commitStep`, else through its

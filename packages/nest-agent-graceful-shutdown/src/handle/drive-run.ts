@@ -1,6 +1,6 @@
-import type { RunOutcome } from '../agent/run-outcome';
-import type { DurableRunHandle } from './durable-run-handle';
-import type { DurableAgent } from './run-handle.interface';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import type { DurableRunHandle } from './durable-run-handle.js';
+import type { DurableAgent } from './run-handle.interface.js';
 
 /**
  * Runs `agent` through `handle` from its start hooks to its outcome. Whatever the agent

@@ -1,8 +1,8 @@
-import type { StopDecision } from '../agent/agent-hook.interface';
-import type { ToolCall } from '../agent/agent-message';
-import type { StopRequest } from '../agent/run-control';
-import type { PendingToolCall, RunOutcome } from '../agent/run-outcome';
-import { StopReason, type RunPhase } from '../agent/stop-reason';
+import type { StopDecision } from '../agent/agent-hook.interface.js';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { StopRequest } from '../agent/run-control.js';
+import type { PendingToolCall, RunOutcome } from '../agent/run-outcome.js';
+import { StopReason, type RunPhase } from '../agent/stop-reason.js';
 
 /** A stop decided at a safe point, with where. */
 export interface DecidedStop {

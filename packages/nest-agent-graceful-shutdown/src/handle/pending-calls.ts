@@ -1,5 +1,5 @@
-import type { ToolCall } from '../agent/agent-message';
-import type { PendingToolCall } from '../agent/run-outcome';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { PendingToolCall } from '../agent/run-outcome.js';
 
 /** The calls of the current step without a result, in the order they were asked for. */
 export class PendingCalls {

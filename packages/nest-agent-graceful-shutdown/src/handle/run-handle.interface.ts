@@ -1,9 +1,9 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ModelStreamSink, ModelUsage } from '../agent/agent-model.interface';
-import type { StopRequest } from '../agent/run-control';
-import type { RunOutcome } from '../agent/run-outcome';
-import type { RunPhase, StopReason } from '../agent/stop-reason';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { ModelStreamSink, ModelUsage } from '../agent/agent-model.interface.js';
+import type { StopRequest } from '../agent/run-control.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import type { RunPhase, StopReason } from '../agent/stop-reason.js';
 
 /** The answer of a safe point: go on, or stop here with a reason. */
 export type SafePoint = { stop: false } | { stop: true; reason: StopReason; detail?: string };

@@ -1,10 +1,10 @@
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { RunControl } from '../agent/run-control';
-import type { RunEventSink } from '../agent/run-events';
-import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
-import type { RunInstruments } from './run-instruments';
-import type { ToolTraits } from './run-handle.interface';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { RunControl } from '../agent/run-control.js';
+import type { RunEventSink } from '../agent/run-events.js';
+import type { StepCheckpointer } from '../contracts/step-checkpointer.interface.js';
+import type { RunInstruments } from './run-instruments.js';
+import type { ToolTraits } from './run-handle.interface.js';
 
 /** What one run starts from. */
 export interface AgentRunInput {

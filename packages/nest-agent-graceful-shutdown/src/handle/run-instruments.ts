@@ -1,6 +1,6 @@
-import type { ToolCall } from '../agent/agent-message';
-import type { ModelUsage } from '../agent/agent-model.interface';
-import type { RunPhase } from '../agent/stop-reason';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { ModelUsage } from '../agent/agent-model.interface.js';
+import type { RunPhase } from '../agent/stop-reason.js';
 
 /**
  * What a run's handle reports as it goes, for traces and metrics: steps, model answers,

@@ -1,7 +1,7 @@
-import { abortable, CallAbortedError } from '../agent/abortable';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ToolCallRecord } from '../contracts/session-records';
-import type { RunHandle, ToolCallResult } from './run-handle.interface';
+import { abortable, CallAbortedError } from '../agent/abortable.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { ToolCallRecord } from '../contracts/session-records.js';
+import type { RunHandle, ToolCallResult } from './run-handle.interface.js';
 
 /** What running a tool call through its record needs of the run. */
 export interface ToolRunHost extends Pick<

@@ -1,8 +1,8 @@
-import type { AgentMessage } from '../agent/agent-message';
-import type { StepProgress } from '../contracts/step-checkpointer.interface';
-import type { StepCommit } from '../contracts/step-commit';
-import type { RunAnswerStream } from './answer-stream';
-import { StepWrites } from './step-writes';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { StepProgress } from '../contracts/step-checkpointer.interface.js';
+import type { StepCommit } from '../contracts/step-commit.js';
+import type { RunAnswerStream } from './answer-stream.js';
+import { StepWrites } from './step-writes.js';
 
 /** A completed answer with tool calls that is not durable yet. */
 interface HeldAnswer {

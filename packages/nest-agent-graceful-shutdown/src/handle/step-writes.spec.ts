@@ -1,6 +1,6 @@
-import type { StepCommit } from '../contracts/step-commit';
-import type { StepProgress } from '../contracts/step-checkpointer.interface';
-import { StepWrites } from './step-writes';
+import type { StepCommit } from '../contracts/step-commit.js';
+import type { StepProgress } from '../contracts/step-checkpointer.interface.js';
+import { StepWrites } from './step-writes.js';
 
 /** A writer that records each write and answers when told to. */
 function recordingWriter() {

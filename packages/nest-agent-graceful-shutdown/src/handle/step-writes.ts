@@ -1,5 +1,5 @@
-import type { StepCommit } from '../contracts/step-commit';
-import type { StepProgress } from '../contracts/step-checkpointer.interface';
+import type { StepCommit } from '../contracts/step-commit.js';
+import type { StepProgress } from '../contracts/step-checkpointer.interface.js';
 
 interface Part {
   step: StepCommit;

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../agent/agent-message';
+import type { ToolCall } from '../agent/agent-message.js';
 
 /** The result stored for a call of a tool the agent does not have. */
 export function unknownToolResult(name: string): string {

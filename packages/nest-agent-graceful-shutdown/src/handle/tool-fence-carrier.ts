@@ -1,4 +1,4 @@
-import type { ToolFence } from '../agent/tool-fence';
+import type { ToolFence } from '../agent/tool-fence.js';
 
 /**
  * The key under which an adapter hands a tool call its `ToolFence`, inside the object that

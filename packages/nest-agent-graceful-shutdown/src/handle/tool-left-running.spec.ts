@@ -1,9 +1,9 @@
-import type { ToolCall } from '../agent/agent-message';
-import { CallAbortedError } from '../agent/abortable';
-import { RunControl } from '../agent/run-control';
-import { StopReason } from '../agent/stop-reason';
-import { MemoryCheckpointer } from '../testing/memory-checkpointer';
-import { DurableRunHandle } from './durable-run-handle';
+import type { ToolCall } from '../agent/agent-message.js';
+import { CallAbortedError } from '../agent/abortable.js';
+import { RunControl } from '../agent/run-control.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { MemoryCheckpointer } from '../testing/memory-checkpointer.js';
+import { DurableRunHandle } from './durable-run-handle.js';
 
 const call: ToolCall = { id: 'c1', name: 'stubborn', arguments: '{}' };
 

@@ -1,5 +1,5 @@
 import { waitFor } from 'dev-services';
-import { HeartbeatTicker } from './heartbeat-ticker';
+import { HeartbeatTicker } from './heartbeat-ticker.js';
 
 /** A target that counts its beats and says it wrote when told. */
 function target() {

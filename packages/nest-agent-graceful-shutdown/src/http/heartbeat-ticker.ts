@@ -1,4 +1,4 @@
-import { SharedInterval } from './shared-interval';
+import { SharedInterval } from './shared-interval.js';
 
 /** A connection the ticker keeps alive: when it last wrote, and how it writes a heartbeat. */
 export interface HeartbeatTarget {

@@ -1,7 +1,7 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { catchError, throwError, type Observable } from 'rxjs';
-import { AgentServiceError } from '../errors/agent-service.error';
+import { AgentServiceError } from '../errors/agent-service.error.js';
 
 /**
  * Adds `Retry-After` to the answer of a library error that says when to retry (a 503 during a

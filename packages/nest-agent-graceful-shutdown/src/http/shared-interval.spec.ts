@@ -1,5 +1,5 @@
 import { waitFor } from 'dev-services';
-import { SharedInterval } from './shared-interval';
+import { SharedInterval } from './shared-interval.js';
 
 describe('SharedInterval', () => {
   it('calls every registered task each period until it is released', async () => {

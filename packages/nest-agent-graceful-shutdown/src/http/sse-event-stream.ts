@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { ChannelEvent } from '../contracts/run-event-log.interface';
-import { HeartbeatTicker, type HeartbeatTarget } from './heartbeat-ticker';
+import type { ChannelEvent } from '../contracts/run-event-log.interface.js';
+import { HeartbeatTicker, type HeartbeatTarget } from './heartbeat-ticker.js';
 
 /**
  * Writes AG-UI events to an HTTP response as server-sent events: a logged event with its

@@ -2,12 +2,12 @@ import { isBaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { GraphDrained } from '@langchain/langgraph';
-import type { ToolCall } from '../agent/agent-message';
-import type { RunHandle } from '../handle/run-handle.interface';
-import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text';
-import { TOOL_FENCE_KEY } from '../handle/tool-fence-carrier';
-import { toolFenceOf, type ToolFence } from '../agent/tool-fence';
-import { textOf } from './lc-messages';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { RunHandle } from '../handle/run-handle.interface.js';
+import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text.js';
+import { TOOL_FENCE_KEY } from '../handle/tool-fence-carrier.js';
+import { toolFenceOf, type ToolFence } from '../agent/tool-fence.js';
+import { textOf } from './lc-messages.js';
 
 /** The config key under which a run's graph config carries its handle to the tools. */
 export const RUN_HANDLE_KEY = '__nest_agent_run_handle';

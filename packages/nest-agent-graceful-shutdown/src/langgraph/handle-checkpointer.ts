@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { BaseCheckpointSaver, type Checkpoint, type CheckpointMetadata, type CheckpointTuple } from '@langchain/langgraph';
-import type { AgentMessage } from '../agent/agent-message';
-import type { RunHandle } from '../handle/run-handle.interface';
-import { fromLangChain, toLangChain } from './lc-messages';
-import { decodeGraphState, encodeGraphState, type GraphEntry } from './saved-graph-state';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { RunHandle } from '../handle/run-handle.interface.js';
+import { fromLangChain, toLangChain } from './lc-messages.js';
+import { decodeGraphState, encodeGraphState, type GraphEntry } from './saved-graph-state.js';
 
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 

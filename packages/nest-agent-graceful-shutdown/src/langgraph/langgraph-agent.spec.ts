@@ -1,11 +1,11 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { StopReason } from '../agent/stop-reason';
-import { startMemoryRun } from '../testing/memory-run';
-import { langGraphAgent } from './langgraph-agent';
-import { langChainTool, ScriptedChatModel } from './scripted-chat-model.fixtures';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { startMemoryRun } from '../testing/memory-run.js';
+import { langGraphAgent } from './langgraph-agent.js';
+import { langChainTool, ScriptedChatModel } from './scripted-chat-model.fixtures.js';
 
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
 const call: ToolCall = { id: 'c1', name: 'work', arguments: '{"step":1}' };

@@ -1,13 +1,13 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Command } from '@langchain/langgraph';
-import { CallAbortedError } from '../agent/abortable';
-import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
-import { durableTool, invokeDirectly, RUN_HANDLE_KEY } from './durable-tools';
-import { HandleCheckpointer } from './handle-checkpointer';
-import type { CompiledGraph, LangGraphAgentOptions, ToolNodeLike } from './langgraph-types';
-import { toLangChain } from './lc-messages';
-import { ModelCallbacks } from './model-callbacks';
+import { CallAbortedError } from '../agent/abortable.js';
+import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
+import { durableTool, invokeDirectly, RUN_HANDLE_KEY } from './durable-tools.js';
+import { HandleCheckpointer } from './handle-checkpointer.js';
+import type { CompiledGraph, LangGraphAgentOptions, ToolNodeLike } from './langgraph-types.js';
+import { toLangChain } from './lc-messages.js';
+import { ModelCallbacks } from './model-callbacks.js';
 
 /** How LangGraph lends a checkpointer to a graph through its config (as a parent graph does to a subgraph). */
 const CHECKPOINTER_KEY = '__pregel_checkpointer';

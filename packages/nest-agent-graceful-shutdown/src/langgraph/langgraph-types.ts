@@ -1,6 +1,6 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import type { ToolTraits } from '../handle/run-handle.interface';
+import type { ToolTraits } from '../handle/run-handle.interface.js';
 
 /**
  * The part of a compiled LangGraph graph (`StateGraph#compile()`, `createReactAgent`) the

@@ -1,6 +1,6 @@
-import { describeRunHandleContract } from '../testing/run-handle.contract';
-import { langGraphAgent } from './langgraph-agent';
-import { langChainTool, reactGraph, ScriptedChatModel } from './scripted-chat-model.fixtures';
+import { describeRunHandleContract } from '../testing/run-handle.contract.js';
+import { langGraphAgent } from './langgraph-agent.js';
+import { langChainTool, reactGraph, ScriptedChatModel } from './scripted-chat-model.fixtures.js';
 
 describeRunHandleContract('langgraph adapter', {
   agent({ turns, tools, hold }) {

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage, type MessageContent } from '@langchain/core/messages';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 
 /** A stored message as the LangChain message a graph's `messages` channel holds, under the same id. */
 export function toLangChain(message: AgentMessage): BaseMessage {

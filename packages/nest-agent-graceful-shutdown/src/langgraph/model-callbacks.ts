@@ -1,8 +1,8 @@
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
-import type { AnswerStream, RunHandle } from '../handle/run-handle.interface';
-import { textOf, toolCallsOf } from './lc-messages';
+import type { AnswerStream, RunHandle } from '../handle/run-handle.interface.js';
+import { textOf, toolCallsOf } from './lc-messages.js';
 
 /** One model answer streaming, with the ids of its tool calls by their chunk index. */
 interface OpenAnswer {

@@ -5,8 +5,8 @@ import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
-import { waitForHold, type ContractTool, type ScriptedTurn } from '../testing/run-handle-harness';
-import { toolFence } from './tool-fence';
+import { waitForHold, type ContractTool, type ScriptedTurn } from '../testing/run-handle-harness.js';
+import { toolFence } from './tool-fence.js';
 
 /** A LangChain chat model that plays `turns` in order (the last one repeats), streamed; it counts its calls and keeps what it was sent. */
 export class ScriptedChatModel extends BaseChatModel {

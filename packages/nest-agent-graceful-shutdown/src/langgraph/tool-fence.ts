@@ -1,6 +1,6 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
-import type { ToolFence } from '../agent/tool-fence';
-import { toolFenceIn } from '../handle/tool-fence-carrier';
+import type { ToolFence } from '../agent/tool-fence.js';
+import { toolFenceIn } from '../handle/tool-fence-carrier.js';
 
 /**
  * The idempotency key and fencing token of the tool call whose tool got `config`, when it

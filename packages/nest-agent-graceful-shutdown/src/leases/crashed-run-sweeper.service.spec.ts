@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import { advanceLeaseClock } from '../session/lease-clock.fixtures';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
-import { CrashedRunSweeper } from './crashed-run-sweeper.service';
-import { LeaseKeeper } from './lease-keeper.service';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { advanceLeaseClock } from '../session/lease-clock.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { CrashedRunSweeper } from './crashed-run-sweeper.service.js';
+import { LeaseKeeper } from './lease-keeper.service.js';
 
 const LEASE_TTL_MS = 10_000;
 

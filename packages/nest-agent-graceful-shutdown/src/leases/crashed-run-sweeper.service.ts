@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { LeaseKeeper } from './lease-keeper.service';
-import { EventLogger } from '../logging/event-logger';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { LeaseKeeper } from './lease-keeper.service.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /**
  * No thread stays `running` forever: at boot and then once per lease period, runs whose

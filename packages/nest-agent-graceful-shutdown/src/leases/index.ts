@@ -1,2 +1,2 @@
-export { LeaseKeeper } from './lease-keeper.service';
-export { CrashedRunSweeper } from './crashed-run-sweeper.service';
+export { LeaseKeeper } from './lease-keeper.service.js';
+export { CrashedRunSweeper } from './crashed-run-sweeper.service.js';

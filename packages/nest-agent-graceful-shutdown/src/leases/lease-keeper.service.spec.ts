@@ -3,12 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import { advanceLeaseClock } from '../session/lease-clock.fixtures';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema';
-import { TypeOrmSessionStore } from '../session/typeorm-session.store';
-import { LeaseKeeper } from './lease-keeper.service';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { advanceLeaseClock } from '../session/lease-clock.fixtures.js';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema.js';
+import { TypeOrmSessionStore } from '../session/typeorm-session.store.js';
+import { LeaseKeeper } from './lease-keeper.service.js';
 
 const LEASE_TTL_MS = 10_000;
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { EventLogger } from '../logging/event-logger';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** How many renewals `confirm` tries before it gives a lease up as lost. */
 const CONFIRM_ATTEMPTS = 3;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef, NestApplicationContext } from '@nestjs/core';
-import { nestContainerOf } from './nest-container';
+import { nestContainerOf } from './nest-container.js';
 
 /**
  * Closes the host application through Nest's own sequence, as `app.close()` does: every

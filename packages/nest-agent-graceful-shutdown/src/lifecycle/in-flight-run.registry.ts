@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { RunControl } from '../agent/run-control';
-import type { StopReason } from '../agent/stop-reason';
-import { RunningToolCalls } from './running-tool-calls';
+import type { RunControl } from '../agent/run-control.js';
+import type { StopReason } from '../agent/stop-reason.js';
+import { RunningToolCalls } from './running-tool-calls.js';
 
 /** Told of each run that leaves the registry, with how it ended (undefined: not said). */
 export type RunEndedListener = (run: InFlightRun, stopReason: StopReason | undefined) => void;

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../agent/agent-message';
+import type { ToolCall } from '../agent/agent-message.js';
 
 /** A tool call whose run stopped while its tool, ignoring the abort, still runs. */
 export interface RunningToolCall {

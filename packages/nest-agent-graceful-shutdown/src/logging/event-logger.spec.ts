@@ -1,5 +1,5 @@
 import { ConsoleLogger, type LoggerService } from '@nestjs/common';
-import { EventLogger, LogEvent } from './event-logger';
+import { EventLogger, LogEvent } from './event-logger.js';
 
 /** What Nest's ConsoleLogger writes to stdout and stderr while `work` runs. */
 function printed(work: () => void): { stdout: string; stderr: string } {

@@ -1,7 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { register as globalRegistry, Registry, collectDefaultMetrics } from 'prom-client';
-import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import { AgentMetrics } from './agent-metrics';
+import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import { AgentMetrics } from './agent-metrics.js';
 
 /** Injection token of the registry the module's metrics are on. */
 export const AGENT_METRICS_REGISTRY = Symbol('AGENT_METRICS_REGISTRY');

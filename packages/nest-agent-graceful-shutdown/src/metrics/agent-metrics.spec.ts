@@ -1,9 +1,9 @@
 import { Registry } from 'prom-client';
-import { RunControl } from '../agent/run-control';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import { AgentMetrics } from './agent-metrics';
+import { RunControl } from '../agent/run-control.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import { AgentMetrics } from './agent-metrics.js';
 
 describe('AgentMetrics', () => {
   const run = { threadId: 't', runId: 'r', agentName: 'a' };

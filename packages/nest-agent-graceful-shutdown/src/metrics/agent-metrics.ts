@@ -1,8 +1,8 @@
 import { Counter, Gauge, Histogram, register as globalRegistry, type Metric, type Registry } from 'prom-client';
-import type { AgentTelemetry } from '../telemetry/agent-telemetry';
-import type { AgentObserver, RunOutcomeLabel, ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
-import type { ResumeMode } from '../options/resume-mode';
-import { AgentMetricName as Name, CANCEL_BUCKETS, CHECKPOINT_BUCKETS, SHUTDOWN_BUCKETS } from './metric-names';
+import type { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import type { AgentObserver, RunOutcomeLabel, ShutdownPhaseLabel } from '../telemetry/agent-observer.interface.js';
+import type { ResumeMode } from '../options/resume-mode.js';
+import { AgentMetricName as Name, CANCEL_BUCKETS, CHECKPOINT_BUCKETS, SHUTDOWN_BUCKETS } from './metric-names.js';
 
 const OUTCOMES: readonly RunOutcomeLabel[] = ['completed', 'canceled', 'interrupted', 'handed_over', 'awaiting_approval', 'failed'];
 const MODES: readonly ResumeMode[] = ['client', 'auto'];

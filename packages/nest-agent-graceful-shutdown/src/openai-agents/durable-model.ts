@@ -1,7 +1,7 @@
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
-import { abortable } from '../agent/abortable';
-import type { AnswerStream, RunHandle } from '../handle/run-handle.interface';
-import { answerOf } from './run-items';
+import { abortable } from '../agent/abortable.js';
+import type { AnswerStream, RunHandle } from '../handle/run-handle.interface.js';
+import { answerOf } from './run-items.js';
 
 type UsageCounts = Pick<ModelResponse['usage'], 'inputTokens' | 'outputTokens' | 'totalTokens'>;
 

@@ -1,9 +1,9 @@
 import { RunContext, ToolTimeoutError, invokeFunctionTool, type FunctionTool } from '@openai/agents';
-import type { ToolCall } from '../agent/agent-message';
-import type { RunHandle } from '../handle/run-handle.interface';
-import { toolOutputText } from '../handle/tool-call-text';
-import { withToolFence } from '../handle/tool-fence-carrier';
-import { toolFenceOf, type ToolFence } from '../agent/tool-fence';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { RunHandle } from '../handle/run-handle.interface.js';
+import { toolOutputText } from '../handle/tool-call-text.js';
+import { withToolFence } from '../handle/tool-fence-carrier.js';
+import { toolFenceOf, type ToolFence } from '../agent/tool-fence.js';
 
 type InvokeDetails = Parameters<FunctionTool['invoke']>[2];
 

@@ -1,5 +1,5 @@
 import type { Runner } from '@openai/agents';
-import type { ToolTraits } from '../handle/run-handle.interface';
+import type { ToolTraits } from '../handle/run-handle.interface.js';
 
 /** The ids of the run an agent is working for, as the default SDK run context. */
 export interface DurableRunContext {

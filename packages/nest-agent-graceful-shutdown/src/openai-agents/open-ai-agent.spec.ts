@@ -1,13 +1,13 @@
 import { Agent, Runner, tool } from '@openai/agents';
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { RunControl } from '../agent/run-control';
-import { StopReason } from '../agent/stop-reason';
-import { driveRun } from '../handle/drive-run';
-import { DurableRunHandle } from '../handle/durable-run-handle';
-import { MemoryCheckpointer } from '../testing/memory-checkpointer';
-import { openAiAgent } from './open-ai-agent';
-import { ScriptedModel, type ScriptedAnswer } from './scripted-model.fixtures';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import { RunControl } from '../agent/run-control.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { driveRun } from '../handle/drive-run.js';
+import { DurableRunHandle } from '../handle/durable-run-handle.js';
+import { MemoryCheckpointer } from '../testing/memory-checkpointer.js';
+import { openAiAgent } from './open-ai-agent.js';
+import { ScriptedModel, type ScriptedAnswer } from './scripted-model.fixtures.js';
 
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
 const resume: AgentMessage = { id: 'r1', role: 'system', content: 'the previous run was interrupted' };

@@ -1,16 +1,16 @@
 import { Runner, type Model, type RunState, type StreamedRunResult } from '@openai/agents';
-import { CallAbortedError } from '../agent/abortable';
-import { toolFenceOf } from '../agent/tool-fence';
-import type { ToolCall } from '../agent/agent-message';
-import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
-import { unknownToolResult } from '../handle/tool-call-text';
-import { DurableModel, type StopMarks } from './durable-model';
-import { durableTool, runToolDirectly } from './durable-tool';
-import type { DurableRunContext, OpenAiAgentOptions } from './open-ai-agent-options.interface';
-import { runStart } from './run-start';
-import { callIdOf, savedRunState } from './saved-run-state';
-import type { SdkAgent } from './sdk-types';
-import { functionTools, ToolTraitsTable } from './tool-traits-table';
+import { CallAbortedError } from '../agent/abortable.js';
+import { toolFenceOf } from '../agent/tool-fence.js';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
+import { unknownToolResult } from '../handle/tool-call-text.js';
+import { DurableModel, type StopMarks } from './durable-model.js';
+import { durableTool, runToolDirectly } from './durable-tool.js';
+import type { DurableRunContext, OpenAiAgentOptions } from './open-ai-agent-options.interface.js';
+import { runStart } from './run-start.js';
+import { callIdOf, savedRunState } from './saved-run-state.js';
+import type { SdkAgent } from './sdk-types.js';
+import { functionTools, ToolTraitsTable } from './tool-traits-table.js';
 
 type AnyAgent<TContext> = SdkAgent<TContext>;
 

@@ -1,8 +1,8 @@
 import { Agent, Runner, tool } from '@openai/agents';
-import { describeRunHandleContract } from '../testing/run-handle.contract';
-import { openAiAgent } from './open-ai-agent';
-import { toolFence } from './tool-fence';
-import { ScriptedModel } from './scripted-model.fixtures';
+import { describeRunHandleContract } from '../testing/run-handle.contract.js';
+import { openAiAgent } from './open-ai-agent.js';
+import { toolFence } from './tool-fence.js';
+import { ScriptedModel } from './scripted-model.fixtures.js';
 
 describeRunHandleContract('openai-agents', {
   agent({ turns, tools, hold }) {

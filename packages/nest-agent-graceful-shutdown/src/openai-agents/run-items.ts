@@ -1,5 +1,5 @@
 import type { AgentInputItem, AgentOutputItem } from '@openai/agents';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 
 /** One model answer in the module's terms. */
 export interface AnswerParts {

@@ -1,9 +1,9 @@
 import { RunContext, RunState, type AgentInputItem } from '@openai/agents';
-import type { AgentMessage } from '../agent/agent-message';
-import type { RunHandle } from '../handle/run-handle.interface';
-import { toInputItems } from './run-items';
-import type { SdkAgent } from './sdk-types';
-import { callIdOf, usableRunState } from './saved-run-state';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { RunHandle } from '../handle/run-handle.interface.js';
+import { toInputItems } from './run-items.js';
+import type { SdkAgent } from './sdk-types.js';
+import { callIdOf, usableRunState } from './saved-run-state.js';
 
 /** What one run hands the SDK's runner: the agent to start with and its input. */
 export type RunStart<TContext> =

@@ -1,7 +1,7 @@
 import { RunState } from '@openai/agents';
-import type { AgentMessage } from '../agent/agent-message';
-import { outlineOfItems, outlineOfMessages } from './run-items';
-import type { SdkAgent, SdkRunState } from './sdk-types';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { outlineOfItems, outlineOfMessages } from './run-items.js';
+import type { SdkAgent, SdkRunState } from './sdk-types.js';
 
 /** What the adapter keeps on the thread with `handle.saveState`: the SDK's serialised `RunState`, tagged. */
 export interface SavedRunState {

@@ -1,5 +1,5 @@
-import type { ToolFence } from '../agent/tool-fence';
-import { toolFenceIn } from '../handle/tool-fence-carrier';
+import type { ToolFence } from '../agent/tool-fence.js';
+import { toolFenceIn } from '../handle/tool-fence-carrier.js';
 
 /**
  * The idempotency key and fencing token of the function-tool call whose `execute` got

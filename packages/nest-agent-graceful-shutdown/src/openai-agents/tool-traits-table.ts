@@ -1,6 +1,6 @@
 import { RunContext } from '@openai/agents';
-import type { ToolTraits } from '../handle/run-handle.interface';
-import type { SdkFunctionTool, SdkTool } from './sdk-types';
+import type { ToolTraits } from '../handle/run-handle.interface.js';
+import type { SdkFunctionTool, SdkTool } from './sdk-types.js';
 
 /**
  * The module's view of an agent's tools: the traits declared in the options, plus

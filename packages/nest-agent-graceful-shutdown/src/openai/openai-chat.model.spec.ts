@@ -1,10 +1,10 @@
 import { completionChunk, FakeOpenAiServer, textChunks, toolCallChunks, waitFor } from 'dev-services';
-import { CallAbortedError } from '../agent/abortable';
-import type { AgentMessage } from '../agent/agent-message';
-import type { ModelCallContext, ModelRequest, ModelStreamSink } from '../agent/agent-model.interface';
-import type { ToolDefinition } from '../agent/agent-tool.interface';
-import { ModelCallError } from '../errors/model-call.error';
-import { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat.model';
+import { CallAbortedError } from '../agent/abortable.js';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { ModelCallContext, ModelRequest, ModelStreamSink } from '../agent/agent-model.interface.js';
+import type { ToolDefinition } from '../agent/agent-tool.interface.js';
+import { ModelCallError } from '../errors/model-call.error.js';
+import { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat.model.js';
 
 const HELLO: ModelRequest = { messages: [{ id: 'm1', role: 'user', content: 'hello' }], tools: [] };
 const WEATHER: ToolDefinition = {

@@ -1,10 +1,10 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { abortable, CallAbortedError } from '../agent/abortable';
-import type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from '../agent/agent-model.interface';
-import { ModelCallError } from '../errors/model-call.error';
-import { toChatMessages, toChatTools } from './openai-messages';
-import { OpenAiStreamAssembler } from './openai-stream-assembler';
+import { abortable, CallAbortedError } from '../agent/abortable.js';
+import type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from '../agent/agent-model.interface.js';
+import { ModelCallError } from '../errors/model-call.error.js';
+import { toChatMessages, toChatTools } from './openai-messages.js';
+import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
 
 /** How to reach an OpenAI-compatible chat completions API. */
 export interface OpenAiChatModelOptions {

@@ -1,6 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { AgentMessage } from '../agent/agent-message';
-import type { ToolDefinition } from '../agent/agent-tool.interface';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { ToolDefinition } from '../agent/agent-tool.interface.js';
 
 /** Converts the agent's history to OpenAI chat messages, oldest first. */
 export function toChatMessages(messages: readonly AgentMessage[]): ChatCompletionMessageParam[] {

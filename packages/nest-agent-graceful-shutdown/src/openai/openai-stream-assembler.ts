@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ToolCall } from '../agent/agent-message';
-import type { ModelResponse, ModelStreamSink, ModelUsage } from '../agent/agent-model.interface';
-import { ModelCallError } from '../errors/model-call.error';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { ModelResponse, ModelStreamSink, ModelUsage } from '../agent/agent-model.interface.js';
+import { ModelCallError } from '../errors/model-call.error.js';
 
 /** A tool call being streamed: the API sends id and name once, then the arguments in pieces. */
 interface PendingToolCall {

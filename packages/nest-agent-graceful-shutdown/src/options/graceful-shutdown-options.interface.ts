@@ -1,8 +1,8 @@
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { ResumeMessageTemplate } from '../resume/resume-message';
-import type { RunLimitOptions } from './run-limits';
-import type { SignalBus } from '../contracts/signal-bus.interface';
-import type { RunEventLog } from '../contracts/run-event-log.interface';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { ResumeMessageTemplate } from '../resume/resume-message.js';
+import type { RunLimitOptions } from './run-limits.js';
+import type { SignalBus } from '../contracts/signal-bus.interface.js';
+import type { RunEventLog } from '../contracts/run-event-log.interface.js';
 
 /** When and how the process shuts down. */
 export interface ShutdownOptions {
@@ -193,7 +193,7 @@ export interface StreamOptions {
   log?: RunEventLog;
 }
 
-export type { RunLimitOptions } from './run-limits';
+export type { RunLimitOptions } from './run-limits.js';
 
 /** Options of `GracefulShutdownModule`. Every one has a default. */
 export interface GracefulShutdownModuleOptions {

@@ -1,5 +1,5 @@
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
-import { assertKnownOptions } from './known-options';
+import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface.js';
+import { assertKnownOptions } from './known-options.js';
 
 const check = (options: unknown) => () => assertKnownOptions(options as GracefulShutdownModuleOptions);
 

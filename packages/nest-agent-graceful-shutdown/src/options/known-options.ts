@@ -1,5 +1,5 @@
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
-import { OPTION_GROUPS, type OptionGroupName } from './option-groups';
+import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface.js';
+import { OPTION_GROUPS, type OptionGroupName } from './option-groups.js';
 
 /** Every key of `T`, each once: adding an option without listing it here fails to compile. */
 type KeysOf<T> = { readonly [K in keyof Required<T>]: true };

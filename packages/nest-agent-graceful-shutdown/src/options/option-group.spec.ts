@@ -1,4 +1,4 @@
-import { resolveOptionGroup, uniformOptionGroup, type OptionGroupDeclaration, type OptionRule } from './option-group';
+import { resolveOptionGroup, uniformOptionGroup, type OptionGroupDeclaration, type OptionRule } from './option-group.js';
 
 interface Sizes {
   small?: number;

@@ -6,8 +6,8 @@ import type {
   ShutdownOptions,
   SignalOptions,
   StreamOptions,
-} from './graceful-shutdown-options.interface';
-import type { OptionGroupDeclaration } from './option-group';
+} from './graceful-shutdown-options.interface.js';
+import type { OptionGroupDeclaration } from './option-group.js';
 import {
   arrayOf,
   BOOLEAN,
@@ -20,9 +20,9 @@ import {
   POSITIVE_WHOLE_MILLISECONDS,
   POSTGRES_SIGNALS,
   wholeNumberAtLeastZero,
-} from './option-rules';
-import { defaultResumeMessage } from '../resume/resume-message';
-import { RUN_LIMIT_OPTIONS } from './run-limits';
+} from './option-rules.js';
+import { defaultResumeMessage } from '../resume/resume-message.js';
+import { RUN_LIMIT_OPTIONS } from './run-limits.js';
 
 // Each option of the module, declared once: its default and what its value must be. The option
 // docs (graceful-shutdown-options.interface.ts, the README's Options table) repeat the defaults.

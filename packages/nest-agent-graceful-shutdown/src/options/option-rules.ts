@@ -1,4 +1,4 @@
-import type { OptionRule } from './option-group';
+import type { OptionRule } from './option-group.js';
 
 /** A finite number of milliseconds ≥ 0; `zeroMeans` says what 0 does, when it does something apart. */
 export function millisecondsAtLeastZero(zeroMeans?: string): OptionRule {

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import { defaultResumeMessage } from '../resume/resume-message';
-import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface';
-import { resolveShutdownOptions } from './resolve-shutdown-options';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+import { defaultResumeMessage } from '../resume/resume-message.js';
+import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface.js';
+import { resolveShutdownOptions } from './resolve-shutdown-options.js';
 
 const resolve = (options: unknown) => () => resolveShutdownOptions(options as GracefulShutdownModuleOptions);
 

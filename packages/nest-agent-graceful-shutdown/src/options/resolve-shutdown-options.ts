@@ -1,13 +1,13 @@
 import { hostname } from 'node:os';
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { GracefulShutdownModuleOptions, PostgresSignalSettings, RedisClientLike } from './graceful-shutdown-options.interface';
-import { assertKnownOptions } from './known-options';
-import type { ResumeMessageTemplate } from '../resume/resume-message';
-import { resolveOptionGroup } from './option-group';
-import { LEASE_OPTIONS, RUN_OPTIONS, SHUTDOWN_OPTIONS, SIGNAL_OPTIONS, STREAM_OPTIONS } from './option-groups';
-import { resolveRunLimits, type ResolvedRunLimits } from './run-limits';
-import type { SignalBus } from '../contracts/signal-bus.interface';
-import type { RunEventLog } from '../contracts/run-event-log.interface';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { GracefulShutdownModuleOptions, PostgresSignalSettings, RedisClientLike } from './graceful-shutdown-options.interface.js';
+import { assertKnownOptions } from './known-options.js';
+import type { ResumeMessageTemplate } from '../resume/resume-message.js';
+import { resolveOptionGroup } from './option-group.js';
+import { LEASE_OPTIONS, RUN_OPTIONS, SHUTDOWN_OPTIONS, SIGNAL_OPTIONS, STREAM_OPTIONS } from './option-groups.js';
+import { resolveRunLimits, type ResolvedRunLimits } from './run-limits.js';
+import type { SignalBus } from '../contracts/signal-bus.interface.js';
+import type { RunEventLog } from '../contracts/run-event-log.interface.js';
 
 /** The options with every default filled in, flat, as the module's services read them. */
 export interface ResolvedShutdownOptions {

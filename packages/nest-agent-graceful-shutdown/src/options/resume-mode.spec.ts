@@ -1,6 +1,6 @@
-import type { SessionStore } from '../contracts/session-store.interface';
-import type { SignalBus, SignalBusHealth } from '../contracts/signal-bus.interface';
-import { resolveResumeMode } from './resume-mode';
+import type { SessionStore } from '../contracts/session-store.interface.js';
+import type { SignalBus, SignalBusHealth } from '../contracts/signal-bus.interface.js';
+import { resolveResumeMode } from './resume-mode.js';
 
 const sharedStore = { isExclusive: () => false } as SessionStore;
 const embeddedStore = { isExclusive: () => true } as SessionStore;

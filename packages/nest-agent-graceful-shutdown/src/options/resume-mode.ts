@@ -1,6 +1,6 @@
-import type { ResolvedShutdownOptions } from './resolve-shutdown-options';
-import type { SessionStore } from '../contracts/session-store.interface';
-import type { SignalBus } from '../contracts/signal-bus.interface';
+import type { ResolvedShutdownOptions } from './resolve-shutdown-options.js';
+import type { SessionStore } from '../contracts/session-store.interface.js';
+import type { SignalBus } from '../contracts/signal-bus.interface.js';
 
 /** Who continues an interrupted run: its client's retry, or any live instance at once. */
 export type ResumeMode = 'client' | 'auto';

@@ -1,8 +1,8 @@
-import type { AgentMessage } from '../agent/agent-message';
-import { HistoryLimitError } from '../errors/history-limit.error';
-import { TooManyMessagesError } from '../errors/too-many-messages.error';
-import { resolveOptionGroup, uniformOptionGroup } from './option-group';
-import { wholeNumberAtLeastZero } from './option-rules';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { HistoryLimitError } from '../errors/history-limit.error.js';
+import { TooManyMessagesError } from '../errors/too-many-messages.error.js';
+import { resolveOptionGroup, uniformOptionGroup } from './option-group.js';
+import { wholeNumberAtLeastZero } from './option-rules.js';
 
 /**
  * Per-user limits on runs and on what a request may add to a thread. A request over a limit is

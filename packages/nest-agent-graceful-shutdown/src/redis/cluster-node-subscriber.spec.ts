@@ -1,5 +1,5 @@
 import { Cluster } from 'ioredis';
-import { ClusterNodeSubscriber } from './cluster-node-subscriber';
+import { ClusterNodeSubscriber } from './cluster-node-subscriber.js';
 
 describe('ClusterNodeSubscriber', () => {
   it('waits once for the cluster client’s nodes, however often it is asked to connect', async () => {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import Redis, { type Cluster, type RedisOptions } from 'ioredis';
-import { SIGNAL_REDIS_OPTIONS } from './redis-connection';
+import { Redis, type Cluster, type RedisOptions } from 'ioredis';
+import { SIGNAL_REDIS_OPTIONS } from './redis-connection.js';
 
 /** How long a lost node connection is retried before another node is tried, in milliseconds. */
 const NODE_RETRY_MS = 200;

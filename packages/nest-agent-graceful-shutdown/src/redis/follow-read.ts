@@ -1,5 +1,5 @@
-import type { RedisLogWire, StreamEntry } from './redis-log-wire';
-import type { RunLogFollowers } from './run-log-followers';
+import type { RedisLogWire, StreamEntry } from './redis-log-wire.js';
+import type { RunLogFollowers } from './run-log-followers.js';
 
 /** Entries read per log per read, so a long replay comes in pages. */
 export const FOLLOW_READ_COUNT = 1_000;

@@ -1,11 +1,11 @@
 import { Cluster } from 'ioredis';
 import { ensureLocalServicePackages, RedisCluster, redisCli, waitFor } from 'dev-services';
-import { RecordingLogger } from './recording-logger.fixtures';
-import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
-import { RedisRunEventLog } from './redis-run-event-log';
-import { RedisSignalBus } from './redis-signal-bus';
-import type { RunLogKey } from '../contracts/run-event-log.interface';
-import type { RunEndedSignal, Unsubscribe } from '../contracts/signal-bus.interface';
+import { RecordingLogger } from './recording-logger.fixtures.js';
+import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes.js';
+import { RedisRunEventLog } from './redis-run-event-log.js';
+import { RedisSignalBus } from './redis-signal-bus.js';
+import type { RunLogKey } from '../contracts/run-event-log.interface.js';
+import type { RunEndedSignal, Unsubscribe } from '../contracts/signal-bus.interface.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

@@ -1,12 +1,12 @@
-import type { EventLogger } from '../logging/event-logger';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
-import { LoopNudge } from '../streams/loop-nudge';
-import type { RedisClient } from './redis-connection';
-import { groupBySlot } from './redis-key-slot';
-import type { RedisLogWire } from './redis-log-wire';
-import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read';
-import { RunLogFollowers } from './run-log-followers';
+import type { EventLogger } from '../logging/event-logger.js';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import { LoopNudge } from '../streams/loop-nudge.js';
+import type { RedisClient } from './redis-connection.js';
+import { groupBySlot } from './redis-key-slot.js';
+import type { RedisLogWire } from './redis-log-wire.js';
+import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read.js';
+import { RunLogFollowers } from './run-log-followers.js';
 
 /** How often the followed logs are read while anything is followed, in milliseconds. */
 export const CLUSTER_FOLLOW_POLL_MS = 100;

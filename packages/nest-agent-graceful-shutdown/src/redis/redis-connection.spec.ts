@@ -1,5 +1,5 @@
-import Redis, { Cluster } from 'ioredis';
-import { isClusterConnection, openSignalRedis } from './redis-connection';
+import { Redis, Cluster } from 'ioredis';
+import { isClusterConnection, openSignalRedis } from './redis-connection.js';
 
 describe('openSignalRedis', () => {
   const opened: (Redis | Cluster)[] = [];

@@ -1,4 +1,4 @@
-import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { Redis, Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
 
 /** A standalone Redis or a Redis Cluster client: the commands the bus and the log send exist on both. */
 export type RedisClient = Redis | Cluster;

@@ -1,4 +1,4 @@
-import { groupBySlot, redisKeySlot } from './redis-key-slot';
+import { groupBySlot, redisKeySlot } from './redis-key-slot.js';
 
 describe('redisKeySlot', () => {
   it('matches the slots Redis Cluster gives keys without a hash tag', () => {

@@ -1,5 +1,5 @@
-import type { EventLogger } from '../logging/event-logger';
-import { LinkState } from '../signals/link-state';
+import type { EventLogger } from '../logging/event-logger.js';
+import { LinkState } from '../signals/link-state.js';
 
 /**
  * Whether a Redis client (the signal bus, the run event log) can reach Redis, and since when.

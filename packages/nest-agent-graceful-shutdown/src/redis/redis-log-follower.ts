@@ -1,13 +1,13 @@
-import type { EventLogger } from '../logging/event-logger';
+import type { EventLogger } from '../logging/event-logger.js';
 import { randomUUID } from 'node:crypto';
-import type Redis from 'ioredis';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
-import { LoopNudge } from '../streams/loop-nudge';
-import { openSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
-import type { RedisLogWire } from './redis-log-wire';
-import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read';
-import { RunLogFollowers } from './run-log-followers';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import { LoopNudge } from '../streams/loop-nudge.js';
+import { openSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import type { RedisLogWire } from './redis-log-wire.js';
+import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read.js';
+import { RunLogFollowers } from './run-log-followers.js';
+import type { Redis } from 'ioredis';
 
 /**
  * How long one blocking read waits for new events, in milliseconds. It bounds how late a

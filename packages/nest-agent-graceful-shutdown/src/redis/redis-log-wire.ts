@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
-import { RedisRunKey } from './redis-run-key';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
+import { RedisRunKey } from './redis-run-key.js';
 
 /** A Redis Stream entry as ioredis returns it: its id and its flat field/value list. */
 export type StreamEntry = [id: string, fields: string[]];

@@ -1,11 +1,11 @@
 import { Cluster } from 'ioredis';
 import { ensureLocalServicePackages, RedisCluster, redisCli, waitFor } from 'dev-services';
-import { RecordingLogger } from './recording-logger.fixtures';
-import { describeRunEventLogContract } from '../testing/run-event-log.contract';
-import { freshRun, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
-import { redisKeySlot } from './redis-key-slot';
-import { RedisRunEventLog, type RedisRunEventLogOptions } from './redis-run-event-log';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
+import { RecordingLogger } from './recording-logger.fixtures.js';
+import { describeRunEventLogContract } from '../testing/run-event-log.contract.js';
+import { freshRun, loggedEvents, RecordingListener } from '../testing/run-event-log-probes.js';
+import { redisKeySlot } from './redis-key-slot.js';
+import { RedisRunEventLog, type RedisRunEventLogOptions } from './redis-run-event-log.js';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
-import { RecordingLogger } from './recording-logger.fixtures';
-import { describeRunEventLogContract } from '../testing/run-event-log.contract';
-import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes';
-import { FOLLOW_BLOCK_MS } from './redis-log-follower';
-import { RedisRunEventLog } from './redis-run-event-log';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
+import { RecordingLogger } from './recording-logger.fixtures.js';
+import { describeRunEventLogContract } from '../testing/run-event-log.contract.js';
+import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes.js';
+import { FOLLOW_BLOCK_MS } from './redis-log-follower.js';
+import { RedisRunEventLog } from './redis-run-event-log.js';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

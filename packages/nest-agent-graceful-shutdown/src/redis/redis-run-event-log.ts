@@ -1,13 +1,13 @@
 import { type LoggerService } from '@nestjs/common';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
-import { RedisClusterLogFollower } from './redis-cluster-log-follower';
-import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
-import { RedisLinkState } from './redis-link-state';
-import { RedisLogFollower } from './redis-log-follower';
-import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire';
-import { EventLogger } from '../logging/event-logger';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import { RedisClusterLogFollower } from './redis-cluster-log-follower.js';
+import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import { RedisLinkState } from './redis-link-state.js';
+import { RedisLogFollower } from './redis-log-follower.js';
+import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** How long `connect()` waits for Redis before the app boots without it, in milliseconds. */
 const CONNECT_WAIT_MS = 3_000;

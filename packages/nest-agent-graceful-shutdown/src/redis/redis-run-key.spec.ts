@@ -1,7 +1,7 @@
-import { redisKeySlot } from './redis-key-slot';
-import { RedisLogWire } from './redis-log-wire';
-import { RedisRunKey } from './redis-run-key';
-import { RedisSignalWire } from './redis-signal-wire';
+import { redisKeySlot } from './redis-key-slot.js';
+import { RedisLogWire } from './redis-log-wire.js';
+import { RedisRunKey } from './redis-run-key.js';
+import { RedisSignalWire } from './redis-signal-wire.js';
 
 describe('RedisRunKey', () => {
   it('keeps the key names of a standalone Redis: encoded ids, no hash tag', () => {

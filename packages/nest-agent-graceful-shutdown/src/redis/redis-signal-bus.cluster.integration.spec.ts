@@ -1,9 +1,9 @@
 import { Cluster } from 'ioredis';
 import { ensureLocalServicePackages, RedisCluster, redisCli, waitFor } from 'dev-services';
-import { RecordingLogger } from './recording-logger.fixtures';
-import { RedisSignalBus, type RedisSignalBusOptions } from './redis-signal-bus';
-import type { RunEndedSignal } from '../contracts/signal-bus.interface';
-import { describeSignalBusContract } from '../testing/signal-bus.contract';
+import { RecordingLogger } from './recording-logger.fixtures.js';
+import { RedisSignalBus, type RedisSignalBusOptions } from './redis-signal-bus.js';
+import type { RunEndedSignal } from '../contracts/signal-bus.interface.js';
+import { describeSignalBusContract } from '../testing/signal-bus.contract.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

@@ -1,7 +1,7 @@
 import { ensureLocalServicePackages, RedisServer } from 'dev-services';
-import { describeSignalBusContract } from '../testing/signal-bus.contract';
-import { RecordingLogger } from './recording-logger.fixtures';
-import { RedisSignalBus } from './redis-signal-bus';
+import { describeSignalBusContract } from '../testing/signal-bus.contract.js';
+import { RecordingLogger } from './recording-logger.fixtures.js';
+import { RedisSignalBus } from './redis-signal-bus.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoggerService } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
-import { RecordingLogger } from './recording-logger.fixtures';
-import { RedisSignalBus } from './redis-signal-bus';
-import type { RunEndedSignal } from '../contracts/signal-bus.interface';
+import { RecordingLogger } from './recording-logger.fixtures.js';
+import { RedisSignalBus } from './redis-signal-bus.js';
+import type { RunEndedSignal } from '../contracts/signal-bus.interface.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
 const INSTALL_TIMEOUT_MS = 300_000;

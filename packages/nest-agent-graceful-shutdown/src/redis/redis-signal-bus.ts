@@ -1,15 +1,15 @@
 import { type LoggerService } from '@nestjs/common';
-import type { Cluster, default as Redis } from 'ioredis';
-import { CancelSubscriptions } from '../signals/cancel-subscriptions';
-import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection';
-import { rememberedCancels } from './remembered-cancels';
-import { throwOnFailure } from './redis-transaction';
-import { ClusterNodeSubscriber } from './cluster-node-subscriber';
-import { RedisLinkState } from './redis-link-state';
-import { RedisSignalWire } from './redis-signal-wire';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
-import { EventLogger } from '../logging/event-logger';
+import { CancelSubscriptions } from '../signals/cancel-subscriptions.js';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import { rememberedCancels } from './remembered-cancels.js';
+import { throwOnFailure } from './redis-transaction.js';
+import { ClusterNodeSubscriber } from './cluster-node-subscriber.js';
+import { RedisLinkState } from './redis-link-state.js';
+import { RedisSignalWire } from './redis-signal-wire.js';
+import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
+import type { Cluster, Redis } from 'ioredis';
 
 /** How long `connect()` waits for Redis before the app boots without it. */
 const CONNECT_WAIT_MS = 3_000;

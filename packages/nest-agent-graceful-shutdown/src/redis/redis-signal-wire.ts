@@ -1,6 +1,6 @@
-import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
-import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, parseSignalPayload, runEndedOf } from '../signals/signal-payloads';
-import { RedisRunKey } from './redis-run-key';
+import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface.js';
+import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, parseSignalPayload, runEndedOf } from '../signals/signal-payloads.js';
+import { RedisRunKey } from './redis-run-key.js';
 
 /**
  * The Redis names and payloads of the signal bus, shared by every instance. Changing them

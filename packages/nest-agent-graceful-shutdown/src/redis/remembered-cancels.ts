@@ -1,7 +1,7 @@
-import type { CancelSignal } from '../contracts/signal-bus.interface';
-import type { RedisClient } from './redis-connection';
-import { groupBySlot } from './redis-key-slot';
-import type { RedisSignalWire } from './redis-signal-wire';
+import type { CancelSignal } from '../contracts/signal-bus.interface.js';
+import type { RedisClient } from './redis-connection.js';
+import { groupBySlot } from './redis-key-slot.js';
+import type { RedisSignalWire } from './redis-signal-wire.js';
 
 /**
  * The runs among `runs` whose cancel Redis still remembers (its key is set): what a subscriber

@@ -1,5 +1,5 @@
-import type { EventLogger } from '../logging/event-logger';
-import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
+import type { EventLogger } from '../logging/event-logger.js';
+import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 
 /** One follow of a log: its listener, and the id of the last event it was given. */
 interface Follower {

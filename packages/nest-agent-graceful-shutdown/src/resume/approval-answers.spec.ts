@@ -1,7 +1,7 @@
-import type { ToolCall } from '../agent/agent-message';
-import { InvalidRunInputError } from '../errors/invalid-run-input.error';
-import { planApprovals, REJECTED_RESULT } from './approval-answers';
-import { approvalInterruptId } from './approval-interrupts';
+import type { ToolCall } from '../agent/agent-message.js';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
+import { planApprovals, REJECTED_RESULT } from './approval-answers.js';
+import { approvalInterruptId } from './approval-interrupts.js';
 
 const call = (id: string, name = 'transfer'): ToolCall => ({ id, name, arguments: `{"id":"${id}"}` });
 const approve = (id: string, approved = true) => ({ interruptId: approvalInterruptId(id), status: 'resolved' as const, payload: { approved } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { InvalidRunInputError } from '../errors/invalid-run-input.error';
-import { approvalInterruptId } from './approval-interrupts';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
+import { approvalInterruptId } from './approval-interrupts.js';
 
 /** An answer to one interrupt of a paused run (AG-UI `ResumeEntry`). */
 export interface ResumeAnswer {

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../agent/agent-message';
+import type { ToolCall } from '../agent/agent-message.js';
 
 /** One AG-UI interrupt of a run paused for approval. */
 export interface ApprovalInterrupt {

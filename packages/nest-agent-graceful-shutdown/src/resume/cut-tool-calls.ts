@@ -1,7 +1,7 @@
-import type { AgentMessage } from '../agent/agent-message';
-import { findDanglingToolCalls } from './dangling-tool-calls';
-import { NOT_COMPLETED_RESULT } from './resume-message';
-import { toolResultMessage } from './tool-result-message';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { findDanglingToolCalls } from './dangling-tool-calls.js';
+import { NOT_COMPLETED_RESULT } from './resume-message.js';
+import { toolResultMessage } from './tool-result-message.js';
 
 /**
  * The results that close a run which will not be resumed (canceled or failed): each tool call

@@ -1,4 +1,4 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 
 /** The tool calls of the last assistant message that have no result after it. */
 export function findDanglingToolCalls(history: readonly AgentMessage[]): ToolCall[] {

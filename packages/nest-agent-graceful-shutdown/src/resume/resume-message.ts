@@ -1,5 +1,5 @@
-import type { ToolCall } from '../agent/agent-message';
-import type { InterruptedState } from '../contracts/interrupted-state';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
 
 const WHY: Record<InterruptedState['reason'], string> = {
   shutdown: 'the service instance running it was shut down (for example during a deployment)',

@@ -1,10 +1,10 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { PendingToolCall } from '../agent/run-outcome';
-import type { ToolCallRecord } from '../contracts/session-records';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { findDanglingToolCalls } from './dangling-tool-calls';
-import { NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT } from './resume-message';
-import { planResume } from './resume-planner';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { PendingToolCall } from '../agent/run-outcome.js';
+import type { ToolCallRecord } from '../contracts/session-records.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { findDanglingToolCalls } from './dangling-tool-calls.js';
+import { NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT } from './resume-message.js';
+import { planResume } from './resume-planner.js';
 
 const call = (id: string, name = 'search'): ToolCall => ({ id, name, arguments: `{"q":"${id}"}` });
 const user = (id: string): AgentMessage => ({ id, role: 'user', content: 'go' });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ToolCallRecord } from '../contracts/session-records';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { findDanglingToolCalls } from './dangling-tool-calls';
-import { defaultResumeMessage, NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT, type ResumeMessageTemplate } from './resume-message';
-import { toolResultMessage } from './tool-result-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { ToolCallRecord } from '../contracts/session-records.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { findDanglingToolCalls } from './dangling-tool-calls.js';
+import { defaultResumeMessage, NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT, type ResumeMessageTemplate } from './resume-message.js';
+import { toolResultMessage } from './tool-result-message.js';
 
 /** How a run request continues a thread's history. */
 export interface ResumePlan {

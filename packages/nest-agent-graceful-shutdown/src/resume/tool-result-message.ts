@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 
 /** A tool message answering `call` with `content`, under a new message id. */
 export function toolResultMessage(call: ToolCall, content: string): AgentMessage {

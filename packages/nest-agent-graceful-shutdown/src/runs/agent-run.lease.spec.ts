@@ -1,14 +1,14 @@
 import { Logger, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { setTimeout as pause } from 'node:timers/promises';
-import { ask, answer, call, scriptedModel } from '../agent/agent-runtime.fixtures';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { GracefulShutdownModule } from '../graceful-shutdown.module';
-import type { CheckpointTarget } from '../contracts/session-store.interface';
-import type { StepCommit } from '../contracts/step-commit';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
-import { AgentRunService } from './agent-run.service';
-import { AgentRun } from './agent-run';
+import { ask, answer, call, scriptedModel } from '../agent/agent-runtime.fixtures.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
+import type { CheckpointTarget } from '../contracts/session-store.interface.js';
+import type { StepCommit } from '../contracts/step-commit.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { AgentRunService } from './agent-run.service.js';
+import { AgentRun } from './agent-run.js';
 
 const LEASE_TTL_MS = 600;
 

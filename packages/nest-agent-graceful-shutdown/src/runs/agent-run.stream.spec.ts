@@ -3,13 +3,13 @@ import { Test } from '@nestjs/testing';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from 'dev-services';
-import { answer, scriptedModel } from '../agent/agent-runtime.fixtures';
-import { StopReason } from '../agent/stop-reason';
-import { GracefulShutdownModule } from '../graceful-shutdown.module';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
-import { AgentRunService } from './agent-run.service';
-import { AgentRun } from './agent-run';
-import { RunStreamService } from './run-stream.service';
+import { answer, scriptedModel } from '../agent/agent-runtime.fixtures.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { AgentRunService } from './agent-run.service.js';
+import { AgentRun } from './agent-run.js';
+import { RunStreamService } from './run-stream.service.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 

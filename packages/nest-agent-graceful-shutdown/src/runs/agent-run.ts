@@ -1,25 +1,25 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { RunControl } from '../agent/run-control';
-import type { RunEventSink } from '../agent/run-events';
-import type { RunOutcome } from '../agent/run-outcome';
-import { StopReason } from '../agent/stop-reason';
-import { StoreCheckpointer } from '../session/store-checkpointer';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { answerCutToolCalls } from '../resume/cut-tool-calls';
-import { toolResultEvent } from '../agent/run-events';
-import type { AgentMessage } from '../agent/agent-message';
-import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping';
-import type { AgentRunSpec } from './agent-run.types';
-import { outcomeLabel } from './run-outcome-mapping';
+import { RunControl } from '../agent/run-control.js';
+import type { RunEventSink } from '../agent/run-events.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { StoreCheckpointer } from '../session/store-checkpointer.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { answerCutToolCalls } from '../resume/cut-tool-calls.js';
+import { toolResultEvent } from '../agent/run-events.js';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping.js';
+import type { AgentRunSpec } from './agent-run.types.js';
+import { outcomeLabel } from './run-outcome-mapping.js';
 
-export type { AgentRunSpec } from './agent-run.types';
-import { SseEventStream } from '../http/sse-event-stream';
-import { driveRun } from '../handle/drive-run';
-import { DurableRunHandle } from '../handle/durable-run-handle';
-import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
-import { EventLogger } from '../logging/event-logger';
+export type { AgentRunSpec } from './agent-run.types.js';
+import { SseEventStream } from '../http/sse-event-stream.js';
+import { driveRun } from '../handle/drive-run.js';
+import { DurableRunHandle } from '../handle/durable-run-handle.js';
+import { toServerResponse, type HttpResponseTarget } from '../http/server-response.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;

@@ -1,13 +1,13 @@
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { PartialOutputPolicy } from '../handle/run-handle.types';
-import type { DurableAgent } from '../handle/run-handle.interface';
-import type { LeaseKeeper } from '../leases/lease-keeper.service';
-import type { SessionStore } from '../contracts/session-store.interface';
-import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook';
-import type { SignalBus } from '../contracts/signal-bus.interface';
-import type { RunEventChannel } from '../streams/run-event-channel';
-import type { RunTelemetry } from '../telemetry/run-telemetry';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { PartialOutputPolicy } from '../handle/run-handle.types.js';
+import type { DurableAgent } from '../handle/run-handle.interface.js';
+import type { LeaseKeeper } from '../leases/lease-keeper.service.js';
+import type { SessionStore } from '../contracts/session-store.interface.js';
+import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook.js';
+import type { SignalBus } from '../contracts/signal-bus.interface.js';
+import type { RunEventChannel } from '../streams/run-event-channel.js';
+import type { RunTelemetry } from '../telemetry/run-telemetry.js';
 
 /** Everything an admitted run needs to execute. */
 export interface AgentRunSpec {

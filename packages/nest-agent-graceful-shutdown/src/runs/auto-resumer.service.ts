@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { CrashedRunSweeper } from '../leases/crashed-run-sweeper.service';
-import { AgentRunService } from './agent-run.service';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
-import { SIGNAL_BUS, type SignalBus, type Unsubscribe } from '../contracts/signal-bus.interface';
-import { EventLogger } from '../logging/event-logger';
+import { CrashedRunSweeper } from '../leases/crashed-run-sweeper.service.js';
+import { AgentRunService } from './agent-run.service.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
+import { SIGNAL_BUS, type SignalBus, type Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** Threads read per sweep round, and how many are being claimed at once. */
 const SWEEP_BATCH = 100;

@@ -1,11 +1,11 @@
-import { RunAlreadyEndedError } from '../errors/run-already-ended.error';
-import { RunIdReusedError } from '../errors/run-id-reused.error';
-import { StreamGoneError } from '../errors/stream-gone.error';
-import type { RunRecord, ThreadRecord } from '../contracts/session-records';
-import type { SessionStore } from '../contracts/session-store.interface';
-import type { ExistingRunStream } from '../streams/existing-run-stream';
-import type { RunStreamService } from './run-stream.service';
-import type { ValidRunInput } from './run-input';
+import { RunAlreadyEndedError } from '../errors/run-already-ended.error.js';
+import { RunIdReusedError } from '../errors/run-id-reused.error.js';
+import { StreamGoneError } from '../errors/stream-gone.error.js';
+import type { RunRecord, ThreadRecord } from '../contracts/session-records.js';
+import type { SessionStore } from '../contracts/session-store.interface.js';
+import type { ExistingRunStream } from '../streams/existing-run-stream.js';
+import type { RunStreamService } from './run-stream.service.js';
+import type { ValidRunInput } from './run-input.js';
 
 /** A run request whose `runId` the thread already has. */
 export interface ExistingRunFacts {

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { resolveResumeMode, type ResumeMode } from '../options/resume-mode';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { resolveResumeMode, type ResumeMode } from '../options/resume-mode.js';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 
 /**
  * Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`), decided

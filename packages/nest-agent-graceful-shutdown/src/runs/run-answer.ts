@@ -1,5 +1,5 @@
-import type { ExistingRunStream } from '../streams/existing-run-stream';
-import type { AgentRun } from './agent-run';
+import type { ExistingRunStream } from '../streams/existing-run-stream.js';
+import type { AgentRun } from './agent-run.js';
 
 /**
  * What `AgentRunService.start` answers a run request with: the run it started or resumed

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AnswersStoreOutages } from '../session/store-outages.decorator';
-import { RunNotFoundError } from '../errors/run-not-found.error';
-import { checkOptionalId, checkWaitMs } from '../arguments/argument-checks';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
-import { ThreadQueryService } from '../threads/thread-query.service';
+import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { RunNotFoundError } from '../errors/run-not-found.error.js';
+import { checkOptionalId, checkWaitMs } from '../arguments/argument-checks.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
+import { ThreadQueryService } from '../threads/thread-query.service.js';
 
 /** The answer to a cancel request. */
 export interface CancelResult {

@@ -1,5 +1,5 @@
-import { InvalidRunInputError } from '../errors/invalid-run-input.error';
-import { isValidId, parseRunInput } from './run-input';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
+import { isValidId, parseRunInput } from './run-input.js';
 
 const input = (threadId: string, runId = 'run-1') => ({
   threadId,

@@ -1,10 +1,10 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import type { ResumeAnswer } from '../resume/approval-answers';
+import type { ResumeAnswer } from '../resume/approval-answers.js';
 import type { RunAgentInput } from '@ag-ui/core';
-import { InvalidRunInputError } from '../errors/invalid-run-input.error';
-import { ID_RULE, isValidId } from '../arguments/id-rule';
+import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
+import { ID_RULE, isValidId } from '../arguments/id-rule.js';
 
-export { ID_PATTERN, ID_RULE, isValidId } from '../arguments/id-rule';
+export { ID_PATTERN, ID_RULE, isValidId } from '../arguments/id-rule.js';
 
 /** The longest message id the history holds, in characters. */
 const MAX_MESSAGE_ID_LENGTH = 128;
@@ -15,7 +15,7 @@ export interface IncomingUserMessage {
   content: string;
 }
 
-export type { ResumeAnswer } from '../resume/approval-answers';
+export type { ResumeAnswer } from '../resume/approval-answers.js';
 
 /** A run request, validated. */
 export interface ValidRunInput {

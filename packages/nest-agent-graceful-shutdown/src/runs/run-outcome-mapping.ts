@@ -1,11 +1,11 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { RunOutcome } from '../agent/run-outcome';
-import { StopReason } from '../agent/stop-reason';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { ModelCallError } from '../errors/model-call.error';
-import { approvalInterrupts, type ApprovalInterrupt } from '../resume/approval-interrupts';
-import type { RunStatus } from '../contracts/session-records';
-import type { RunOutcomeLabel } from '../telemetry/agent-observer.interface';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { ModelCallError } from '../errors/model-call.error.js';
+import { approvalInterrupts, type ApprovalInterrupt } from '../resume/approval-interrupts.js';
+import type { RunStatus } from '../contracts/session-records.js';
+import type { RunOutcomeLabel } from '../telemetry/agent-observer.interface.js';
 
 /** How an outcome is recorded and told to the client. */
 export interface OutcomeSummary {

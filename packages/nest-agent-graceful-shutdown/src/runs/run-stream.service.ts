@@ -1,27 +1,27 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { BaseEvent } from '@ag-ui/core';
-import { EventLogUnavailableError } from '../errors/event-log-unavailable.error';
-import { RunNotFoundError } from '../errors/run-not-found.error';
-import { StreamGoneError } from '../errors/stream-gone.error';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { SseEventStream } from '../http/sse-event-stream';
-import { toServerResponse, type HttpResponseTarget } from '../http/server-response';
-import { InvalidEventIdError } from '../errors/invalid-event-id.error';
-import { checkEventId, checkOptionalId } from '../arguments/argument-checks';
-import { ResumeModeSetting } from './resume-mode.setting';
-import { terminalEvent } from './run-outcome-mapping';
-import type { ThreadRecord } from '../contracts/session-records';
-import { AnswersStoreOutages } from '../session/store-outages.decorator';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
-import { ThreadQueryService } from '../threads/thread-query.service';
-import { ExistingRunStream, type ExistingRunAnswerKind } from '../streams/existing-run-stream';
-import { JoinedStream } from '../streams/joined-stream';
-import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import { isTerminal } from '../streams/stream-shape';
-import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from '../contracts/run-event-log.interface';
-import { EventLogger } from '../logging/event-logger';
+import { EventLogUnavailableError } from '../errors/event-log-unavailable.error.js';
+import { RunNotFoundError } from '../errors/run-not-found.error.js';
+import { StreamGoneError } from '../errors/stream-gone.error.js';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { SseEventStream } from '../http/sse-event-stream.js';
+import { toServerResponse, type HttpResponseTarget } from '../http/server-response.js';
+import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
+import { checkEventId, checkOptionalId } from '../arguments/argument-checks.js';
+import { ResumeModeSetting } from './resume-mode.setting.js';
+import { terminalEvent } from './run-outcome-mapping.js';
+import type { ThreadRecord } from '../contracts/session-records.js';
+import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
+import { ThreadQueryService } from '../threads/thread-query.service.js';
+import { ExistingRunStream, type ExistingRunAnswerKind } from '../streams/existing-run-stream.js';
+import { JoinedStream } from '../streams/joined-stream.js';
+import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import { isTerminal } from '../streams/stream-shape.js';
+import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from '../contracts/run-event-log.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 const FIRST_PAGE = 1_000;
 /** A run that ended this recently may still be writing its last events to the log, in milliseconds. */
@@ -37,8 +37,11 @@ export interface JoinQuery {
 
 /**
  * Joins a run's event stream on any instance: the events after the client's last id from the
- * run's log, then the live ones until the terminal event. At this instance's shutdown, every
- * joined stream still open ends with a `handover` notice, so its client joins elsewhere.
+ * run's log, then the live ones until the terminal event. The log of a run that had several
+ * attempts reads as one AG-UI sequence ending with the run's current terminal event (see
+ * `readAsOneRun`); a run stopped for its client to retry ends the join with `RUN_INTERRUPTED`
+ * at once. At this instance's shutdown, every joined stream still open ends with a `handover`
+ * notice, so its client joins elsewhere.
  */
 @Injectable()
 export class RunStreamService implements OnModuleInit {
@@ -89,14 +92,16 @@ export class RunStreamService implements OnModuleInit {
     const key = { threadId: thread.threadId, runId };
     const first = await this.firstPage(key, after, thread);
     const kind: ExistingRunAnswerKind = thread.activeRunId === runId ? 'joined' : 'replayed';
-    return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response));
+    return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response, kind === 'replayed'));
   }
 
-  private async follow(key: RunLogKey, after: number, first: LoggedEvent[], response: HttpResponseTarget): Promise<void> {
+  /** @param ended the run was not active when the join began: what it ended with is asked at once. */
+  private async follow(key: RunLogKey, after: number, first: LoggedEvent[], response: HttpResponseTarget, ended: boolean): Promise<void> {
     const { threadId, runId } = key;
     const stream = new JoinedStream(new SseEventStream(toServerResponse(response), this.options.sseHeartbeatMs), this.log, key, after, {
       intervalMs: Math.max(1_000, Math.min(this.options.leaseTtlMs, 5_000)),
-      check: () => this.stoppedNotice(key),
+      checkAtStart: ended,
+      check: (last) => this.stoppedNotice(key, last),
     });
     this.joined.add(stream);
     this.logger.log('stream joined', { threadId, runId, lastEventId: after });
@@ -149,11 +154,13 @@ export class RunStreamService implements OnModuleInit {
 
   /**
    * Undefined while the run goes on or will be continued; else what ends the join: a
-   * `RUN_INTERRUPTED` notice for a run its client must retry, or null for a run that ended.
+   * `RUN_INTERRUPTED` notice for a run its client must retry, or null for a run that ended. A
+   * log whose last event is terminal holds the attempt's end: no grace is given for it.
    */
-  private async stoppedNotice(key: RunLogKey): Promise<BaseEvent | null | undefined> {
+  private async stoppedNotice(key: RunLogKey, last: LoggedEvent | null): Promise<BaseEvent | null | undefined> {
     const thread = await this.store.findThread(key.threadId);
-    if (!thread || thread.activeRunId === key.runId || this.recentlyEnded(thread, key.runId)) return undefined;
+    const endLogged = last !== null && isTerminal(last.event);
+    if (!thread || thread.activeRunId === key.runId || (!endLogged && this.recentlyEnded(thread, key.runId))) return undefined;
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
     if (interrupted && this.resumeMode.mode === 'auto') return undefined;
     if (!interrupted) return null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { AgentDefinition } from '../agent/agent-definition';
-import { toDurableAgent } from './durable-agent';
-import type { DurableAgent } from '../handle/run-handle.interface';
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import { toDurableAgent } from './durable-agent.js';
+import type { DurableAgent } from '../handle/run-handle.interface.js';
 
 /** An agent as `AgentRunService.start` takes it: a definition, a durable agent, or a registered name. */
 export type AgentRef = AgentDefinition | DurableAgent | string;

@@ -1,18 +1,18 @@
-import { abortable } from '../agent/abortable';
-import type { AgentDefinition } from '../agent/agent-definition';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ModelResponse } from '../agent/agent-model.interface';
-import { runBounded } from './bounded-parallel';
-import type { RunOutcome } from '../agent/run-outcome';
-import { StopReason } from '../agent/stop-reason';
-import { ToolExecutor } from './tool-executor';
-import { toolFenceOf } from '../agent/tool-fence';
-import { driveRun } from '../handle/drive-run';
-import { DurableRunHandle } from '../handle/durable-run-handle';
-import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface';
-import type { AgentRunEnvironment, AgentRunInput } from '../handle/run-handle.types';
+import { abortable } from '../agent/abortable.js';
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { ModelResponse } from '../agent/agent-model.interface.js';
+import { runBounded } from './bounded-parallel.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { ToolExecutor } from './tool-executor.js';
+import { toolFenceOf } from '../agent/tool-fence.js';
+import { driveRun } from '../handle/drive-run.js';
+import { DurableRunHandle } from '../handle/durable-run-handle.js';
+import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
+import type { AgentRunEnvironment, AgentRunInput } from '../handle/run-handle.types.js';
 
-export type { AgentRunEnvironment, AgentRunInput, PartialOutputPolicy } from '../handle/run-handle.types';
+export type { AgentRunEnvironment, AgentRunInput, PartialOutputPolicy } from '../handle/run-handle.types.js';
 
 const DEFAULT_MAX_ITERATIONS = 25;
 const DEFAULT_MAX_PARALLEL_TOOL_CALLS = 4;

@@ -1,6 +1,6 @@
-import type { AgentDefinition } from '../agent/agent-definition';
-import { AgentRuntime } from './agent-runtime';
-import type { DurableAgent } from '../handle/run-handle.interface';
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import { AgentRuntime } from './agent-runtime.js';
+import type { DurableAgent } from '../handle/run-handle.interface.js';
 
 /** True for an agent that drives a run handle itself (a framework adapter, or a hand-written loop). */
 export function isDurableAgent(agent: AgentDefinition | DurableAgent): agent is DurableAgent {

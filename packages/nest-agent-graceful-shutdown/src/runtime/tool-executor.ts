@@ -1,8 +1,8 @@
-import { CallAbortedError } from '../agent/abortable';
-import type { ToolCall } from '../agent/agent-message';
-import type { AgentTool, ToolCallContext, ToolDefinition } from '../agent/agent-tool.interface';
-import type { ToolTraits } from '../handle/run-handle.interface';
-import { parseToolArguments, unknownToolResult } from '../handle/tool-call-text';
+import { CallAbortedError } from '../agent/abortable.js';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { AgentTool, ToolCallContext, ToolDefinition } from '../agent/agent-tool.interface.js';
+import type { ToolTraits } from '../handle/run-handle.interface.js';
+import { parseToolArguments, unknownToolResult } from '../handle/tool-call-text.js';
 
 /**
  * Runs tool calls by name. A tool's own failure (bad arguments, unknown tool, a throw) is

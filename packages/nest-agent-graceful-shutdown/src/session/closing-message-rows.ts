@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { ThreadEntity } from './entities/thread.entity';
-import { insertMessages } from './session-rows';
-import type { FinishRunCommand } from '../contracts/session-store.interface';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { insertMessages } from './session-rows.js';
+import type { FinishRunCommand } from '../contracts/session-store.interface.js';
 
 /**
  * Appends a run end's closing messages after the thread's last message and counts them, inside

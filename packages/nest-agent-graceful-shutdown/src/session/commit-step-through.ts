@@ -1,5 +1,5 @@
-import type { CheckpointTarget, SessionStore } from '../contracts/session-store.interface';
-import { isEmptyStep, type StepCommit } from '../contracts/step-commit';
+import type { CheckpointTarget, SessionStore } from '../contracts/session-store.interface.js';
+import { isEmptyStep, type StepCommit } from '../contracts/step-commit.js';
 
 /**
  * Commits a step through `store`: in one write with its `commitStep`, else through its older

@@ -1,5 +1,5 @@
 import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { isTransientConnectionError, isTransactionConflict, retryThroughOutage } from './connection-retry';
+import { isTransientConnectionError, isTransactionConflict, retryThroughOutage } from './connection-retry.js';
 
 /** An error as node-postgres reports a deadlock (through TypeORM's QueryFailedError). */
 const deadlock = () => Object.assign(new Error('deadlock detected'), { driverError: { code: '40P01' } });

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { RunEntity } from './entities/run.entity';
-import { ThreadEntity } from './entities/thread.entity';
-import { unfinishedToolCalls } from './tool-call-rows';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { RunEntity } from './entities/run.entity.js';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { unfinishedToolCalls } from './tool-call-rows.js';
 
 /**
  * Records the active run of `thread` as interrupted by a crash: the run ends `interrupted`,

@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { waitFor } from 'dev-services';
-import { advanceLeaseClock } from './lease-clock.fixtures';
-import type { StartRunCommand } from '../contracts/session-store.interface';
-import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store';
+import { advanceLeaseClock } from './lease-clock.fixtures.js';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
+import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store.js';
 
 /** A TypeORM store on a fresh database, as each database's spec opens one. */
 export interface OpenedStore {

@@ -1,11 +1,11 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { alreadyFinished } from './finished-run-rows';
-import type { FinishRunCommand, StartRunCommand } from '../contracts/session-store.interface';
-import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { alreadyFinished } from './finished-run-rows.js';
+import type { FinishRunCommand, StartRunCommand } from '../contracts/session-store.interface.js';
+import type { TypeOrmSessionStore, TypeOrmSessionStoreOptions } from './typeorm-session.store.js';
 
 /** A store on a fresh database, its data source, and how to release both. */
 export interface BatchStoreFixture {

@@ -1,6 +1,6 @@
-import { describeFinishRunBatching } from './finish-batch.fixtures';
-import { usePostgresDatabases } from './postgres-databases.fixtures';
-import { TypeOrmSessionStore } from './typeorm-session.store';
+import { describeFinishRunBatching } from './finish-batch.fixtures.js';
+import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import { TypeOrmSessionStore } from './typeorm-session.store.js';
 
 const databases = usePostgresDatabases('finish_batch');
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { appendClosingMessages } from './closing-message-rows';
-import type { BatchOutcome } from './group-commit';
-import type { ThreadStatus } from '../contracts/session-records';
-import type { FinishRunCommand } from '../contracts/session-store.interface';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { appendClosingMessages } from './closing-message-rows.js';
+import type { BatchOutcome } from './group-commit.js';
+import type { ThreadStatus } from '../contracts/session-records.js';
+import type { FinishRunCommand } from '../contracts/session-store.interface.js';
 
 /** The part of a better-sqlite3 connection used here (the package ships no types of its own). */
 interface SqliteConnection {

@@ -1,4 +1,4 @@
-import { GroupCommit, type BatchOutcome } from './group-commit';
+import { GroupCommit, type BatchOutcome } from './group-commit.js';
 
 /** A writer that records each batch and answers when told to. */
 function recordingWriter() {

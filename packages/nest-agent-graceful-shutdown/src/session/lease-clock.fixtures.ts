@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { ThreadEntity } from './entities/thread.entity';
+import { ThreadEntity } from './entities/thread.entity.js';
 
 /**
  * Makes `ms` milliseconds of the database's clock pass for every lease stored in `dataSource`,

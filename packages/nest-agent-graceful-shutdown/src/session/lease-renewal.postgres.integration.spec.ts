@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
-import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures';
-import { describeRecordFormat } from './record-format.fixtures';
-import { advanceLeaseClock } from './lease-clock.fixtures';
-import { usePostgresDatabases } from './postgres-databases.fixtures';
-import type { StartRunCommand } from '../contracts/session-store.interface';
-import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store';
+import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures.js';
+import { describeRecordFormat } from './record-format.fixtures.js';
+import { advanceLeaseClock } from './lease-clock.fixtures.js';
+import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
+import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store.js';
 
 const databases = usePostgresDatabases('leases');
 

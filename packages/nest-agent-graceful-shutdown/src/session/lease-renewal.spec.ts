@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { StartRunCommand } from '../contracts/session-store.interface';
-import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
+import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures.js';
 
 describe('lease renewal on SQLite (one writer)', () => {
   let fixture: SqliteStoreFixture;

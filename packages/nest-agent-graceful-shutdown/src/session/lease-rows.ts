@@ -1,6 +1,6 @@
 import { In, IsNull, Not, Raw, type EntityManager, type FindOptionsWhere } from 'typeorm';
-import { ThreadEntity } from './entities/thread.entity';
-import { understoodFormatWhere } from './record-format';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { understoodFormatWhere } from './record-format.js';
 
 // Whether a run's lease is live or expired is decided here only, and always against the
 // database's clock (`SessionDatabase.clockSql()` / `now()`): lease times are ISO text in the

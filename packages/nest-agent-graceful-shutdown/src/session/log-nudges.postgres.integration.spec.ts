@@ -2,10 +2,10 @@ import type { LoggerService } from '@nestjs/common';
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { DataSource } from 'typeorm';
 import { waitFor } from 'dev-services';
-import type { LoggedEvent } from '../contracts/run-event-log.interface';
-import { PostgresSignalBus } from './postgres-signal-bus';
-import { usePostgresDatabases } from './postgres-databases.fixtures';
-import { TypeOrmRunEventLog } from './typeorm-run-event-log';
+import type { LoggedEvent } from '../contracts/run-event-log.interface.js';
+import { PostgresSignalBus } from './postgres-signal-bus.js';
+import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
 
 const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
 const databases = usePostgresDatabases('log_nudges');

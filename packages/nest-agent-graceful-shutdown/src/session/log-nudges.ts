@@ -1,5 +1,5 @@
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import type { LogAppendedSignal } from './postgres-signal-wire';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { LogAppendedSignal } from './postgres-signal-wire.js';
 
 /**
  * Carries "this run's log grew" between instances, so a stream joined on one instance reads

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { TooManyRunsError } from '../errors/too-many-runs.error';
-import { ThreadEntity } from './entities/thread.entity';
-import { liveLeaseWhere } from './lease-rows';
+import { TooManyRunsError } from '../errors/too-many-runs.error.js';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { liveLeaseWhere } from './lease-rows.js';
 
 /**
  * Namespace of the per-owner advisory locks (the first key of PostgreSQL's two-key form, whose

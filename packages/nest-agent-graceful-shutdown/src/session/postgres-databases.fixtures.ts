@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { DataSource } from 'typeorm';
 import { PostgresServer } from 'dev-services';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema.js';
 
 /** What a PostgreSQL spec file gets: its server, and fresh migrated databases on it. */
 export interface PostgresDatabases {

@@ -1,5 +1,5 @@
-import type { EventLogger } from '../logging/event-logger';
-import { LinkState } from '../signals/link-state';
+import type { EventLogger } from '../logging/event-logger.js';
+import { LinkState } from '../signals/link-state.js';
 
 /**
  * Whether the PostgreSQL signal bus listens, and since when. Each change is logged once,

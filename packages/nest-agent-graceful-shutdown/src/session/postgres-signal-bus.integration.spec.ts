@@ -1,10 +1,10 @@
 import type { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { waitFor } from 'dev-services';
-import { describeSignalBusContract } from '../testing/signal-bus.contract';
-import { PostgresSignalBus } from './postgres-signal-bus';
-import { usePostgresDatabases } from './postgres-databases.fixtures';
-import { SilentTcpProxy } from './silent-tcp-proxy.fixtures';
+import { describeSignalBusContract } from '../testing/signal-bus.contract.js';
+import { PostgresSignalBus } from './postgres-signal-bus.js';
+import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import { SilentTcpProxy } from './silent-tcp-proxy.fixtures.js';
 
 /** Keeps what the bus logs, so the output stays quiet and a test can read it. */
 class QuietLogger implements LoggerService {

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { PostgresSignalBus } from './postgres-signal-bus';
+import { PostgresSignalBus } from './postgres-signal-bus.js';
 
 describe('PostgresSignalBus on a data source that is not PostgreSQL', () => {
   it('refuses to connect, saying SQLite keeps the in-process bus', async () => {

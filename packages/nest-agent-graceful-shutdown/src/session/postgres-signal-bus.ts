@@ -1,15 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { type LoggerService } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { CancelSubscriptions } from '../signals/cancel-subscriptions';
-import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
-import { GroupCommit, type BatchOutcome } from './group-commit';
-import { PostgresLinkState } from './postgres-link-state';
-import { PostgresListenConnection, type ReconnectBackoff } from './postgres-listen-connection';
-import { PostgresSignalWire, type LogAppendedSignal, type Notified } from './postgres-signal-wire';
-import { RunCancelRows } from './run-cancel-rows';
-import { EventLogger } from '../logging/event-logger';
+import { CancelSubscriptions } from '../signals/cancel-subscriptions.js';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { GroupCommit, type BatchOutcome } from './group-commit.js';
+import { PostgresLinkState } from './postgres-link-state.js';
+import { PostgresListenConnection, type ReconnectBackoff } from './postgres-listen-connection.js';
+import { PostgresSignalWire, type LogAppendedSignal, type Notified } from './postgres-signal-wire.js';
+import { RunCancelRows } from './run-cancel-rows.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** How long `connect()` waits for the listening connection before the app boots without it. */
 const CONNECT_WAIT_MS = 3_000;

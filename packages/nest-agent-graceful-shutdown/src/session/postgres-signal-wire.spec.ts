@@ -1,4 +1,4 @@
-import { NOTIFY_PAYLOAD_LIMIT_BYTES, PostgresSignalWire } from './postgres-signal-wire';
+import { NOTIFY_PAYLOAD_LIMIT_BYTES, PostgresSignalWire } from './postgres-signal-wire.js';
 
 const wire = new PostgresSignalWire('agent_');
 

@@ -1,5 +1,5 @@
-import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
-import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, namesRun, parseSignalPayload, runEndedOf } from '../signals/signal-payloads';
+import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface.js';
+import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, namesRun, parseSignalPayload, runEndedOf } from '../signals/signal-payloads.js';
 
 /** PostgreSQL refuses a `NOTIFY` payload of 8000 bytes or more. */
 export const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_999;

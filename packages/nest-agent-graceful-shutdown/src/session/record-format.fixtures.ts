@@ -1,12 +1,12 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import { NewerRecordFormatError } from '../errors/newer-record-format.error';
-import type { OpenedStore } from './database-lease-clock.fixtures';
-import { ThreadEntity } from './entities/thread.entity';
-import { advanceLeaseClock } from './lease-clock.fixtures';
-import { RECORD_FORMAT_VERSION } from './record-format';
-import type { StartRunCommand } from '../contracts/session-store.interface';
-import type { TypeOrmSessionStoreOptions } from './typeorm-session.store';
+import { NewerRecordFormatError } from '../errors/newer-record-format.error.js';
+import type { OpenedStore } from './database-lease-clock.fixtures.js';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { advanceLeaseClock } from './lease-clock.fixtures.js';
+import { RECORD_FORMAT_VERSION } from './record-format.js';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
+import type { TypeOrmSessionStoreOptions } from './typeorm-session.store.js';
 
 const LEASE_TTL_MS = 10_000;
 const NEXT_FORMAT = RECORD_FORMAT_VERSION + 1;

@@ -1,5 +1,5 @@
 import { LessThanOrEqual, type FindOptionsWhere } from 'typeorm';
-import type { ThreadEntity } from './entities/thread.entity';
+import type { ThreadEntity } from './entities/thread.entity.js';
 
 /**
  * The format of a thread's durable records (its messages, interrupt marker, run state, tool-call

@@ -1,4 +1,4 @@
-import type { CancelSignal } from '../contracts/signal-bus.interface';
+import type { CancelSignal } from '../contracts/signal-bus.interface.js';
 
 /** Runs a statement with positional parameters: the data source's `query`. */
 export type Query = (sql: string, parameters: unknown[]) => Promise<unknown>;

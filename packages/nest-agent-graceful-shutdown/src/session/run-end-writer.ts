@@ -1,8 +1,8 @@
-import { alreadyFinished, writeFinishedRuns } from './finished-run-rows';
-import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit';
-import type { SessionDatabase } from './session-database';
-import type { FinishRunCommand } from '../contracts/session-store.interface';
-import { EventLogger } from '../logging/event-logger';
+import { alreadyFinished, writeFinishedRuns } from './finished-run-rows.js';
+import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit.js';
+import type { SessionDatabase } from './session-database.js';
+import type { FinishRunCommand } from '../contracts/session-store.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** The most run ends per transaction. */
 const FINISH_BATCH = 10_000;

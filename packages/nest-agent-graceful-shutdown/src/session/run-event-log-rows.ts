@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
-import type { BatchOutcome } from './group-commit';
+import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
+import type { BatchOutcome } from './group-commit.js';
 
 /** One `append` call of a batch. */
 export interface AppendRequest {

@@ -1,13 +1,13 @@
 import type { EntityManager } from 'typeorm';
-import { RunEntity } from './entities/run.entity';
-import { ThreadEntity } from './entities/thread.entity';
-import { assertRunSlot, lockOwnerRuns } from './owner-run-slots';
-import type { SessionDatabase } from './session-database';
-import type { ThreadStatus } from '../contracts/session-records';
-import { NewerRecordFormatError } from '../errors/newer-record-format.error';
-import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format';
-import { insertMessages } from './session-rows';
-import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contracts/session-store.interface';
+import { RunEntity } from './entities/run.entity.js';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { assertRunSlot, lockOwnerRuns } from './owner-run-slots.js';
+import type { SessionDatabase } from './session-database.js';
+import type { ThreadStatus } from '../contracts/session-records.js';
+import { NewerRecordFormatError } from '../errors/newer-record-format.error.js';
+import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format.js';
+import { insertMessages } from './session-rows.js';
+import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contracts/session-store.interface.js';
 
 /**
  * Writes a run's start inside the caller's transaction: the thread (created if new) locked and

@@ -1,12 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { RunPhase, StopReason } from '../agent/stop-reason';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { MessageEntity } from './entities/message.entity';
-import type { RunEntity } from './entities/run.entity';
-import { understandsFormat } from './record-format';
-import type { ThreadEntity } from './entities/thread.entity';
-import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../contracts/session-records';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { RunPhase, StopReason } from '../agent/stop-reason.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { MessageEntity } from './entities/message.entity.js';
+import type { RunEntity } from './entities/run.entity.js';
+import { understandsFormat } from './record-format.js';
+import type { ThreadEntity } from './entities/thread.entity.js';
+import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../contracts/session-records.js';
 
 // Rows to records and back: the store's only knowledge of column encodings (JSON in text columns).
 

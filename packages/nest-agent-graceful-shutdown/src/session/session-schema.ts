@@ -1,19 +1,19 @@
-import { CreateSessionTables1732147200000 } from './migrations/1732147200000-create-session-tables';
-import { AddLeasesAndToolCalls1732233600000 } from './migrations/1732233600000-add-leases-and-tool-calls';
-import { PartialOutputAndApproval1732320000000 } from './migrations/1732320000000-partial-output-and-approval';
-import { AddRunState1732406400000 } from './migrations/1732406400000-add-run-state';
-import { AddRunAgentName1732492800000 } from './migrations/1732492800000-add-run-agent-name';
-import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run-event-logs';
-import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-thread-list-index';
-import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-record-format';
-import { AddLeaseEpoch1764115200000 } from './migrations/1764115200000-add-lease-epoch';
-import { AddRunCancels1764288000000 } from './migrations/1764288000000-add-run-cancels';
-import { MessageEntity } from './entities/message.entity';
-import { RunEventEntity } from './entities/run-event.entity';
-import { RunEventLogEntity } from './entities/run-event-log.entity';
-import { RunEntity } from './entities/run.entity';
-import { ThreadEntity } from './entities/thread.entity';
-import { ToolCallEntity } from './entities/tool-call.entity';
+import { CreateSessionTables1732147200000 } from './migrations/1732147200000-create-session-tables.js';
+import { AddLeasesAndToolCalls1732233600000 } from './migrations/1732233600000-add-leases-and-tool-calls.js';
+import { PartialOutputAndApproval1732320000000 } from './migrations/1732320000000-partial-output-and-approval.js';
+import { AddRunState1732406400000 } from './migrations/1732406400000-add-run-state.js';
+import { AddRunAgentName1732492800000 } from './migrations/1732492800000-add-run-agent-name.js';
+import { AddRunEventLogs1732579200000 } from './migrations/1732579200000-add-run-event-logs.js';
+import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-thread-list-index.js';
+import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-record-format.js';
+import { AddLeaseEpoch1764115200000 } from './migrations/1764115200000-add-lease-epoch.js';
+import { AddRunCancels1764288000000 } from './migrations/1764288000000-add-run-cancels.js';
+import { MessageEntity } from './entities/message.entity.js';
+import { RunEventEntity } from './entities/run-event.entity.js';
+import { RunEventLogEntity } from './entities/run-event-log.entity.js';
+import { RunEntity } from './entities/run.entity.js';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { ToolCallEntity } from './entities/tool-call.entity.js';
 
 /** Entities to add to the host's TypeORM `entities`. */
 export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity, RunEventLogEntity, RunEventEntity];

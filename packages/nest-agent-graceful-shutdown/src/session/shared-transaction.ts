@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { writeQueueOf } from './session-database';
+import { writeQueueOf } from './session-database.js';
 
 /**
  * Runs `work` in a transaction of `dataSource`, the data source the session store writes

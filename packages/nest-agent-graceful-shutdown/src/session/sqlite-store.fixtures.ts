@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { advanceLeaseClock } from './lease-clock.fixtures';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
-import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store';
+import { advanceLeaseClock } from './lease-clock.fixtures.js';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema.js';
+import { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from './typeorm-session.store.js';
 
 /** A session store on a fresh SQLite file of its own, for specs; `close()` removes the file. */
 export interface SqliteStoreFixture {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { PostgresConnection } from './session-database';
-import { stateText, toolCallsText, type StepItem, type StepWritten } from './step-rows';
+import type { PostgresConnection } from './session-database.js';
+import { stateText, toolCallsText, type StepItem, type StepWritten } from './step-rows.js';
 
 // One statement writes a round of steps (each thread at most once), one bind parameter per
 // column (unnest), so no parameter limit and one round trip. The thread's fenced update is the

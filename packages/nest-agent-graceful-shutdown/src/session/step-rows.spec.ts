@@ -1,4 +1,4 @@
-import { roundsOf, stateText, type StepItem } from './step-rows';
+import { roundsOf, stateText, type StepItem } from './step-rows.js';
 
 const item = (threadId: string, id: string): StepItem & { id: string } => ({
   id,

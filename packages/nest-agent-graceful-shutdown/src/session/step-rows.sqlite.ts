@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { stateText, toolCallsText, type StepItem, type StepWritten } from './step-rows';
+import { stateText, toolCallsText, type StepItem, type StepWritten } from './step-rows.js';
 
 /** The part of a better-sqlite3 connection used here (the package ships no types of its own). */
 interface SqliteConnection {

@@ -1,5 +1,5 @@
-import type { CheckpointTarget } from '../contracts/session-store.interface';
-import type { StepCommit } from '../contracts/step-commit';
+import type { CheckpointTarget } from '../contracts/session-store.interface.js';
+import type { StepCommit } from '../contracts/step-commit.js';
 
 /** One run's step on its way to the database. */
 export interface StepItem {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { checkpointTargetOf } from '../testing/session-store.contract';
+import { checkpointTargetOf } from '../testing/session-store.contract.js';
 import type { DataSource } from 'typeorm';
-import type { StartRunCommand } from '../contracts/session-store.interface';
-import { usePostgresDatabases } from './postgres-databases.fixtures';
-import type { PostgresConnection } from './session-database';
-import { writeStepsPostgres } from './step-rows.postgres';
-import { TypeOrmSessionStore } from './typeorm-session.store';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
+import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import type { PostgresConnection } from './session-database.js';
+import { writeStepsPostgres } from './step-rows.postgres.js';
+import { TypeOrmSessionStore } from './typeorm-session.store.js';
 
 const databases = usePostgresDatabases('step_commit');
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { checkpointTargetOf } from '../testing/session-store.contract';
-import type { StartRunCommand } from '../contracts/session-store.interface';
-import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures';
+import { checkpointTargetOf } from '../testing/session-store.contract.js';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
+import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures.js';
 
 describe('step commits on SQLite', () => {
   let sqlite: SqliteStoreFixture;

@@ -1,10 +1,10 @@
-import { isTransientConnectionError } from './connection-retry';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import { GroupCommit, type BatchOutcome } from './group-commit';
-import type { SessionDatabase } from './session-database';
-import { roundsOf, type StepItem, type StepWritten } from './step-rows';
-import { writeStepsPostgres } from './step-rows.postgres';
-import { writeStepsSqlite } from './step-rows.sqlite';
+import { isTransientConnectionError } from './connection-retry.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import { GroupCommit, type BatchOutcome } from './group-commit.js';
+import type { SessionDatabase } from './session-database.js';
+import { roundsOf, type StepItem, type StepWritten } from './step-rows.js';
+import { writeStepsPostgres } from './step-rows.postgres.js';
+import { writeStepsSqlite } from './step-rows.sqlite.js';
 
 /** The most steps per statement (PostgreSQL) or transaction (SQLite). */
 const STEP_BATCH = 2_000;

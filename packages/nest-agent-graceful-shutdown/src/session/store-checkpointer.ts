@@ -1,9 +1,9 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
-import type { ToolCallRecord } from '../contracts/session-records';
-import type { SessionStore } from '../contracts/session-store.interface';
-import type { StepCommit } from '../contracts/step-commit';
-import { commitStepThrough } from './commit-step-through';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface.js';
+import type { ToolCallRecord } from '../contracts/session-records.js';
+import type { SessionStore } from '../contracts/session-store.interface.js';
+import type { StepCommit } from '../contracts/step-commit.js';
+import { commitStepThrough } from './commit-step-through.js';
 
 /** Confirms that a run still holds its thread's lease (see `LeaseKeeper.confirm`). */
 export interface LeaseConfirmation {

@@ -1,5 +1,5 @@
-import { StoreUnavailableError } from '../errors/store-unavailable.error';
-import { isTransientConnectionError } from './connection-retry';
+import { StoreUnavailableError } from '../errors/store-unavailable.error.js';
+import { isTransientConnectionError } from './connection-retry.js';
 
 /**
  * Turns "the database could not be reached" from an async method into `StoreUnavailableError`

@@ -1,8 +1,8 @@
 import { Brackets, type EntityManager } from 'typeorm';
-import { ThreadEntity } from './entities/thread.entity';
-import { leaseExpired } from './lease-rows';
-import type { ThreadStatus } from '../contracts/session-records';
-import type { ThreadListPage, ThreadListQuery, ThreadSummary } from '../contracts/thread-list';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { leaseExpired } from './lease-rows.js';
+import type { ThreadStatus } from '../contracts/session-records.js';
+import type { ThreadListPage, ThreadListQuery, ThreadSummary } from '../contracts/thread-list.js';
 
 /**
  * One page of `query.ownerId`'s threads by keyset: `(updated_at, thread_id)` below the

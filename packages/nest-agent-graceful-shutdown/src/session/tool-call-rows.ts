@@ -1,6 +1,6 @@
 import { In, type EntityManager } from 'typeorm';
-import { ToolCallEntity } from './entities/tool-call.entity';
-import type { ToolCallRecord } from '../contracts/session-records';
+import { ToolCallEntity } from './entities/tool-call.entity.js';
+import type { ToolCallRecord } from '../contracts/session-records.js';
 
 export async function findToolCallRows(manager: EntityManager, threadId: string, ids: readonly string[]): Promise<ToolCallRecord[]> {
   if (ids.length === 0) return [];

@@ -1,6 +1,6 @@
-import { describeRunEventLogContract } from '../testing/run-event-log.contract';
-import { openSqliteStore } from './sqlite-store.fixtures';
-import { TypeOrmRunEventLog } from './typeorm-run-event-log';
+import { describeRunEventLogContract } from '../testing/run-event-log.contract.js';
+import { openSqliteStore } from './sqlite-store.fixtures.js';
+import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
 
 describeRunEventLogContract('TypeOrmRunEventLog on SQLite', async () => {
   let time = Date.parse('2025-01-02T03:00:00.000Z');

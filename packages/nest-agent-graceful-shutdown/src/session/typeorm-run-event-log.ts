@@ -1,16 +1,16 @@
 import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
 import { LessThan, MoreThan, type DataSource } from 'typeorm';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
-import { DEFAULT_RETRY_POLICY } from './connection-retry';
-import { RunEventLogEntity } from './entities/run-event-log.entity';
-import { RunEventEntity } from './entities/run-event.entity';
-import { GroupCommit, type BatchOutcome } from './group-commit';
-import type { LogNudges } from './log-nudges';
-import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows';
-import { SessionDatabase } from './session-database';
-import { deliverSafely } from '../contracts/deliver-safely';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import { DEFAULT_RETRY_POLICY } from './connection-retry.js';
+import { RunEventLogEntity } from './entities/run-event-log.entity.js';
+import { RunEventEntity } from './entities/run-event.entity.js';
+import { GroupCommit, type BatchOutcome } from './group-commit.js';
+import type { LogNudges } from './log-nudges.js';
+import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows.js';
+import { SessionDatabase } from './session-database.js';
+import { deliverSafely } from '../contracts/deliver-safely.js';
 
 const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
 /** How often, at most, evicted logs are deleted, in milliseconds; and how many per round. */

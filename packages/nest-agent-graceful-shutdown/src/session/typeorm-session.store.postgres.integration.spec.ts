@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { describeRunEventLogContract } from '../testing/run-event-log.contract';
-import { describeSessionStoreContract } from '../testing/session-store.contract';
-import { TooManyRunsError } from '../errors/too-many-runs.error';
-import { advanceLeaseClock } from './lease-clock.fixtures';
-import { TypeOrmRunEventLog } from './typeorm-run-event-log';
-import { usePostgresDatabases } from './postgres-databases.fixtures';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema';
-import { ThreadBusyError } from '../contracts/session-store.interface';
-import { TypeOrmSessionStore } from './typeorm-session.store';
+import { describeRunEventLogContract } from '../testing/run-event-log.contract.js';
+import { describeSessionStoreContract } from '../testing/session-store.contract.js';
+import { TooManyRunsError } from '../errors/too-many-runs.error.js';
+import { advanceLeaseClock } from './lease-clock.fixtures.js';
+import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
+import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from './session-schema.js';
+import { ThreadBusyError } from '../contracts/session-store.interface.js';
+import { TypeOrmSessionStore } from './typeorm-session.store.js';
 
 const databases = usePostgresDatabases('contract');
 

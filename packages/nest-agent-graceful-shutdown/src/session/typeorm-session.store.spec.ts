@@ -1,7 +1,7 @@
-import { describeSessionStoreContract } from '../testing/session-store.contract';
-import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures';
-import { describeRecordFormat } from './record-format.fixtures';
-import { openSqliteStore } from './sqlite-store.fixtures';
+import { describeSessionStoreContract } from '../testing/session-store.contract.js';
+import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures.js';
+import { describeRecordFormat } from './record-format.fixtures.js';
+import { openSqliteStore } from './sqlite-store.fixtures.js';
 
 describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', (settings) => openSqliteStore(settings));
 

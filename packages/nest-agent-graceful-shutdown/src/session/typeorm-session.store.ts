@@ -1,16 +1,16 @@
 import { IsNull, type DataSource } from 'typeorm';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry';
-import { recordCrash } from './crash-recovery';
-import { MessageEntity } from './entities/message.entity';
-import { RunEntity } from './entities/run.entity';
-import { ThreadEntity } from './entities/thread.entity';
-import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows';
-import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records';
-import { RunEndWriter } from './run-end-writer';
-import { writeRunStart } from './run-start-rows';
-import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows';
-import { understandsFormat, understoodFormatWhere } from './record-format';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry.js';
+import { recordCrash } from './crash-recovery.js';
+import { MessageEntity } from './entities/message.entity.js';
+import { RunEntity } from './entities/run.entity.js';
+import { ThreadEntity } from './entities/thread.entity.js';
+import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows.js';
+import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records.js';
+import { RunEndWriter } from './run-end-writer.js';
+import { writeRunStart } from './run-start-rows.js';
+import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows.js';
+import { understandsFormat, understoodFormatWhere } from './record-format.js';
 import {
   ThreadBusyError,
   type CheckpointTarget,
@@ -18,16 +18,16 @@ import {
   type SessionStore,
   type StartedRun,
   type StartRunCommand,
-} from '../contracts/session-store.interface';
-import type { ThreadListPage, ThreadListQuery } from '../contracts/thread-list';
-import { findThreadPage } from './thread-list-rows';
-import { findToolCallRows } from './tool-call-rows';
-import type { StepCommit } from '../contracts/step-commit';
-import { StepWriter } from './step-writer';
-import { SessionDatabase } from './session-database';
-import { TypeOrmRunEventLog } from './typeorm-run-event-log';
-import { PostgresSignalBus, type PostgresSignalBusOptions } from './postgres-signal-bus';
-import type { LogNudges } from './log-nudges';
+} from '../contracts/session-store.interface.js';
+import type { ThreadListPage, ThreadListQuery } from '../contracts/thread-list.js';
+import { findThreadPage } from './thread-list-rows.js';
+import { findToolCallRows } from './tool-call-rows.js';
+import type { StepCommit } from '../contracts/step-commit.js';
+import { StepWriter } from './step-writer.js';
+import { SessionDatabase } from './session-database.js';
+import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
+import { PostgresSignalBus, type PostgresSignalBusOptions } from './postgres-signal-bus.js';
+import type { LogNudges } from './log-nudges.js';
 
 /** Options of the TypeORM session store. */
 export interface TypeOrmSessionStoreOptions {

@@ -1,4 +1,4 @@
-import { WriteQueue } from './write-queue';
+import { WriteQueue } from './write-queue.js';
 
 /** A job that stays in flight until `finish()` is called. */
 function heldJob(log: string[], name: string): { job: () => Promise<string>; finish: () => void } {

@@ -1,6 +1,6 @@
-import type { EventLogger } from '../logging/event-logger';
-import type { AgentTelemetry } from '../telemetry/agent-telemetry';
-import type { RunningToolCalls } from '../lifecycle/running-tool-calls';
+import type { EventLogger } from '../logging/event-logger.js';
+import type { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import type { RunningToolCalls } from '../lifecycle/running-tool-calls.js';
 
 /**
  * At the end of a shutdown every run is saved, but a tool that ignored its abort may still be

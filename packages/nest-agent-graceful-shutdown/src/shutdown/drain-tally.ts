@@ -1,4 +1,4 @@
-import { StopReason } from '../agent/stop-reason';
+import { StopReason } from '../agent/stop-reason.js';
 
 /** How the runs that ended during a shutdown ended: the counts of its `runs drained` line. */
 export interface DrainCounts {

@@ -1,18 +1,18 @@
 import { Logger } from '@nestjs/common';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { AgentModel, ModelResponse } from '../agent/agent-model.interface';
-import type { AgentTool } from '../agent/agent-tool.interface';
-import { AgentRuntime } from '../runtime/agent-runtime';
-import { RunControl } from '../agent/run-control';
-import type { RunOutcome } from '../agent/run-outcome';
-import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
-import { StopReason } from '../agent/stop-reason';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hook';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { AgentModel, ModelResponse } from '../agent/agent-model.interface.js';
+import type { AgentTool } from '../agent/agent-tool.interface.js';
+import { AgentRuntime } from '../runtime/agent-runtime.js';
+import { RunControl } from '../agent/run-control.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import type { StepCheckpointer } from '../contracts/step-checkpointer.interface.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+import { GracefulShutdownHook, type RunFinalizer } from './graceful-shutdown.hook.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 import { waitFor } from 'dev-services';
 
 interface Finalized {

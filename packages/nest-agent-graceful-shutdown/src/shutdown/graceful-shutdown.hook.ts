@@ -1,13 +1,13 @@
-import type { AgentHook, HookDecision, PreActingEvent, PreReasoningEvent, RunEndEvent, RunStartEvent } from '../agent/agent-hook.interface';
-import type { RunControl } from '../agent/run-control';
-import type { RunOutcome } from '../agent/run-outcome';
-import { StopReason } from '../agent/stop-reason';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import type { LeaseKeeper } from '../leases/lease-keeper.service';
-import type { SignalBus, Unsubscribe } from '../contracts/signal-bus.interface';
-import type { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import type { ShutdownCoordinator } from './shutdown-coordinator.service';
+import type { AgentHook, HookDecision, PreActingEvent, PreReasoningEvent, RunEndEvent, RunStartEvent } from '../agent/agent-hook.interface.js';
+import type { RunControl } from '../agent/run-control.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import type { LeaseKeeper } from '../leases/lease-keeper.service.js';
+import type { SignalBus, Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import type { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 
 const DEFAULT_STEP_DURATION_MS = 5_000;
 

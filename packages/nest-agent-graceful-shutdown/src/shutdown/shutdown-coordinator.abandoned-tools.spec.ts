@@ -1,9 +1,9 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import { InProcessSignalBus } from '../signals/in-process-signal-bus';
-import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 
 /** Keeps the coordinator's structured lines, with their level. */
 class LineCapture implements LoggerService {

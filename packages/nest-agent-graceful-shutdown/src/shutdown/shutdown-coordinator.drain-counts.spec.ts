@@ -1,9 +1,9 @@
 import { Logger, type LoggerService } from '@nestjs/common';
-import { RunControl } from '../agent/run-control';
-import { StopReason } from '../agent/stop-reason';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { RunControl } from '../agent/run-control.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 
 /** Keeps the coordinator's structured lines. */
 class LineCapture implements LoggerService {

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { ShuttingDownError } from '../errors/shutting-down.error';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { ShutdownCoordinator } from './shutdown-coordinator.service';
+import { ShuttingDownError } from '../errors/shutting-down.error.js';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 
 // The coordinator logs every phase; the assertions below are what matters here.
 beforeAll(() => Logger.overrideLogger(false));

@@ -1,17 +1,17 @@
 import type { Server } from 'node:http';
 import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { StopReason } from '../agent/stop-reason';
-import { ShuttingDownError } from '../errors/shutting-down.error';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { reportAbandonedToolCalls } from './abandoned-tool-calls';
-import { DrainTally } from './drain-tally';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants';
-import { AgentTelemetry } from '../telemetry/agent-telemetry';
-import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface';
-import { EventLogger } from '../logging/event-logger';
+import { StopReason } from '../agent/stop-reason.js';
+import { ShuttingDownError } from '../errors/shutting-down.error.js';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { reportAbandonedToolCalls } from './abandoned-tool-calls.js';
+import { DrainTally } from './drain-tally.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants.js';
+import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
+import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** How often connections that went idle during the server's close are closed, in milliseconds. */
 const IDLE_SWEEP_MS = 50;

@@ -1,6 +1,6 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import { ShutdownParticipants } from './shutdown-participants';
+import { ShutdownParticipants } from './shutdown-participants.js';
 
 // The participants log timeouts and failures; the assertions below are what matters here.
 beforeAll(() => Logger.overrideLogger(false));

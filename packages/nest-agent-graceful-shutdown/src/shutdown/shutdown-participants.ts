@@ -1,4 +1,4 @@
-import { EventLogger } from '../logging/event-logger';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** How long one participant may hold the shutdown. */
 export interface ParticipantOptions {

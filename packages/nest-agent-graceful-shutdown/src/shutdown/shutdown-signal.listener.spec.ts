@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { resolveShutdownOptions } from '../options/resolve-shutdown-options';
-import type { ApplicationCloser } from '../lifecycle/application-closer';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { ShutdownCoordinator } from './shutdown-coordinator.service';
-import { ShutdownSignalListener } from './shutdown-signal.listener';
+import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
+import type { ApplicationCloser } from '../lifecycle/application-closer.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
+import { ShutdownSignalListener } from './shutdown-signal.listener.js';
 import { waitFor } from 'dev-services';
 
 // The listener and the coordinator log every step; the assertions below are what matters here.

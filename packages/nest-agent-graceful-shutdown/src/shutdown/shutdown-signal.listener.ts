@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { ApplicationCloser } from '../lifecycle/application-closer';
-import { PROCESS_TERMINATOR, type ProcessTerminator } from './process-terminator';
-import { ShutdownCoordinator } from './shutdown-coordinator.service';
-import { EventLogger } from '../logging/event-logger';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { ApplicationCloser } from '../lifecycle/application-closer.js';
+import { PROCESS_TERMINATOR, type ProcessTerminator } from './process-terminator.js';
+import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 /** The default terminator: the only `process.exit` of the library. */
 export const exitProcess: ProcessTerminator = (exitCode) => process.exit(exitCode);

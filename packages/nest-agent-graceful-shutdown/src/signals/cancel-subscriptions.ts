@@ -1,4 +1,4 @@
-import type { CancelSignal } from '../contracts/signal-bus.interface';
+import type { CancelSignal } from '../contracts/signal-bus.interface.js';
 
 /**
  * The runs of this instance that listen for a cancel, each with a count of listeners.

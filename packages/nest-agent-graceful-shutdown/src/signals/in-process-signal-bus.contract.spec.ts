@@ -1,5 +1,5 @@
-import { describeSignalBusContract } from '../testing/signal-bus.contract';
-import { InProcessSignalBus } from './in-process-signal-bus';
+import { describeSignalBusContract } from '../testing/signal-bus.contract.js';
+import { InProcessSignalBus } from './in-process-signal-bus.js';
 
 // One process is one instance: every "instance" of the suite is the same bus.
 describeSignalBusContract('InProcessSignalBus', async () => {

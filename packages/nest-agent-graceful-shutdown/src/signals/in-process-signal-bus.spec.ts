@@ -1,5 +1,5 @@
-import type { RunEndedSignal } from '../contracts/signal-bus.interface';
-import { InProcessSignalBus } from './in-process-signal-bus';
+import type { RunEndedSignal } from '../contracts/signal-bus.interface.js';
+import { InProcessSignalBus } from './in-process-signal-bus.js';
 import { waitFor } from 'dev-services';
 
 /** Lets queued microtasks and immediates run, which is where a late subscriber's cancel is delivered. */

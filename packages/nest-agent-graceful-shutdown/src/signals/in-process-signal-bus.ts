@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
+import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
 
 const key = (threadId: string, runId: string) => `${threadId}\u0000${runId}`;
 /** The event of every run's end: no run key can be empty. */

@@ -1,5 +1,5 @@
-import type { PostgresSignalSettings } from '../options/graceful-shutdown-options.interface';
-import type { SignalBus } from '../contracts/signal-bus.interface';
+import type { PostgresSignalSettings } from '../options/graceful-shutdown-options.interface.js';
+import type { SignalBus } from '../contracts/signal-bus.interface.js';
 
 /** A bus the module connects at boot and closes at shutdown. */
 export type ConnectableSignalBus = SignalBus & { connect(): Promise<void>; close(): Promise<void> };

@@ -1,4 +1,4 @@
-import { redisConnection } from './redis-entry';
+import { redisConnection } from './redis-entry.js';
 
 describe('redisConnection', () => {
   it('connects to the URL, as a cluster seed node when redisCluster is set', () => {

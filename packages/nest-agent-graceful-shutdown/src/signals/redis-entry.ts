@@ -1,5 +1,5 @@
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import type { RedisClient, RedisConnectionOptions } from '../redis/redis-connection';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import type { RedisClient, RedisConnectionOptions } from '../redis/redis-connection.js';
 
 /**
  * Where the module's Redis bus and log connect, from `signals.redisUrl`, `signals.redisCluster`
@@ -14,9 +14,9 @@ export function redisConnection(options: Pick<ResolvedShutdownOptions, 'redisUrl
  * The `/redis` entry, loaded only when `signals.redisUrl` is set: `ioredis` is an optional
  * peer, so the root entry must not import it.
  */
-export async function importRedisEntry(): Promise<typeof import('../redis')> {
+export async function importRedisEntry(): Promise<typeof import('../redis/index.js')> {
   try {
-    return await import('../redis');
+    return await import('../redis/index.js');
   } catch (error) {
     throw new Error(`signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`);
   }

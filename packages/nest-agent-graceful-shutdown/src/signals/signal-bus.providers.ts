@@ -1,12 +1,12 @@
-import { OWNED_SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens';
+import { OWNED_SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens.js';
 import type { Provider } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { InProcessSignalBus } from './in-process-signal-bus';
-import { importRedisEntry, redisConnection } from './redis-entry';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { isPostgresSignalSource } from './postgres-signal-source';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { InProcessSignalBus } from './in-process-signal-bus.js';
+import { importRedisEntry, redisConnection } from './redis-entry.js';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { isPostgresSignalSource } from './postgres-signal-source.js';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
 export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;

@@ -1,4 +1,4 @@
-import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface';
+import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface.js';
 
 /**
  * The JSON payloads of cancels and run-ended notices, as every cross-instance transport (Redis

@@ -3,7 +3,7 @@
 // implementations and schema of each; also `sharedTransaction`, for writes of a tool's own in the
 // run's transaction. A service that only uses the module imports the root entry. The contract suites these
 // implementations must pass are in `/testing`.
-export { SESSION_STORE, RUN_EVENT_LOG, SIGNAL_BUS, THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens';
+export { SESSION_STORE, RUN_EVENT_LOG, SIGNAL_BUS, THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens.js';
 
 export {
   ThreadBusyError,
@@ -12,36 +12,36 @@ export {
   type SessionStore,
   type StartedRun,
   type StartRunCommand,
-} from '../contracts/session-store.interface';
-export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records';
-export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from '../contracts/thread-list';
-export type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface';
-export type { StepCommit } from '../contracts/step-commit';
-export type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
-export type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface';
-export type { SavedTraceContext } from '../contracts/interrupted-state';
-export { EventLogFencedError, NewerRecordFormatError } from '../errors';
+} from '../contracts/session-store.interface.js';
+export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records.js';
+export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from '../contracts/thread-list.js';
+export type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface.js';
+export type { StepCommit } from '../contracts/step-commit.js';
+export type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+export type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
+export type { SavedTraceContext } from '../contracts/interrupted-state.js';
+export { EventLogFencedError, NewerRecordFormatError } from '../errors/index.js';
 
-export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from '../session/session-schema';
-export { runSessionMigrations } from '../session/run-session-migrations';
-export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from '../session/typeorm-session.store';
-export { TypeOrmRunEventLog } from '../session/typeorm-run-event-log';
-export { InMemoryRunEventLog } from '../streams/in-memory-run-event-log';
-export { InProcessSignalBus } from '../signals/in-process-signal-bus';
-export { PostgresSignalBus, type PostgresSignalBusOptions } from '../session/postgres-signal-bus';
-export type { ReconnectBackoff } from '../session/postgres-listen-connection';
-export type { LogAppendedSignal } from '../session/postgres-signal-wire';
-export type { LogNudges } from '../session/log-nudges';
-export { CreatorOwnsThread, type ThreadAccessPolicy } from '../threads/thread-access.policy';
+export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from '../session/session-schema.js';
+export { runSessionMigrations } from '../session/run-session-migrations.js';
+export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from '../session/typeorm-session.store.js';
+export { TypeOrmRunEventLog } from '../session/typeorm-run-event-log.js';
+export { InMemoryRunEventLog } from '../streams/in-memory-run-event-log.js';
+export { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
+export { PostgresSignalBus, type PostgresSignalBusOptions } from '../session/postgres-signal-bus.js';
+export type { ReconnectBackoff } from '../session/postgres-listen-connection.js';
+export type { LogAppendedSignal } from '../session/postgres-signal-wire.js';
+export type { LogNudges } from '../session/log-nudges.js';
+export { CreatorOwnsThread, type ThreadAccessPolicy } from '../threads/thread-access.policy.js';
 
-export type { AnswerStream, RunHandle, SafePoint, ToolCallResult, ToolTraits } from '../handle/run-handle.interface';
-export type { RunControl, StopRequest } from '../agent/run-control';
-export type { RunEventSink } from '../agent/run-events';
-export type { PendingToolCall, RunOutcome } from '../agent/run-outcome';
-export { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
+export type { AnswerStream, RunHandle, SafePoint, ToolCallResult, ToolTraits } from '../handle/run-handle.interface.js';
+export type { RunControl, StopRequest } from '../agent/run-control.js';
+export type { RunEventSink } from '../agent/run-events.js';
+export type { PendingToolCall, RunOutcome } from '../agent/run-outcome.js';
+export { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message.js';
 
-export type { DurableAgent } from '../handle/run-handle.interface';
-export { idempotencyKeyOf, toolFenceOf, type ToolFence } from '../agent/tool-fence';
-export { defaultResumeMessage } from '../resume/resume-message';
-export { sharedTransaction } from '../session/shared-transaction';
-export type { SeamProvider, GracefulShutdownModuleExtras } from '../graceful-shutdown.module-definition';
+export type { DurableAgent } from '../handle/run-handle.interface.js';
+export { idempotencyKeyOf, toolFenceOf, type ToolFence } from '../agent/tool-fence.js';
+export { defaultResumeMessage } from '../resume/resume-message.js';
+export { sharedTransaction } from '../session/shared-transaction.js';
+export type { SeamProvider, GracefulShutdownModuleExtras } from '../graceful-shutdown.module-definition.js';

@@ -1,5 +1,5 @@
-import { describeRunEventLogContract } from '../testing/run-event-log.contract';
-import { InMemoryRunEventLog } from './in-memory-run-event-log';
+import { describeRunEventLogContract } from '../testing/run-event-log.contract.js';
+import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
 
 describeRunEventLogContract('InMemoryRunEventLog', async () => {
   let time = Date.parse('2025-01-02T03:00:00.000Z');

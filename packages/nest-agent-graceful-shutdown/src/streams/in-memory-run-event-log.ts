@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import { deliverSafely } from '../contracts/deliver-safely';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import { deliverSafely } from '../contracts/deliver-safely.js';
+import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 
 /** One run's events in memory. */
 interface MemoryLog {

@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { EventLogFencedError } from '../errors/event-log-fenced.error';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import { LoopNudge } from './loop-nudge';
-import type { ChannelEvent, LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
+import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { LoopNudge } from './loop-nudge.js';
+import type { ChannelEvent, LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
 
-export type { ChannelEvent } from '../contracts/run-event-log.interface';
+export type { ChannelEvent } from '../contracts/run-event-log.interface.js';
 
 /** An event on its way: `sent` once it reached the connections (before the log took it, during an outage of the log). */
 interface Pending extends ChannelEvent {

@@ -1,7 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import { InMemoryRunEventLog } from './in-memory-run-event-log';
-import { RunEventChannel, type ChannelEvent } from './run-event-channel';
-import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface';
+import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
+import { RunEventChannel, type ChannelEvent } from './run-event-channel.js';
+import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const RETENTION_MS = 60_000;
@@ -41,7 +41,7 @@ describe('RunEventChannel', () => {
     expect((await log.read(run, 2, 10))?.map((entry) => entry.id)).toEqual([3, 4]);
   });
 
-  it("closes what a crashed attempt left open before the new attempt's events, and keeps a retry's RUN_STARTED off the log", async () => {
+  it("closes what a crashed attempt left open after the retry's RUN_STARTED, which stays off the log and reaches its connection first", async () => {
     const log = new InMemoryRunEventLog();
     await log.append(run, [
       { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
@@ -53,7 +53,30 @@ describe('RunEventChannel', () => {
     await channel.close(1_000, RETENTION_MS);
 
     expect((await log.read(run, 0, 10))?.map((entry) => entry.event.type)).toEqual([EventType.RUN_STARTED, EventType.STEP_STARTED, EventType.STEP_FINISHED]);
-    expect(seen.at(-1)).toEqual({ event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } });
+    expect(seen).toEqual([
+      { event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } },
+      { id: 3, event: { type: EventType.STEP_FINISHED, stepName: 'reasoning' } },
+    ]);
+  });
+
+  it("closes what a handed-over attempt left open before a continuation's first event, which starts no second segment", async () => {
+    const log = new InMemoryRunEventLog();
+    await log.append(run, [
+      { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
+      { id: 2, event: step('start', 'acting') },
+    ]);
+    const { channel } = await openChannel(log);
+
+    channel.emit(step('start', 'reasoning'));
+    await channel.close(1_000, RETENTION_MS);
+
+    const logged = (await log.read(run, 0, 10))?.map((entry) => [entry.id, entry.event.type]);
+    expect(logged).toEqual([
+      [1, EventType.RUN_STARTED],
+      [2, EventType.STEP_STARTED],
+      [3, EventType.STEP_FINISHED],
+      [4, EventType.STEP_STARTED],
+    ]);
   });
 
   it('logs nothing and sends no ids when the log of a run that continues lost its events, so no id is ever reused', async () => {

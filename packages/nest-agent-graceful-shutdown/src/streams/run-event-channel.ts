@@ -1,10 +1,10 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { Unsubscribe } from '../contracts/signal-bus.interface';
-import { LogWriter, type ChannelEvent } from './log-writer';
-import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface';
-import { isTerminal, StreamShape } from './stream-shape';
+import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { LogWriter, type ChannelEvent } from './log-writer.js';
+import type { LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
+import { isTerminal, StreamShape } from './stream-shape.js';
 
-export type { ChannelEvent } from './log-writer';
+export type { ChannelEvent } from './log-writer.js';
 
 const REPLAY_PAGE = 1_000;
 
@@ -19,6 +19,8 @@ export class RunEventChannel {
   private readonly out: LogWriter;
   private lastId: number;
   private closed = false;
+  /** What an earlier attempt left open is closed in the log before this attempt's first event. */
+  private inheritedOpen = false;
 
   private constructor(
     private readonly log: RunEventLog,
@@ -67,8 +69,9 @@ export class RunEventChannel {
 
   /**
    * The attempt is recorded (it holds the thread's lease): it claims the log, so the appends of
-   * an older attempt still running somewhere (paused past its lease) are refused from now on,
-   * and closes what an earlier attempt left open (a handover, a crash).
+   * an older attempt still running somewhere (paused past its lease) are refused from now on.
+   * What an earlier attempt left open (a handover, a crash) is closed with the attempt's first
+   * event: after the `RUN_STARTED` its connection gets, so that connection's stream is well formed.
    */
   async activate(writer: string): Promise<void> {
     if (this.unlogged) return;
@@ -83,7 +86,7 @@ export class RunEventChannel {
     } catch (error) {
       this.onError(error);
     }
-    for (const event of this.shape.closingEvents()) this.emit(event);
+    this.inheritedOpen = true;
   }
 
   /** True while the run's log has a segment open: a continuation must not start another. */
@@ -103,7 +106,13 @@ export class RunEventChannel {
    */
   readonly emit = (event: BaseEvent): void => {
     if (this.closed) return;
-    if (event.type === EventType.RUN_STARTED && this.shape.started) return this.notice(event);
+    const restart = event.type === EventType.RUN_STARTED && this.shape.started;
+    if (restart) this.notice(event);
+    if (this.inheritedOpen) {
+      this.inheritedOpen = false;
+      this.closeOpen();
+    }
+    if (restart) return;
     if (isTerminal(event)) for (const closing of this.shape.closingEvents()) this.push(closing);
     this.push(event);
   };

@@ -1,14 +1,14 @@
-import { OWNED_RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens';
+import { OWNED_RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens.js';
 import type { Provider } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens';
-import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { TypeOrmSessionStore } from '../session/typeorm-session.store';
-import { importRedisEntry, redisConnection } from '../signals/redis-entry';
-import { InMemoryRunEventLog } from './in-memory-run-event-log';
-import { carriesLogNudges } from '../session/log-nudges';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
-import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { TypeOrmSessionStore } from '../session/typeorm-session.store.js';
+import { importRedisEntry, redisConnection } from '../signals/redis-entry.js';
+import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
+import { carriesLogNudges } from '../session/log-nudges.js';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
+import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 
 /** A log the module made from its options, and so connects and closes; null for a log the host passed. */
 export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;

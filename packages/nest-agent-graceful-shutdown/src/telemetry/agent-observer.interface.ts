@@ -1,4 +1,4 @@
-import type { ResumeMode } from '../options/resume-mode';
+import type { ResumeMode } from '../options/resume-mode.js';
 
 /** How a run attempt ended on this instance, as counted by `agent_runs_total{outcome}`. */
 export type RunOutcomeLabel = 'completed' | 'canceled' | 'interrupted' | 'handed_over' | 'awaiting_approval' | 'failed';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
-import type { AgentObserver } from './agent-observer.interface';
-import { EventLogger } from '../logging/event-logger';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
+import type { AgentObserver } from './agent-observer.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 
 type Observation = { [K in keyof AgentObserver]-?: NonNullable<AgentObserver[K]> };
 

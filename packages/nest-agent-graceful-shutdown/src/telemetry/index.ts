@@ -1,3 +1,3 @@
-export { AgentTelemetry } from './agent-telemetry';
-export type { AgentObserver, ObservedRun, RunOutcomeLabel, ShutdownPhaseLabel } from './agent-observer.interface';
-export { TRACER_NAME, TraceAttr, type SavedTraceContext } from './trace-attributes';
+export { AgentTelemetry } from './agent-telemetry.js';
+export type { AgentObserver, ObservedRun, RunOutcomeLabel, ShutdownPhaseLabel } from './agent-observer.interface.js';
+export { TRACER_NAME, TraceAttr, type SavedTraceContext } from './trace-attributes.js';

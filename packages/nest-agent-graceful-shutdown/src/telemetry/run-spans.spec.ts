@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { RunSpans } from './run-spans';
+import { RunSpans } from './run-spans.js';
 
 describe('RunSpans', () => {
   const exporter = new InMemorySpanExporter();

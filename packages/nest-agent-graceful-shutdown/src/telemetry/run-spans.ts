@@ -1,8 +1,8 @@
 import { context, trace, SpanKind, SpanStatusCode, TraceFlags, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
-import type { ToolCall } from '../agent/agent-message';
-import type { ModelUsage } from '../agent/agent-model.interface';
-import type { RunPhase } from '../agent/stop-reason';
-import { TRACER_NAME, TraceAttr, type SavedTraceContext } from './trace-attributes';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { ModelUsage } from '../agent/agent-model.interface.js';
+import type { RunPhase } from '../agent/stop-reason.js';
+import { TRACER_NAME, TraceAttr, type SavedTraceContext } from './trace-attributes.js';
 
 /** What a run span starts with. */
 export interface RunSpanStart {

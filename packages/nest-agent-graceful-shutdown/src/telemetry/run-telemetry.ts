@@ -1,13 +1,13 @@
-import type { ToolCall } from '../agent/agent-message';
-import type { ModelUsage } from '../agent/agent-model.interface';
-import type { RunOutcome } from '../agent/run-outcome';
-import type { RunPhase } from '../agent/stop-reason';
-import type { ResumeMode } from '../options/resume-mode';
-import type { AgentTelemetry } from './agent-telemetry';
-import type { ObservedRun, RunOutcomeLabel } from './agent-observer.interface';
-import type { RunInstruments } from '../handle/run-instruments';
-import { RunSpans } from './run-spans';
-import { TraceAttr, type SavedTraceContext } from './trace-attributes';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { ModelUsage } from '../agent/agent-model.interface.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import type { RunPhase } from '../agent/stop-reason.js';
+import type { ResumeMode } from '../options/resume-mode.js';
+import type { AgentTelemetry } from './agent-telemetry.js';
+import type { ObservedRun, RunOutcomeLabel } from './agent-observer.interface.js';
+import type { RunInstruments } from '../handle/run-instruments.js';
+import { RunSpans } from './run-spans.js';
+import { TraceAttr, type SavedTraceContext } from './trace-attributes.js';
 
 /** The run attempt being measured. */
 export interface RunTelemetryInfo extends ObservedRun {

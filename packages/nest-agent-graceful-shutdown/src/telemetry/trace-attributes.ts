@@ -28,4 +28,4 @@ export const TraceAttr = {
 /** The tracer's name: the package's, as instrumentation scopes are named. */
 export const TRACER_NAME = 'nest-agent-graceful-shutdown';
 
-export type { SavedTraceContext } from '../contracts/interrupted-state';
+export type { SavedTraceContext } from '../contracts/interrupted-state.js';

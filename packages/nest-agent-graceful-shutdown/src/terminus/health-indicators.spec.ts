@@ -1,11 +1,11 @@
 import { Controller, Get, Logger, Module, type INestApplication } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, TerminusModule } from '@nestjs/terminus';
 import { Test } from '@nestjs/testing';
-import { GracefulShutdownModule } from '../graceful-shutdown.module';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
-import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
-import { ShutdownHealthIndicator } from './shutdown.health-indicator';
-import { SignalBusHealthIndicator } from './signal-bus.health-indicator';
+import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
+import { ShutdownHealthIndicator } from './shutdown.health-indicator.js';
+import { SignalBusHealthIndicator } from './signal-bus.health-indicator.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 

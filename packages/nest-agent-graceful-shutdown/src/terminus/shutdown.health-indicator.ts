@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
-import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service';
-import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry';
+import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
+import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 
 /**
  * Readiness: down from the first moment of a shutdown, so the load balancer stops sending

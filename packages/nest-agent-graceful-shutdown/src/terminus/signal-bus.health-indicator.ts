@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
-import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface';
+import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
 
 /**
  * Reports how cancels travel between instances. Always up: while Redis is out, runs go on

@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface';
-import type { RunSlotsContext } from './run-slots.contract';
+import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface.js';
+import type { RunSlotsContext } from './run-slots.contract.js';
 
 /**
  * `startRun`'s fencing token: every new attempt on a thread gets a higher one than every

@@ -1,10 +1,10 @@
 // `nest-agent-graceful-shutdown/testing`: behaviour suites to run against your own parts (Jest,
 // or Vitest with `globals: true`): every session store, every run event log, every signal bus, and every agent
 // loop driving a run handle.
-export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract';
-export { describeRunEventLogContract, type RunEventLogFixture } from './run-event-log.contract';
-export { describeSignalBusContract, type SignalBusFixture } from './signal-bus.contract';
-export { describeRunHandleContract } from './run-handle.contract';
-export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTurn } from './run-handle-harness';
-export { MemoryCheckpointer } from './memory-checkpointer';
-export { startMemoryRun, type MemoryRun, type MemoryRunOptions } from './memory-run';
+export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract.js';
+export { describeRunEventLogContract, type RunEventLogFixture } from './run-event-log.contract.js';
+export { describeSignalBusContract, type SignalBusFixture } from './signal-bus.contract.js';
+export { describeRunHandleContract } from './run-handle.contract.js';
+export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTurn } from './run-handle-harness.js';
+export { MemoryCheckpointer } from './memory-checkpointer.js';
+export { startMemoryRun, type MemoryRun, type MemoryRunOptions } from './memory-run.js';

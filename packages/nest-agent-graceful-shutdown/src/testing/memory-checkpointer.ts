@@ -1,7 +1,7 @@
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { StepCheckpointer } from '../contracts/step-checkpointer.interface';
-import type { StepCommit } from '../contracts/step-commit';
-import type { ToolCallRecord } from '../contracts/session-records';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { StepCheckpointer } from '../contracts/step-checkpointer.interface.js';
+import type { StepCommit } from '../contracts/step-commit.js';
+import type { ToolCallRecord } from '../contracts/session-records.js';
 
 /**
  * A checkpointer that keeps everything in memory and remembers every write, for specs: what

@@ -1,12 +1,12 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { RunControl } from '../agent/run-control';
-import type { RunOutcome } from '../agent/run-outcome';
-import { driveRun } from '../handle/drive-run';
-import { DurableRunHandle } from '../handle/durable-run-handle';
-import type { DurableAgent, ToolTraits } from '../handle/run-handle.interface';
-import { MemoryCheckpointer } from './memory-checkpointer';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import { RunControl } from '../agent/run-control.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
+import { driveRun } from '../handle/drive-run.js';
+import { DurableRunHandle } from '../handle/durable-run-handle.js';
+import type { DurableAgent, ToolTraits } from '../handle/run-handle.interface.js';
+import { MemoryCheckpointer } from './memory-checkpointer.js';
 
 /** What a run on a memory store starts from: what earlier runs of its thread left. */
 export interface MemoryRunOptions {

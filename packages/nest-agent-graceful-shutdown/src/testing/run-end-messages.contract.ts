@@ -1,8 +1,8 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { AgentMessage } from '../agent/agent-message';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import type { FinishRunCommand, SessionStore, StartRunCommand } from '../contracts/session-store.interface';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import type { FinishRunCommand, SessionStore, StartRunCommand } from '../contracts/session-store.interface.js';
 
 /** What the run-end message cases need from the enclosing contract: the store of the test and its clock. */
 export interface RunEndMessagesContext {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface';
+import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 
 /** A run of its own, so tests never share a log even on a shared store. */
 export const freshRun = (): RunLogKey => ({ threadId: `thread-${randomUUID()}`, runId: `run-${randomUUID()}` });

@@ -1,6 +1,6 @@
 /// <reference types="jest" />
-import type { RunEventLog } from '../contracts/run-event-log.interface';
-import { freshRun, idsOf, loggedEvents, RecordingListener, until } from './run-event-log-probes';
+import type { RunEventLog } from '../contracts/run-event-log.interface.js';
+import { freshRun, idsOf, loggedEvents, RecordingListener, until } from './run-event-log-probes.js';
 
 /** A log under test and how to release it. */
 export interface RunEventLogFixture {

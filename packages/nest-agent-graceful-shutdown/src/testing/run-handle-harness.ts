@@ -1,5 +1,5 @@
-import type { ToolFence } from '../agent/tool-fence';
-import type { DurableAgent } from '../handle/run-handle.interface';
+import type { ToolFence } from '../agent/tool-fence.js';
+import type { DurableAgent } from '../handle/run-handle.interface.js';
 
 /** One scripted model answer: text, tool calls, or both. */
 export interface ScriptedTurn {

@@ -1,11 +1,11 @@
 /// <reference types="jest" />
-import type { AgentHook } from '../agent/agent-hook.interface';
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import { StopReason } from '../agent/stop-reason';
-import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message';
-import { startMemoryRun } from './memory-run';
-import type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness';
-import { describeToolFences } from './tool-fence.contract';
+import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import { StopReason } from '../agent/stop-reason.js';
+import { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message.js';
+import { startMemoryRun } from './memory-run.js';
+import type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness.js';
+import { describeToolFences } from './tool-fence.contract.js';
 
 const call = (id: string, step: number, name = 'work'): ToolCall => ({ id, name, arguments: JSON.stringify({ step }) });
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };

@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import { TooManyRunsError } from '../errors/too-many-runs.error';
-import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface';
+import { TooManyRunsError } from '../errors/too-many-runs.error.js';
+import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface.js';
 
 /** What the run-slot cases need from the enclosing contract: the store of the test and its clock. */
 export interface RunSlotsContext {

@@ -1,14 +1,14 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { AgentMessage } from '../agent/agent-message';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../contracts/session-store.interface';
-import { describeRunEndMessages } from './run-end-messages.contract';
-import { describeFencingTokens } from './fencing-tokens.contract';
-import { describeRunSlots } from './run-slots.contract';
-import { describeThreadListing } from './thread-list.contract';
-import { describeStepCommits } from './step-commit.contract';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../contracts/session-store.interface.js';
+import { describeRunEndMessages } from './run-end-messages.contract.js';
+import { describeFencingTokens } from './fencing-tokens.contract.js';
+import { describeRunSlots } from './run-slots.contract.js';
+import { describeThreadListing } from './thread-list.contract.js';
+import { describeStepCommits } from './step-commit.contract.js';
 
 /** A store under test and how to release it. */
 export interface SessionStoreFixture {

@@ -1,7 +1,7 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { CancelSignal, RunEndedSignal, SignalBus } from '../contracts/signal-bus.interface';
-import { until } from './run-event-log-probes';
+import type { CancelSignal, RunEndedSignal, SignalBus } from '../contracts/signal-bus.interface.js';
+import { until } from './run-event-log-probes.js';
 
 /** Buses under test, each playing one instance on one shared transport, and how to release them. */
 export interface SignalBusFixture {

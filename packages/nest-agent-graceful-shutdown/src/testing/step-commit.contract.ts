@@ -1,11 +1,11 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { AgentMessage } from '../agent/agent-message';
-import { LeaseLostError } from '../errors/lease-lost.error';
-import type { CheckpointTarget, StartRunCommand } from '../contracts/session-store.interface';
-import type { StepCommit } from '../contracts/step-commit';
-import { commitStepThrough } from '../session/commit-step-through';
-import type { RunSlotsContext } from './run-slots.contract';
+import type { AgentMessage } from '../agent/agent-message.js';
+import { LeaseLostError } from '../errors/lease-lost.error.js';
+import type { CheckpointTarget, StartRunCommand } from '../contracts/session-store.interface.js';
+import type { StepCommit } from '../contracts/step-commit.js';
+import { commitStepThrough } from '../session/commit-step-through.js';
+import type { RunSlotsContext } from './run-slots.contract.js';
 
 /**
  * `commitStep`: a finished step's messages, started tool calls and framework state in one

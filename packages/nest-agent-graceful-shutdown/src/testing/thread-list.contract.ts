@@ -1,8 +1,8 @@
 /// <reference types="jest" />
 import { randomUUID } from 'node:crypto';
-import type { InterruptedState } from '../contracts/interrupted-state';
-import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface';
-import type { ThreadListPosition, ThreadSummary } from '../contracts/thread-list';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import type { SessionStore, StartRunCommand } from '../contracts/session-store.interface.js';
+import type { ThreadListPosition, ThreadSummary } from '../contracts/thread-list.js';
 
 /** What the thread-list cases need from the enclosing contract: the store of the test and its clock. */
 export interface ThreadListContext {

@@ -1,9 +1,9 @@
 /// <reference types="jest" />
-import type { AgentMessage, ToolCall } from '../agent/agent-message';
-import type { ToolFence } from '../agent/tool-fence';
-import { idempotencyKeyOf } from '../agent/tool-fence';
-import { startMemoryRun } from './memory-run';
-import type { ContractTool, RunHandleHarness } from './run-handle-harness';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { ToolFence } from '../agent/tool-fence.js';
+import { idempotencyKeyOf } from '../agent/tool-fence.js';
+import { startMemoryRun } from './memory-run.js';
+import type { ContractTool, RunHandleHarness } from './run-handle-harness.js';
 
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
 const call = (id: string, step: number): ToolCall => ({ id, name: 'work', arguments: JSON.stringify({ step }) });

@@ -1,4 +1,4 @@
-import type { ThreadRecord } from '../contracts/session-records';
+import type { ThreadRecord } from '../contracts/session-records.js';
 
 /**
  * Who may run, read and stop a thread. The host provides its own (teams, shared threads,
@@ -16,4 +16,4 @@ export class CreatorOwnsThread implements ThreadAccessPolicy {
   }
 }
 
-export { THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens';
+export { THREAD_ACCESS_POLICY } from '../tokens/graceful-shutdown.tokens.js';

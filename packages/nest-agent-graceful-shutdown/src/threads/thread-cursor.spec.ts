@@ -1,5 +1,5 @@
-import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
-import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
+import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor.js';
 
 const position = { updatedAt: '2025-01-02T03:04:05.000Z', threadId: 'thread:1.a_b-c' };
 

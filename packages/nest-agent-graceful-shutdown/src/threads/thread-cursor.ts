@@ -1,5 +1,5 @@
-import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
-import type { ThreadListPosition } from '../contracts/thread-list';
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
+import type { ThreadListPosition } from '../contracts/thread-list.js';
 
 // Longest cursor accepted, in characters: an ISO time and a 128-character id fit with room to spare.
 const MAX_CURSOR_LENGTH = 512;

@@ -1,5 +1,5 @@
-import type { ThreadStatus } from '../contracts/session-records';
-import type { ThreadSummary } from '../contracts/thread-list';
+import type { ThreadStatus } from '../contracts/session-records.js';
+import type { ThreadSummary } from '../contracts/thread-list.js';
 
 /** How many threads a page holds when the caller does not say. */
 export const DEFAULT_THREAD_PAGE_SIZE = 50;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
-import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
-import { ThreadNotFoundError } from '../errors/thread-not-found.error';
-import type { ThreadRecord } from '../contracts/session-records';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures';
-import type { TypeOrmSessionStore } from '../session/typeorm-session.store';
-import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy';
-import { ThreadQueryService } from './thread-query.service';
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
+import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error.js';
+import { ThreadNotFoundError } from '../errors/thread-not-found.error.js';
+import type { ThreadRecord } from '../contracts/session-records.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import type { TypeOrmSessionStore } from '../session/typeorm-session.store.js';
+import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy.js';
+import { ThreadQueryService } from './thread-query.service.js';
 
 beforeAll(() => Logger.overrideLogger(false));
 

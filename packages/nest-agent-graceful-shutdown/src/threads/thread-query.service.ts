@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AnswersStoreOutages } from '../session/store-outages.decorator';
-import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error';
-import { checkId, checkUserId } from '../arguments/argument-checks';
-import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error';
-import { ThreadNotFoundError } from '../errors/thread-not-found.error';
-import type { ThreadRecord } from '../contracts/session-records';
-import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface';
-import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './thread-access.policy';
-import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor';
-import { DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE, toThreadListItemView, type ThreadListRequest, type ThreadListView } from './thread-list-view';
-import { toMessageView, toThreadView, type MessageView, type ThreadView } from './thread-views';
+import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
+import { checkId, checkUserId } from '../arguments/argument-checks.js';
+import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error.js';
+import { ThreadNotFoundError } from '../errors/thread-not-found.error.js';
+import type { ThreadRecord } from '../contracts/session-records.js';
+import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
+import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './thread-access.policy.js';
+import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor.js';
+import { DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE, toThreadListItemView, type ThreadListRequest, type ThreadListView } from './thread-list-view.js';
+import { toMessageView, toThreadView, type MessageView, type ThreadView } from './thread-views.js';
 
 /** Reads a user's threads: the list, each one's status and history. Served during a shutdown too. */
 @Injectable()

@@ -1,5 +1,5 @@
-import type { InterruptedState } from '../contracts/interrupted-state';
-import type { RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../contracts/session-records';
+import type { InterruptedState } from '../contracts/interrupted-state.js';
+import type { RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../contracts/session-records.js';
 
 /** A thread's status, as `GET /v1/threads/{threadId}` returns it. */
 export interface ThreadView {
