@@ -26,6 +26,16 @@ export async function postRunEvents(url: string, headers: Record<string, string>
     headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify(input),
   });
+  return readRunEvents(response);
+}
+
+/** GETs a run's stream at `url` (a join) and reads its server-sent events as they arrive. */
+export async function getRunEvents(url: string, headers: Record<string, string>): Promise<RunEvents> {
+  return readRunEvents(await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } }));
+}
+
+/** Reads the server-sent events of `response` in the background. */
+function readRunEvents(response: Response): RunEvents {
   const events: RunEvent[] = [];
   const done = (async () => {
     if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return;

@@ -6,7 +6,7 @@ import { ConsumerProcess } from './consumer-process';
 import { check, same } from './proof-checks';
 import { ledgerFile } from './module-ledger-run';
 import { readModuleLedger, type ModuleLoad } from './module-instances';
-import { postRunEvents, runInput } from '../bench/run-events';
+import { getRunEvents, postRunEvents, runInput, type RunEvents } from '../bench/run-events';
 
 const USER = { 'x-user': 'alice' };
 /** How the library answers a call that may have started when its run stopped (it is not run again). */
@@ -113,7 +113,28 @@ export class ConsumerProof {
       same(messages.filter((message) => message.role === 'system').length, 1, 'resume messages');
       const executed = [...this.firstExecutions, ...app.executions()];
       same(executed, [...new Set(executed)], 'tool executions across both processes (none twice)');
+      await this.readAsPlainClient(app);
     });
+  }
+
+  /**
+   * What a plain client that retries until it sees the end gets once the run has ended: the
+   * identical request again, and a join without `Last-Event-ID` through the README's join, each
+   * one AG-UI sequence ending `RUN_FINISHED`; `Last-Event-ID: abc` there is a 400.
+   */
+  private async readAsPlainClient(app: ConsumerProcess): Promise<void> {
+    const stream = `${app.baseUrl}/threads/${this.threadId}/stream`;
+    const answers: Array<[string, RunEvents]> = [
+      ['an identical re-send', await postRunEvents(`${app.baseUrl}${this.runUrlPath}`, USER, this.input)],
+      ['a join without Last-Event-ID', await getRunEvents(stream, USER)],
+    ];
+    for (const [what, answer] of answers) {
+      same(pick(await answer.terminal()), { type: 'RUN_FINISHED' }, `the terminal event of ${what}`);
+      const ends = answer.events.filter((event) => ['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR'].includes(event.type));
+      same(ends.map((event) => event.type), ['RUN_STARTED', 'RUN_FINISHED'], `the run events of ${what}`);
+    }
+    const refused = await fetch(stream, { headers: { ...USER, 'last-event-id': 'abc' } });
+    same([refused.status, ((await refused.json()) as { code?: string }).code], [400, 'INVALID_EVENT_ID'], 'a join after Last-Event-ID abc');
   }
 
   /** What the first process (`interruptMidRun`'s, which exits) loaded, from its module ledger. */

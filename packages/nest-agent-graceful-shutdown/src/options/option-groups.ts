@@ -25,7 +25,7 @@ import { defaultResumeMessage } from '../resume/resume-message.js';
 import { RUN_LIMIT_OPTIONS } from './run-limits.js';
 
 // Each option of the module, declared once: its default and what its value must be. The option
-// docs (graceful-shutdown-options.interface.ts, the README's Options table) repeat the defaults.
+// docs (graceful-shutdown-options.interface.ts, docs/library/options.md) repeat the defaults.
 
 /** The options of `shutdown`. */
 export const SHUTDOWN_OPTIONS = {
