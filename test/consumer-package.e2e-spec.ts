@@ -29,6 +29,7 @@ import {
   type PackedLibrary,
 } from '../tools/consumer-apps';
 import { PostgresServer, REPO_ROOT as REPO } from 'dev-services';
+import { newestRelease } from '../tools/release/changelog-release';
 
 /**
  * The library as NestJS teams get it: packed with `npm pack`, installed from the tarball with the
@@ -71,6 +72,12 @@ describe('the packed library', () => {
     const builds = ['esm', 'cjs'].flatMap((build) => [`dist/${build}/package.json`, `dist/${build}/index.js`, `dist/${build}/index.d.ts`]);
     expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', ...builds]));
     expect(packed.files.filter((file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it("packs the version of the CHANGELOG's newest release", async () => {
+    const read = async (file: string) => (await promisify(execFile)('tar', ['-xOzf', packed.tarball, `package/${file}`])).stdout;
+    const { version } = JSON.parse(await read('package.json')) as { version: string };
+    expect(version).toBe(newestRelease(await read('CHANGELOG.md')).version);
   });
 
   it('passes publint --strict with nothing to report', async () => {

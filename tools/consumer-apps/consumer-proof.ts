@@ -131,7 +131,11 @@ export class ConsumerProof {
     for (const [what, answer] of answers) {
       same(pick(await answer.terminal()), { type: 'RUN_FINISHED' }, `the terminal event of ${what}`);
       const ends = answer.events.filter((event) => ['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR'].includes(event.type));
-      same(ends.map((event) => event.type), ['RUN_STARTED', 'RUN_FINISHED'], `the run events of ${what}`);
+      same(
+        ends.map((event) => event.type),
+        ['RUN_STARTED', 'RUN_FINISHED'],
+        `the run events of ${what}`,
+      );
     }
     const refused = await fetch(stream, { headers: { ...USER, 'last-event-id': 'abc' } });
     same([refused.status, ((await refused.json()) as { code?: string }).code], [400, 'INVALID_EVENT_ID'], 'a join after Last-Event-ID abc');
