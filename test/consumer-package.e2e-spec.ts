@@ -21,6 +21,7 @@ import {
   packLibrary,
   missingFromApp,
   readmeImportedPackages,
+  readmeTypeScriptBlocks,
   runWithModuleLedger,
   writeReadmeBlocks,
   type ConsumerApp,
@@ -139,7 +140,7 @@ describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerA
     expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
   });
 
-  it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again", async () => {
+  it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again; a plain client's re-send and join then end RUN_FINISHED", async () => {
     await proof.resumeOnRestart();
   });
 });
@@ -166,6 +167,7 @@ function readmeExtras(dir: string, app: ConsumerApp): string[] {
 describe('the consumer apps with every agent framework', () => {
   const loaded = new Map<string, ModuleLoad[]>();
   const readmeErrors = new Map<string, string>();
+  const readmeFiles = new Map<string, number>();
 
   beforeAll(async () => {
     await Promise.all(
@@ -174,7 +176,7 @@ describe('the consumer apps with every agent framework', () => {
         await addToConsumerApp(dir, [...app.frameworks, ...readmeExtras(dir, app)], ['frameworks']);
         await compileConsumerApp(app, dir);
         // Then the README's blocks, unchanged, beside the app's own sources, compiled by its own tsc and tsconfig.
-        writeReadmeBlocks(dir);
+        readmeFiles.set(app.name, writeReadmeBlocks(dir).length);
         readmeErrors.set(
           app.name,
           await compileConsumerApp(app, dir).then(
@@ -197,6 +199,8 @@ describe('the consumer apps with every agent framework', () => {
   );
 
   it.each(CONSUMER_APPS)('the $name app compiles every TypeScript block of the library README as written', (app: ConsumerApp) => {
+    expect(readmeFiles.get(app.name)).toBe(readmeTypeScriptBlocks().length);
+    expect(readmeFiles.get(app.name)).toBeGreaterThan(0);
     expect(readmeErrors.get(app.name)).toBe('');
   });
 });
