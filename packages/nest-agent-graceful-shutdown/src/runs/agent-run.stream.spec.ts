@@ -1,12 +1,11 @@
 import { Logger, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from 'dev-services';
 import { answer, scriptedModel } from '../agent/agent-runtime.fixtures.js';
 import { StopReason } from '../agent/stop-reason.js';
-import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { startModuleApp } from './module-app.fixtures.js';
 import { AgentRunService } from './agent-run.service.js';
 import { AgentRun } from './agent-run.js';
 import { RunStreamService } from './run-stream.service.js';
@@ -20,11 +19,7 @@ describe('AgentRun.streamTo and RunStreamService.join', () => {
 
   beforeEach(async () => {
     sqlite = await openSqliteStore();
-    const moduleRef = await Test.createTestingModule({
-      imports: [GracefulShutdownModule.forRoot({ shutdown: { handleSignals: false }, store: { useValue: sqlite.store } })],
-    }).compile();
-    app = moduleRef.createNestApplication();
-    await app.init();
+    app = await startModuleApp(sqlite.store);
   });
 
   afterEach(async () => {

@@ -1,15 +1,14 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { Logger, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { answer, scriptedModel } from '../agent/agent-runtime.fixtures.js';
 import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
-import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { startModuleApp } from './module-app.fixtures.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';
 import { AgentRun } from './agent-run.js';
 import { AgentRunService } from './agent-run.service.js';
@@ -34,11 +33,7 @@ describe('the services refuse malformed arguments before reading or writing anyt
 
   beforeAll(async () => {
     sqlite = await openSqliteStore();
-    const moduleRef = await Test.createTestingModule({
-      imports: [GracefulShutdownModule.forRoot({ shutdown: { handleSignals: false }, store: { useValue: sqlite.store } })],
-    }).compile();
-    app = moduleRef.createNestApplication();
-    await app.init();
+    app = await startModuleApp(sqlite.store);
     // alice's thread t1 has one run, r1, that completed: its log is there to be joined.
     const run = await app.get(AgentRunService).start('alice', input('t1'), agent);
     if (!(run instanceof AgentRun)) throw new Error('a new run must be started');
