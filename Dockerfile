@@ -15,7 +15,10 @@ COPY package.json package-lock.json ./
 COPY packages/nest-agent-graceful-shutdown/package.json ./packages/nest-agent-graceful-shutdown/
 RUN npm ci
 COPY nest-cli.json tsconfig.json tsconfig.build.json ./
-COPY packages/nest-agent-graceful-shutdown/tsconfig.json packages/nest-agent-graceful-shutdown/tsconfig.build.json ./packages/nest-agent-graceful-shutdown/
+# The library's dual build: its script and the tsconfig of each pass (CommonJS, then ES modules).
+COPY packages/nest-agent-graceful-shutdown/build.mjs packages/nest-agent-graceful-shutdown/tsconfig.json \
+     packages/nest-agent-graceful-shutdown/tsconfig.build.json packages/nest-agent-graceful-shutdown/tsconfig.build.esm.json \
+     ./packages/nest-agent-graceful-shutdown/
 COPY packages/nest-agent-graceful-shutdown/src ./packages/nest-agent-graceful-shutdown/src
 COPY src ./src
 COPY console ./console
