@@ -39,14 +39,12 @@ export function parseRunInput(body: unknown): ValidRunInput {
     throw new InvalidRunInputError(fieldPath(issue.path) || 'body', issue.message);
   }
   const input: RunAgentInput = parsed.data as RunAgentInput;
-  if (!isValidId(input.threadId)) throw new InvalidRunInputError('threadId', ID_RULE);
-  if (!isValidId(input.runId)) throw new InvalidRunInputError('runId', ID_RULE);
+  checkInputId('threadId', input.threadId);
+  checkInputId('runId', input.runId);
   const seen = new Set<string>();
   const userMessages: IncomingUserMessage[] = [];
   input.messages.forEach((message, index) => {
-    if (!message.id || message.id.length > MAX_MESSAGE_ID_LENGTH) {
-      throw new InvalidRunInputError(`messages[${index}].id`, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
-    }
+    checkMessageId(`messages[${index}].id`, message.id);
     if (message.role !== 'user' || seen.has(message.id)) {
       seen.add(message.id);
       return;
@@ -65,13 +63,10 @@ export function parseRunInput(body: unknown): ValidRunInput {
  */
 export function checkRunInput(input: ValidRunInput): ValidRunInput {
   if (input === null || typeof input !== 'object') throw new InvalidRunInputError('input', 'must be a run request; build it with parseRunInput');
-  if (typeof input.threadId !== 'string' || !isValidId(input.threadId)) throw new InvalidRunInputError('threadId', ID_RULE);
-  if (typeof input.runId !== 'string' || !isValidId(input.runId)) throw new InvalidRunInputError('runId', ID_RULE);
+  checkInputId('threadId', input.threadId);
+  checkInputId('runId', input.runId);
   listOf<IncomingUserMessage>(input.userMessages, 'userMessages').forEach((message, index) => {
-    const id = message?.id;
-    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_MESSAGE_ID_LENGTH) {
-      throw new InvalidRunInputError(`userMessages[${index}].id`, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
-    }
+    checkMessageId(`userMessages[${index}].id`, message?.id);
     if (typeof message?.content !== 'string') throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
   });
   listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => {
@@ -81,6 +76,18 @@ export function checkRunInput(input: ValidRunInput): ValidRunInput {
       throw new InvalidRunInputError(`resume[${index}].status`, 'must be resolved or cancelled');
   });
   return input;
+}
+
+/** A thread or run id of a run request (`isValidId`), else `InvalidRunInputError` naming `field`. */
+function checkInputId(field: string, value: unknown): void {
+  if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
+}
+
+/** A message id the history can hold: a string of 1 to `MAX_MESSAGE_ID_LENGTH` characters. */
+function checkMessageId(field: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_MESSAGE_ID_LENGTH) {
+    throw new InvalidRunInputError(field, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
+  }
 }
 
 /** The entries of a list a caller built: any of them may be anything. */
