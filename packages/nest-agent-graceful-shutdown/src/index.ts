@@ -21,6 +21,15 @@ export type {
 export type { AgentMessage, ToolCall } from './agent/agent-message.js';
 export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from './agent/agent-model.interface.js';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface.js';
+export type {
+  AgentRelease,
+  AgentShape,
+  AgentVersionChange,
+  NotRunReason,
+  ToolInputCheck,
+  VersionChangeDecision,
+  VersionChangePolicy,
+} from './agent/agent-release.js';
 export { StopReason } from './agent/stop-reason.js';
 export type { InterruptedState } from './contracts/interrupted-state.js';
 export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook.js';
@@ -49,6 +58,7 @@ export type { ShutdownPhase } from './shutdown/shutdown-coordinator.service.js';
 
 export {
   AgentServiceError,
+  AgentVersionChangedError,
   ApprovalPendingError,
   EventLogUnavailableError,
   HistoryLimitError,

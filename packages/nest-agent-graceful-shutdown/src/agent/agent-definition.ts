@@ -1,4 +1,5 @@
 import type { AgentModel } from './agent-model.interface.js';
+import type { VersionChangePolicy } from './agent-release.js';
 import type { AgentTool } from './agent-tool.interface.js';
 
 /** What an agent is made of. */
@@ -17,4 +18,14 @@ export interface AgentDefinition {
    * @default 4
    */
   maxParallelToolCalls?: number;
+  /**
+   * The agent's release label, recorded with every run attempt (e.g. the app's `package.json`
+   * version). @default the module's `runs.agentVersion`
+   */
+  version?: string;
+  /**
+   * How a resume of a run that an earlier (or later) release started goes on.
+   * @default the module's `runs.onVersionChange` ('adapt')
+   */
+  onVersionChange?: VersionChangePolicy;
 }

@@ -20,6 +20,10 @@ export interface InterruptedState {
   iteration: number;
   /** Tool calls of the last step left without a result. */
   pendingToolCalls: PendingToolCall[];
+  /** The `version` label of the agent that ran the interrupted attempt; absent in markers of releases before 0.8. */
+  agentVersion?: string;
+  /** The fingerprint of that agent (tools and their schemas, a graph's nodes and channels); absent before 0.8. */
+  agentFingerprint?: string;
   /** The interrupted attempt's trace, when it was sampled: the attempt that continues links to it. */
   traceContext?: SavedTraceContext;
 }

@@ -23,6 +23,10 @@ export interface RunRecord {
   instanceId: string;
   /** The registered name of the agent that runs it (`AgentRegistry`); null when it had none. */
   agentName: string | null;
+  /** The `version` label of the agent that ran this attempt; null for attempts of releases before 0.8. */
+  agentVersion: string | null;
+  /** The fingerprint of that agent's tools and schemas (and graph); null before 0.8. */
+  agentFingerprint: string | null;
   /** Tokens the run's model calls used; null when the model reports none. */
   usage: { promptTokens: number; completionTokens: number } | null;
   startedAt: string;
@@ -64,8 +68,12 @@ export interface ToolCallRecord {
   runKey: string;
   toolName: string;
   arguments: string;
-  /** `started` before the tool runs; `finished` once its result is stored. */
-  status: 'started' | 'finished';
+  /**
+   * `started` before the tool runs; `finished` once its result is stored; `not_run` for a call a
+   * resume answered without running it (its tool gone or its arguments refused after a change of
+   * the agent), with that answer as `result`.
+   */
+  status: 'started' | 'finished' | 'not_run';
   result: string | null;
   startedAt: string;
   finishedAt: string | null;

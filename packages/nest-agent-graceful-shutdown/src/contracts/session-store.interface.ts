@@ -1,5 +1,6 @@
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { ModelUsage } from '../agent/agent-model.interface.js';
+import type { AgentRelease, NotRunCall } from '../agent/agent-release.js';
 import type { RunPhase, StopReason } from '../agent/stop-reason.js';
 import type { InterruptedState } from './interrupted-state.js';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records.js';
@@ -16,8 +17,15 @@ export interface StartRunCommand {
   instanceId: string;
   /** The registered name of the run's agent, so any instance can continue it; null when unregistered. */
   agentName?: string | null;
+  /** The release of the agent that runs this attempt: recorded on the run. @default none (null) */
+  agentRelease?: AgentRelease | null;
   /** Messages to append before the run starts (resolved tool calls of an interrupted step). */
   messages: readonly AgentMessage[];
+  /**
+   * Calls of the interrupted step answered without running (their results are in `messages`):
+   * recorded as `not_run` tool calls in the same transaction. @default none
+   */
+  notRunToolCalls?: readonly NotRunCall[];
   /**
    * The `lastRun.key` the caller planned the run from (null for a thread it saw without
    * runs). When set and the thread has moved on since, nothing is written and

@@ -23,3 +23,4 @@ export { RunIdReusedError } from './run-id-reused.error.js';
 export { InvalidEventIdError } from './invalid-event-id.error.js';
 export { InvalidIdError } from './invalid-id.error.js';
 export { InvalidWaitError } from './invalid-wait.error.js';
+export { AgentVersionChangedError } from './agent-version-changed.error.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseEvent } from '@ag-ui/core';
 import type { StopDecision } from '../agent/agent-hook.interface.js';
+import type { AgentVersionChange } from '../agent/agent-release.js';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { ModelUsage } from '../agent/agent-model.interface.js';
 import { HookChain } from '../agent/hook-chain.js';
@@ -35,6 +36,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   readonly pendingToolCalls: readonly ToolCall[];
   readonly prelude: readonly AgentMessage[];
   readonly resumed: boolean;
+  readonly versionChange: AgentVersionChange | null;
   private readonly hooks: HookChain;
   private readonly conversation: AgentMessage[];
   /** The tool messages of the conversation by the call they answer. */
@@ -68,6 +70,7 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     this.pendingToolCalls = spec.pendingToolCalls ?? [];
     this.prelude = spec.prelude ?? [];
     this.resumed = spec.resumed ?? false;
+    this.versionChange = spec.versionChange ?? null;
     this.state = spec.savedState ?? null;
     this.hooks = new HookChain(spec.hooks);
     this.instruments = spec.instruments ?? NO_INSTRUMENTS;

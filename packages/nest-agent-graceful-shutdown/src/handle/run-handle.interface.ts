@@ -1,6 +1,7 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { ModelStreamSink, ModelUsage } from '../agent/agent-model.interface.js';
+import type { AgentShape, AgentVersionChange, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
 import type { StopRequest } from '../agent/run-control.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
 import type { RunPhase, StopReason } from '../agent/stop-reason.js';
@@ -96,6 +97,11 @@ export interface RunHandle {
   readonly prelude: readonly AgentMessage[];
   /** True when this run continues an interrupted one (a resume message is in `messages`). */
   readonly resumed: boolean;
+  /**
+   * Set when this run continues an attempt that another release of the agent wrote (its version
+   * or fingerprint differs): a graph adapter checks that `savedState` still fits its graph.
+   */
+  readonly versionChange: AgentVersionChange | null;
   /** The framework state saved with `saveState` by an earlier run of this thread, if any. */
   readonly savedState: unknown;
   /** Reasoning rounds started so far. */
@@ -166,4 +172,24 @@ export interface DurableAgent {
   run(handle: RunHandle): Promise<void>;
   /** What the module must know of a tool by name; undefined for an unknown tool. */
   toolTraits(name: string): ToolTraits | undefined;
+  /**
+   * The agent's release label, recorded with every run attempt and in the interrupt marker.
+   * @default the module's `runs.agentVersion`
+   */
+  readonly version?: string;
+  /**
+   * How a resume across a change of version or fingerprint goes on.
+   * @default the module's `runs.onVersionChange` ('adapt')
+   */
+  readonly onVersionChange?: VersionChangePolicy;
+  /**
+   * What a resume depends on (tools and their input schemas; a graph's nodes and channels): the
+   * module fingerprints it. @default the fingerprint of no tools
+   */
+  describe?(): AgentShape;
+  /**
+   * Checks a call's arguments with the framework's own input check for the tool (never around
+   * it): a resume does not run a call its current tool refuses. @default every input passes
+   */
+  checkToolInput?(call: ToolCall): Promise<ToolInputCheck>;
 }

@@ -1,5 +1,6 @@
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { AgentVersionChange } from '../agent/agent-release.js';
 import type { RunControl } from '../agent/run-control.js';
 import type { RunEventSink } from '../agent/run-events.js';
 import type { StepCheckpointer } from '../contracts/step-checkpointer.interface.js';
@@ -48,6 +49,8 @@ export interface RunHandleSpec extends AgentRunInput, AgentRunEnvironment {
   preludeStored?: boolean;
   /** The framework state an earlier run saved. */
   savedState?: unknown;
+  /** The version change this run crosses, when it continues an attempt of another release. @default null */
+  versionChange?: AgentVersionChange | null;
   /** What the module knows of a tool by name. */
   toolTraits?: (name: string) => ToolTraits | undefined;
   /** Where steps, model answers, tool calls and checkpoints are reported (traces, metrics). @default nothing */

@@ -2,10 +2,12 @@ import { Counter, Gauge, Histogram, register as globalRegistry, type Metric, typ
 import type { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import type { AgentObserver, RunOutcomeLabel, ShutdownPhaseLabel } from '../telemetry/agent-observer.interface.js';
 import type { ResumeMode } from '../options/resume-mode.js';
+import type { NotRunReason } from '../agent/agent-release.js';
 import { AgentMetricName as Name, CANCEL_BUCKETS, CHECKPOINT_BUCKETS, SHUTDOWN_BUCKETS } from './metric-names.js';
 
 const OUTCOMES: readonly RunOutcomeLabel[] = ['completed', 'canceled', 'interrupted', 'handed_over', 'awaiting_approval', 'failed'];
 const MODES: readonly ResumeMode[] = ['client', 'auto'];
+const NOT_RUN_REASONS: readonly NotRunReason[] = ['tool_removed', 'invalid_arguments', 'policy'];
 const PHASES: readonly ShutdownPhaseLabel[] = ['drain', 'interrupt', 'close'];
 
 /**
@@ -63,10 +65,22 @@ export class AgentMetrics {
       help: 'Tool calls still running when the process exited (their outcome is recorded as unknown).',
       registers,
     });
+    const acrossVersions = new Counter({
+      name: Name.resumesAcrossVersionsTotal,
+      help: 'Resumes whose agent version or fingerprint differs from the interrupted attempt.',
+      registers,
+    });
+    const notRun = new Counter({
+      name: Name.toolCallsNotRunTotal,
+      help: 'Pending tool calls not run at a resume, by reason (tool_removed, invalid_arguments, policy).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of NOT_RUN_REASONS) notRun.inc({ reason }, 0);
     for (const outcome of OUTCOMES) runs.inc({ outcome }, 0);
     for (const mode of MODES) resumes.inc({ mode }, 0);
     for (const phase of PHASES) shutdown.zero({ phase });
-    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins, abandoned];
+    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins, abandoned, acrossVersions, notRun];
     const observer: AgentObserver = {
       runEnded: (_run, outcome) => runs.inc({ outcome }),
       runResumed: (_run, mode) => resumes.inc({ mode }),
@@ -76,6 +90,8 @@ export class AgentMetrics {
       leaseLost: () => leaseLost.inc(),
       streamJoined: () => joins.inc(),
       toolCallAbandoned: () => abandoned.inc(),
+      resumedAcrossVersions: () => acrossVersions.inc(),
+      toolCallNotRun: (_run, _tool, reason) => notRun.inc({ reason }),
     };
     this.stopObserving = telemetry.observe(observer);
   }

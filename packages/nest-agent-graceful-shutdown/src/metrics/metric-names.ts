@@ -10,6 +10,8 @@ export const AgentMetricName = {
   signalBusConnected: 'agent_signal_bus_connected',
   toolCallsAbandonedTotal: 'agent_tool_calls_abandoned_total',
   streamJoinsTotal: 'agent_stream_joins_total',
+  resumesAcrossVersionsTotal: 'agent_resumes_across_versions_total',
+  toolCallsNotRunTotal: 'agent_tool_calls_not_run_total',
 } as const;
 
 /** Histogram buckets, in seconds: a shutdown's phases last up to the pod's grace period. */

@@ -1,4 +1,5 @@
 import type { AgentHook } from '../agent/agent-hook.interface.js';
+import type { VersionChangePolicy } from '../agent/agent-release.js';
 import type { ResumeMessageTemplate } from '../resume/resume-message.js';
 import type { RunLimitOptions } from './run-limits.js';
 import type { SignalBus } from '../contracts/signal-bus.interface.js';
@@ -177,6 +178,21 @@ export interface RunOptions {
    * @default the built-in English text (when, why, which phase, what was pending)
    */
   resumeMessage?: ResumeMessageTemplate;
+  /**
+   * The `version` label of agents that set none: recorded with every run attempt and in the
+   * interrupt marker, beside the fingerprint the module computes, so a resume knows when it
+   * crosses a release. Set it to the app's release (an image tag, an env variable).
+   * @default the `version` of the `package.json` in the working directory, else `'unversioned'`
+   */
+  agentVersion?: string;
+  /**
+   * How a resume goes on when its agent's version or fingerprint differs from the interrupted
+   * attempt's, for agents that set no `onVersionChange` of their own: `adapt` (pending calls
+   * whose tool is gone or whose arguments its schema refuses are answered "not run"),
+   * `refuse` (409 `AGENT_VERSION_CHANGED`), `skip-pending`, or a function that decides.
+   * @default 'adapt'
+   */
+  onVersionChange?: VersionChangePolicy;
 }
 
 /** The run event logs that make run streams joinable. */

@@ -19,6 +19,7 @@ import {
   POSITIVE_MILLISECONDS,
   POSITIVE_WHOLE_MILLISECONDS,
   POSTGRES_SIGNALS,
+  VERSION_CHANGE_POLICY,
   wholeNumberAtLeastZero,
 } from './option-rules.js';
 import { defaultResumeMessage } from '../resume/resume-message.js';
@@ -70,6 +71,9 @@ export const RUN_OPTIONS = {
   resumeMode: { rule: oneOf('client', 'auto'), default: undefined },
   onDisconnect: { rule: oneOf('continue', 'cancel'), default: 'continue' },
   resumeMessage: { rule: FUNCTION, default: defaultResumeMessage },
+  // Unset: the `version` of the package.json in the working directory (defaultAgentVersion).
+  agentVersion: { rule: NON_EMPTY_STRING, default: undefined },
+  onVersionChange: { rule: VERSION_CHANGE_POLICY, default: 'adapt' },
 } satisfies OptionGroupDeclaration<RunOptions>;
 
 /** The options of `streams`. */

@@ -37,6 +37,13 @@ export const POSTGRES_SIGNALS: OptionRule = {
   error: TypeError,
 };
 
+/** A version-change policy: `'adapt'`, `'refuse'`, `'skip-pending'` or a function that decides. */
+export const VERSION_CHANGE_POLICY: OptionRule = {
+  accepts: (value) => typeof value === 'function' || value === 'adapt' || value === 'refuse' || value === 'skip-pending',
+  says: "'adapt', 'refuse', 'skip-pending' or a function",
+  error: TypeError,
+};
+
 /** A function, such as a template. */
 export const FUNCTION: OptionRule = { accepts: (value) => typeof value === 'function', says: 'a function', error: TypeError };
 

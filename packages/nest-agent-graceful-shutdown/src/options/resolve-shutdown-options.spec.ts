@@ -1,3 +1,4 @@
+import { defaultAgentVersion } from './default-agent-version.js';
 import { hostname } from 'node:os';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
 import { defaultResumeMessage } from '../resume/resume-message.js';
@@ -27,6 +28,8 @@ describe('resolveShutdownOptions', () => {
       defaultStepDurationMs: 5_000,
       sseHeartbeatMs: 15_000,
       resumeMessage: defaultResumeMessage,
+      agentVersion: defaultAgentVersion(),
+      onVersionChange: 'adapt',
       resumeMode: undefined,
       onDisconnect: 'continue',
       streamRetentionMs: 3_600_000,

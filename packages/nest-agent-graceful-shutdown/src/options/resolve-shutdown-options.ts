@@ -3,6 +3,8 @@ import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { GracefulShutdownModuleOptions, PostgresSignalSettings, RedisClientLike } from './graceful-shutdown-options.interface.js';
 import { assertKnownOptions } from './known-options.js';
 import type { ResumeMessageTemplate } from '../resume/resume-message.js';
+import type { VersionChangePolicy } from '../agent/agent-release.js';
+import { defaultAgentVersion } from './default-agent-version.js';
 import { resolveOptionGroup } from './option-group.js';
 import { LEASE_OPTIONS, RUN_OPTIONS, SHUTDOWN_OPTIONS, SIGNAL_OPTIONS, STREAM_OPTIONS } from './option-groups.js';
 import { resolveRunLimits, type ResolvedRunLimits } from './run-limits.js';
@@ -32,6 +34,9 @@ export interface ResolvedShutdownOptions {
   defaultStepDurationMs: number;
   sseHeartbeatMs: number;
   resumeMessage: ResumeMessageTemplate;
+  /** The version label of agents that set none. */
+  agentVersion: string;
+  onVersionChange: VersionChangePolicy;
   /** Unset: decided from the store and the bus (see `RunOptions.resumeMode`). */
   resumeMode?: 'client' | 'auto';
   onDisconnect: 'continue' | 'cancel';
@@ -83,6 +88,8 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     defaultStepDurationMs: runs.defaultStepDurationMs,
     sseHeartbeatMs: runs.sseHeartbeatMs,
     resumeMessage: runs.resumeMessage,
+    agentVersion: runs.agentVersion ?? defaultAgentVersion(),
+    onVersionChange: runs.onVersionChange,
     resumeMode: runs.resumeMode,
     onDisconnect: runs.onDisconnect,
     streamRetentionMs: streams.retentionMs,

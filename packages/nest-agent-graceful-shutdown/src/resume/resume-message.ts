@@ -1,4 +1,5 @@
 import type { ToolCall } from '../agent/agent-message.js';
+import type { AgentVersionChange, NotRunCall } from '../agent/agent-release.js';
 import type { InterruptedState } from '../contracts/interrupted-state.js';
 
 const WHY: Record<InterruptedState['reason'], string> = {
@@ -22,6 +23,10 @@ export interface ResumeMessageContext {
   rerun: readonly ToolCall[];
   /** Calls that may have run, answered as "interrupted, outcome unknown". */
   unknown: readonly ToolCall[];
+  /** Calls not run because the agent changed since they were asked for (each result says why). */
+  notRun: readonly NotRunCall[];
+  /** The version change this resume crosses; null when the same release continues. */
+  versionChange: AgentVersionChange | null;
   /** True when the last assistant answer was saved cut off by the stop. */
   answerCutOff: boolean;
 }
@@ -36,14 +41,21 @@ export type ResumeMessageTemplate = (context: ResumeMessageContext) => string;
  * The built-in resume message: when, why, in which phase, what was pending, and to continue
  * without repeating finished work.
  */
-export const defaultResumeMessage: ResumeMessageTemplate = ({ marker, rerun, unknown, answerCutOff }) => {
+export const defaultResumeMessage: ResumeMessageTemplate = ({ marker, rerun, unknown, notRun, versionChange, answerCutOff }) => {
   const lines = [
     `The previous run (${marker.runId}) was interrupted at ${marker.interruptedAt} because ${WHY[marker.reason]}.`,
     `It stopped in the ${marker.phase} phase of iteration ${marker.iteration}.`,
   ];
   if (rerun.length) lines.push(`Tool calls run now because they had not started or are safe to repeat: ${describe(rerun)}.`);
   if (unknown.length) lines.push(`Tool calls whose outcome is unknown: ${describe(unknown)}.`);
-  if (!rerun.length && !unknown.length) lines.push('No tool call was pending.');
+  if (versionChange) {
+    const { from, to } = versionChange;
+    lines.push(`The agent was updated since (release ${from.version} to ${to.version}): its tools may differ from those the earlier calls used.`);
+  }
+  if (notRun.length) {
+    lines.push(`Tool calls not run, because they do not fit the updated agent: ${describe(notRun.map((entry) => entry.call))}.`);
+  }
+  if (!rerun.length && !unknown.length && !notRun.length) lines.push('No tool call was pending.');
   if (answerCutOff) {
     lines.push('Your last answer above was cut off while you were writing it: it is incomplete, so continue or redo it rather than treating it as finished.');
   }

@@ -209,7 +209,7 @@ describe('planResume without a marker', () => {
   it('makes an empty plan for a history with every call answered', () => {
     const a = call('a');
 
-    expect(planResume([user('u1'), asks('m1', a), result(a)], null)).toEqual({ resolvedResults: [], toRun: [], resumeMessage: null });
+    expect(planResume([user('u1'), asks('m1', a), result(a)], null)).toEqual({ resolvedResults: [], toRun: [], notRun: [], resumeMessage: null });
   });
 });
 

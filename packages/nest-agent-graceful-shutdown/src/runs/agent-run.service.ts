@@ -7,6 +7,7 @@ import type { DurableAgent } from '../handle/run-handle.interface.js';
 import type { AgentMessage } from '../agent/agent-message.js';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { RunInProgressError } from '../errors/run-in-progress.error.js';
+import { AgentVersionChangedError } from '../errors/agent-version-changed.error.js';
 import { NewerRecordFormatError } from '../errors/newer-record-format.error.js';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
@@ -14,6 +15,8 @@ import { ApprovalPendingError } from '../errors/approval-pending.error.js';
 import { planApprovals } from '../resume/approval-answers.js';
 import { approvalInterruptId } from '../resume/approval-interrupts.js';
 import { planResume, type ResumePlan } from '../resume/resume-planner.js';
+import { toolResultMessage } from '../resume/tool-result-message.js';
+import { AgentReleaseCheck, type ReleaseCheckResult } from './agent-release-check.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
 import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../contracts/session-store.interface.js';
@@ -45,6 +48,7 @@ import { EventLogger } from '../logging/event-logger.js';
 @Injectable()
 export class AgentRunService {
   private readonly logger = new EventLogger('AgentRunService');
+  private readonly releases: AgentReleaseCheck;
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -59,7 +63,9 @@ export class AgentRunService {
     private readonly telemetry: AgentTelemetry,
     private readonly streams: RunStreamService,
     private readonly resumeModeSetting: ResumeModeSetting,
-  ) {}
+  ) {
+    this.releases = new AgentReleaseCheck(options);
+  }
 
   /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`); decided once, from the store and the bus. */
   get resumeMode(): ResumeMode {
@@ -136,7 +142,8 @@ export class AgentRunService {
     try {
       return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread, true);
     } catch (error) {
-      if (error instanceof RunInProgressError) return null;
+      // Another instance was first, or this release's policy leaves the thread to the release that wrote it.
+      if (error instanceof RunInProgressError || error instanceof AgentVersionChangedError) return null;
       throw error;
     }
   }
@@ -162,7 +169,7 @@ export class AgentRunService {
       throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
     }
     assertMessageLimits(this.options.limits, threadId, history.length, newMessages);
-    const plan = thread?.status === 'awaiting_approval' ? this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
+    const plan = thread?.status === 'awaiting_approval' ? await this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
     this.coordinator.assertAcceptingRuns();
     const channel = await this.openChannel(thread, threadId, runId);
     const runKey = randomUUID();
@@ -178,7 +185,9 @@ export class AgentRunService {
         runId,
         instanceId: this.options.instanceId,
         agentName,
+        agentRelease: plan.release.release,
         messages: inputAtStart ? [...plan.resolvedResults, ...newMessages] : plan.resolvedResults,
+        notRunToolCalls: plan.notRun,
         expectedLastRunKey: thread?.lastRun?.key ?? null,
         maxActiveRunsPerOwner: this.runSlotLimit(thread),
       }));
@@ -199,7 +208,8 @@ export class AgentRunService {
       prelude: plan.resumeMessage ? [plan.resumeMessage, ...newMessages] : newMessages,
       preludeStored: inputAtStart,
       resumed: plan.resumeMessage !== null,
-      savedState: thread?.runState ?? null,
+      savedState: plan.release.savedState,
+      release: { agent: plan.release.release, change: plan.release.change, notRun: plan.notRun },
       hooks: this.options.hooks,
       store: this.store,
       signals: this.signals,
@@ -255,14 +265,25 @@ export class AgentRunService {
   private async resumePlan(thread: ThreadRecord | null, history: readonly AgentMessage[], input: ValidRunInput, agent: DurableAgent): Promise<RunPlan> {
     if (input.resume.length) throw new InvalidRunInputError('resume', `thread ${input.threadId} is not waiting for approval`);
     const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
-    const dangling = findDanglingToolCalls(history).map((call) => call.id);
-    const toolCalls = await this.store.findToolCalls(input.threadId, dangling);
-    const facts = { isIdempotent: (name: string) => agent.toolTraits(name)?.idempotent === true, toolCalls, resumeMessage: this.options.resumeMessage };
-    return { ...planResume(history, marker, facts), approvedIds: new Set() };
+    const dangling = findDanglingToolCalls(history);
+    const toolCalls = await this.store.findToolCalls(
+      input.threadId,
+      dangling.map((call) => call.id),
+    );
+    const { threadId, runId } = input;
+    const release = await this.releases.check({ threadId, runId, agent, thread: marker ? thread : null, pending: marker ? dangling : [] });
+    const facts = {
+      isIdempotent: (name: string) => agent.toolTraits(name)?.idempotent === true,
+      toolCalls,
+      resumeMessage: this.options.resumeMessage,
+      notRun: release.notRun,
+      versionChange: release.change,
+    };
+    return { ...planResume(history, marker, facts), approvedIds: new Set(), release };
   }
 
   /** A thread paused for approval continues only with an answer to each of its interrupts. */
-  private approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: DurableAgent): RunPlan {
+  private async approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: DurableAgent): Promise<RunPlan> {
     const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
     const waiting = pending.filter((call) => agent.toolTraits(call.name)?.requiresApproval === true);
     if (input.resume.length === 0)
@@ -271,9 +292,19 @@ export class AgentRunService {
         waiting.map((call) => approvalInterruptId(call.id)),
       );
     const approvals = planApprovals(pending, waiting, input.resume);
-    return { resolvedResults: approvals.rejectedResults, toRun: approvals.toRun, resumeMessage: null, approvedIds: approvals.approvedIds };
+    const { threadId, runId } = input;
+    const release = await this.releases.check({ threadId, runId, agent, thread, pending: approvals.toRun });
+    const notRun = approvals.toRun.flatMap((call) => release.notRun.get(call.id) ?? []);
+    return {
+      resolvedResults: [...approvals.rejectedResults, ...notRun.map(({ call, result }) => toolResultMessage(call, result))],
+      toRun: approvals.toRun.filter((call) => !release.notRun.has(call.id)),
+      notRun,
+      resumeMessage: null,
+      approvedIds: approvals.approvedIds,
+      release,
+    };
   }
 }
 
 /** How a run request continues its thread. */
-type RunPlan = ResumePlan & { approvedIds: ReadonlySet<string> };
+type RunPlan = ResumePlan & { approvedIds: ReadonlySet<string>; release: ReleaseCheckResult };

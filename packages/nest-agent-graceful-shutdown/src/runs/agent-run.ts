@@ -20,6 +20,7 @@ import { driveRun } from '../handle/drive-run.js';
 import { DurableRunHandle } from '../handle/durable-run-handle.js';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response.js';
 import { EventLogger } from '../logging/event-logger.js';
+import { announceRelease } from './release-announcement.js';
 
 /** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
@@ -92,9 +93,11 @@ export class AgentRun {
       finalizer: { finalize: (outcome, interrupt, onSaved) => this.finalize(outcome, interrupt, onSaved) },
       lease: { keeper: this.spec.leases, runKey },
       defaultStepDurationMs: this.spec.defaultStepDurationMs,
+      agentRelease: this.spec.release.agent,
     });
     this.spec.telemetry.start();
     if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
+    announceRelease(this.spec, emit);
     logger.log('run started', { threadId, runId, resumedCalls: this.spec.toRun.length, continuation: this.spec.continuation || undefined });
     const handle = new DurableRunHandle({
       threadId,
@@ -107,6 +110,7 @@ export class AgentRun {
       approvedToolCallIds: this.spec.approvedToolCallIds,
       resumed: this.spec.resumed,
       savedState: this.spec.savedState,
+      versionChange: this.spec.release.change,
       hooks: [...this.spec.hooks, shutdownHook],
       control: this.control,
       checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }, { confirm: (at) => this.spec.leases.confirm(runKey, threadId, at) }),

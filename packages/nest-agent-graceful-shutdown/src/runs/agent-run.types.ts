@@ -1,5 +1,6 @@
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { AgentRelease, AgentVersionChange, NotRunCall } from '../agent/agent-release.js';
 import type { PartialOutputPolicy } from '../handle/run-handle.types.js';
 import type { DurableAgent } from '../handle/run-handle.interface.js';
 import type { LeaseKeeper } from '../leases/lease-keeper.service.js';
@@ -26,8 +27,10 @@ export interface AgentRunSpec {
   preludeStored: boolean;
   /** True when the run continues an interrupted one. */
   resumed: boolean;
-  /** The agent framework's state an earlier run of the thread saved. */
+  /** The agent framework's state an earlier run of the thread saved (or the version policy's migration of it). */
   savedState: unknown;
+  /** The release of the agent that runs this attempt, the change it crosses, and the pending calls it does not run. */
+  release: { agent: AgentRelease; change: AgentVersionChange | null; notRun: readonly NotRunCall[] };
   hooks: readonly AgentHook[];
   store: SessionStore;
   signals: SignalBus;

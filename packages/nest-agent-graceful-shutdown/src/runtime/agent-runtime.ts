@@ -1,5 +1,6 @@
 import { abortable } from '../agent/abortable.js';
 import type { AgentDefinition } from '../agent/agent-definition.js';
+import type { AgentShape, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { ModelResponse } from '../agent/agent-model.interface.js';
 import { runBounded } from './bounded-parallel.js';
@@ -34,8 +35,24 @@ export class AgentRuntime implements DurableAgent {
     this.maxParallel = agent.maxParallelToolCalls ?? DEFAULT_MAX_PARALLEL_TOOL_CALLS;
   }
 
+  get version(): string | undefined {
+    return this.agent.version;
+  }
+
+  get onVersionChange(): VersionChangePolicy | undefined {
+    return this.agent.onVersionChange;
+  }
+
   toolTraits(name: string): ToolTraits | undefined {
     return this.tools.traits(name);
+  }
+
+  describe(): AgentShape {
+    return { tools: this.tools.definitions.map((tool) => ({ name: tool.name, inputSchema: tool.parameters })) };
+  }
+
+  checkToolInput(call: ToolCall): Promise<ToolInputCheck> {
+    return Promise.resolve(this.tools.checkInput(call));
   }
 
   /** Runs one run outside the module (tests, scripts): the handle is built from `input` and `env`. */

@@ -20,6 +20,8 @@ export async function recordCrash(manager: EntityManager, thread: ThreadEntity, 
     phase: (run?.phase as InterruptedState['phase'] | null) ?? 'reasoning',
     iteration: run?.iteration ?? 0,
     pendingToolCalls: started.map((call) => ({ id: call.toolCallId, name: call.toolName, arguments: call.arguments, started: true })),
+    ...(run?.agentVersion ? { agentVersion: run.agentVersion } : {}),
+    ...(run?.agentFingerprint ? { agentFingerprint: run.agentFingerprint } : {}),
   };
   if (run) {
     await manager.getRepository(RunEntity).update(

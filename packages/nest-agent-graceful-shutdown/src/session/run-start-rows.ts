@@ -7,6 +7,7 @@ import type { ThreadStatus } from '../contracts/session-records.js';
 import { NewerRecordFormatError } from '../errors/newer-record-format.error.js';
 import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format.js';
 import { insertMessages } from './session-rows.js';
+import { recordNotRunCalls } from './tool-call-rows.js';
 import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contracts/session-store.interface.js';
 
 /**
@@ -15,6 +16,7 @@ import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contr
  * new messages, and the thread's lease until `leaseUntilSql` (a SQL time on the database's
  * clock). `at` is the ISO time users see. Throws `ThreadBusyError` when the thread runs, or
  * changed since the caller read it, and `NewerRecordFormatError` when a newer release wrote it.
+ * Calls the resume answered without running them are recorded `not_run` in the same transaction.
  * Raises the thread's lease epoch under the row lock and returns it: the attempt's fencing token.
  */
 export async function writeRunStart(
@@ -57,10 +59,13 @@ export async function writeRunStart(
     phase: null,
     instanceId: command.instanceId,
     agentName: command.agentName ?? null,
+    agentVersion: command.agentRelease?.version ?? null,
+    agentFingerprint: command.agentRelease?.fingerprint ?? null,
     startedAt: at,
     endedAt: null,
   });
   await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
+  await recordNotRunCalls(manager, command, at);
   // The row is locked (or new, and a concurrent insert fails on its key): no other start reads the same epoch.
   const fencingToken = (thread.leaseEpoch ?? 0) + 1;
   Object.assign(thread, {

@@ -63,6 +63,8 @@ export function toRunRecord(row: RunEntity): RunRecord {
     phase: row.phase as RunPhase | null,
     instanceId: row.instanceId,
     agentName: row.agentName ?? null,
+    agentVersion: row.agentVersion ?? null,
+    agentFingerprint: row.agentFingerprint ?? null,
     usage: row.promptTokens === null || row.completionTokens === null ? null : { promptTokens: row.promptTokens, completionTokens: row.completionTokens },
     startedAt: row.startedAt,
     endedAt: row.endedAt,

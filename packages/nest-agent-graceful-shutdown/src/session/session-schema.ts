@@ -8,6 +8,7 @@ import { AddThreadListIndex1732665600000 } from './migrations/1732665600000-add-
 import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-record-format.js';
 import { AddLeaseEpoch1764115200000 } from './migrations/1764115200000-add-lease-epoch.js';
 import { AddRunCancels1764288000000 } from './migrations/1764288000000-add-run-cancels.js';
+import { AddRunAgentRelease1764374400000 } from './migrations/1764374400000-add-run-agent-release.js';
 import { MessageEntity } from './entities/message.entity.js';
 import { RunEventEntity } from './entities/run-event.entity.js';
 import { RunEventLogEntity } from './entities/run-event-log.entity.js';
@@ -30,6 +31,7 @@ export const SESSION_MIGRATIONS = [
   AddRecordFormat1764028800000,
   AddLeaseEpoch1764115200000,
   AddRunCancels1764288000000,
+  AddRunAgentRelease1764374400000,
 ];
 
 /**

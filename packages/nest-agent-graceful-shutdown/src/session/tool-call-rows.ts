@@ -1,6 +1,7 @@
 import { In, type EntityManager } from 'typeorm';
 import { ToolCallEntity } from './entities/tool-call.entity.js';
 import type { ToolCallRecord } from '../contracts/session-records.js';
+import type { StartRunCommand } from '../contracts/session-store.interface.js';
 
 export async function findToolCallRows(manager: EntityManager, threadId: string, ids: readonly string[]): Promise<ToolCallRecord[]> {
   if (ids.length === 0) return [];
@@ -12,6 +13,27 @@ export async function findToolCallRows(manager: EntityManager, threadId: string,
 export async function unfinishedToolCalls(manager: EntityManager, runKey: string): Promise<ToolCallRecord[]> {
   const rows = await manager.getRepository(ToolCallEntity).find({ where: { runKey, status: 'started' }, order: { startedAt: 'ASC' } });
   return rows.map(toToolCallRecord);
+}
+
+/**
+ * Records the calls a run's start answered without running them (`not_run`, with that answer as
+ * the result), over any `started` record an earlier attempt left for an idempotent call.
+ */
+export async function recordNotRunCalls(manager: EntityManager, command: StartRunCommand, at: string): Promise<void> {
+  const calls = command.notRunToolCalls ?? [];
+  if (calls.length === 0) return;
+  const rows = calls.map(({ call, result }) => ({
+    threadId: command.threadId,
+    toolCallId: call.id,
+    runKey: command.runKey,
+    toolName: call.name,
+    arguments: call.arguments,
+    status: 'not_run' satisfies ToolCallRecord['status'],
+    result,
+    startedAt: at,
+    finishedAt: at,
+  }));
+  await manager.getRepository(ToolCallEntity).upsert(rows, ['threadId', 'toolCallId']);
 }
 
 function toToolCallRecord(row: ToolCallEntity): ToolCallRecord {

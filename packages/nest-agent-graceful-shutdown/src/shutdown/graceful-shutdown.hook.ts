@@ -1,4 +1,5 @@
 import type { AgentHook, HookDecision, PreActingEvent, PreReasoningEvent, RunEndEvent, RunStartEvent } from '../agent/agent-hook.interface.js';
+import type { AgentRelease } from '../agent/agent-release.js';
 import type { RunControl } from '../agent/run-control.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
 import { StopReason } from '../agent/stop-reason.js';
@@ -25,6 +26,8 @@ export interface GracefulShutdownHookDeps {
   finalizer: RunFinalizer;
   /** Expected duration of a step whose model or tool does not declare one, in milliseconds. @default 5000 */
   defaultStepDurationMs?: number;
+  /** The release of the agent that runs it: saved in its interrupt marker. @default none */
+  agentRelease?: AgentRelease;
   /** The run's lease on its thread, renewed while it runs; a lost lease stops the run. */
   lease?: { keeper: Pick<LeaseKeeper, 'hold'>; runKey: string };
 }
@@ -103,6 +106,7 @@ export class GracefulShutdownHook implements AgentHook {
       phase: outcome.phase,
       iteration: outcome.iteration,
       pendingToolCalls: outcome.pendingToolCalls,
+      ...(this.deps.agentRelease ? { agentVersion: this.deps.agentRelease.version, agentFingerprint: this.deps.agentRelease.fingerprint } : {}),
     };
   }
 }

@@ -1,3 +1,4 @@
+import type { NotRunReason } from '../agent/agent-release.js';
 import type { ResumeMode } from '../options/resume-mode.js';
 
 /** How a run attempt ended on this instance, as counted by `agent_runs_total{outcome}`. */
@@ -44,4 +45,8 @@ export interface AgentObserver {
   toolCallAbandoned?(threadId: string, runId: string, toolName: string): void;
   /** A client joined a run's event stream. */
   streamJoined?(threadId: string, runId: string): void;
+  /** A run resumed on an agent whose version or fingerprint differs from the interrupted attempt's. */
+  resumedAcrossVersions?(run: ObservedRun, from: string, to: string): void;
+  /** A pending call was answered "not run" at a resume (its tool gone, its arguments refused, or the policy). */
+  toolCallNotRun?(run: ObservedRun, toolName: string, reason: NotRunReason): void;
 }

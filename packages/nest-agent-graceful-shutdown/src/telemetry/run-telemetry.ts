@@ -1,3 +1,4 @@
+import type { NotRunReason } from '../agent/agent-release.js';
 import type { ToolCall } from '../agent/agent-message.js';
 import type { ModelUsage } from '../agent/agent-model.interface.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
@@ -73,6 +74,16 @@ export class RunTelemetry implements RunInstruments {
   /** A user's cancel, accepted at `acceptedAt` (epoch milliseconds), stopped the run now. */
   cancelDelivered(acceptedAt: number): void {
     this.telemetry.notify('cancelDelivered', this.observed(), Math.max(0, Date.now() - acceptedAt) / 1_000);
+  }
+
+  /** The attempt resumes a run that another release of its agent wrote. */
+  resumedAcrossVersions(from: string, to: string): void {
+    this.telemetry.notify('resumedAcrossVersions', this.observed(), from, to);
+  }
+
+  /** A pending call was answered "not run" at this attempt's start. */
+  toolCallNotRun(toolName: string, reason: NotRunReason): void {
+    this.telemetry.notify('toolCallNotRun', this.observed(), toolName, reason);
   }
 
   /** The attempt lost its lease on the thread (another attempt holds it now). */

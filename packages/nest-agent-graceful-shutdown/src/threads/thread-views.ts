@@ -15,6 +15,10 @@ export interface ThreadView {
     endedAt: string | null;
     /** Tokens the run's model calls used, when the model reports usage. */
     usage: { promptTokens: number; completionTokens: number } | null;
+    /** The `version` label of the agent that ran the run's last attempt; null before 0.8. */
+    agentVersion: string | null;
+    /** The fingerprint of that agent's tools and graph; null before 0.8. */
+    agentFingerprint: string | null;
   } | null;
   interrupt: InterruptedState | null;
 }
@@ -40,7 +44,16 @@ export function toThreadView(thread: ThreadRecord): ThreadView {
     messageCount: thread.messageCount,
     activeRunId: thread.activeRunId,
     lastRun: run
-      ? { runId: run.runId, status: run.status, stopReason: run.stopReason, startedAt: run.startedAt, endedAt: run.endedAt, usage: run.usage }
+      ? {
+          runId: run.runId,
+          status: run.status,
+          stopReason: run.stopReason,
+          startedAt: run.startedAt,
+          endedAt: run.endedAt,
+          usage: run.usage,
+          agentVersion: run.agentVersion,
+          agentFingerprint: run.agentFingerprint,
+        }
       : null,
     interrupt: publicMarker(thread.interrupt),
   };

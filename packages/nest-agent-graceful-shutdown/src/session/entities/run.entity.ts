@@ -39,6 +39,14 @@ export class RunEntity {
   @Column({ name: 'agent_name', type: 'varchar', length: 128, nullable: true })
   agentName: string | null;
 
+  /** The `version` label of the agent that ran this attempt; null for attempts of releases before 0.8. */
+  @Column({ name: 'agent_version', type: 'varchar', length: 128, nullable: true })
+  agentVersion: string | null;
+
+  /** The fingerprint of that agent's tools and graph; null before 0.8. */
+  @Column({ name: 'agent_fingerprint', type: 'varchar', length: 64, nullable: true })
+  agentFingerprint: string | null;
+
   /** Prompt tokens of the run's model calls, when the model reports usage. */
   @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
   promptTokens: number | null;
