@@ -3,7 +3,6 @@ import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from '../runtime/agent-registry.js';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error.js';
-import type { DurableAgent } from '../handle/run-handle.interface.js';
 import type { AgentMessage } from '../agent/agent-message.js';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { RunInProgressError } from '../errors/run-in-progress.error.js';
@@ -11,17 +10,12 @@ import { AgentVersionChangedError } from '../errors/agent-version-changed.error.
 import { NewerRecordFormatError } from '../errors/newer-record-format.error.js';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
-import { ApprovalPendingError } from '../errors/approval-pending.error.js';
-import { planApprovals } from '../resume/approval-answers.js';
-import { approvalInterruptId } from '../resume/approval-interrupts.js';
-import { planResume, type ResumePlan } from '../resume/resume-planner.js';
-import { toolResultMessage } from '../resume/tool-result-message.js';
-import { AgentReleaseCheck, type ReleaseCheckResult } from './agent-release-check.js';
+import { AgentReleaseCheck } from './agent-release-check.js';
+import { planThreadRun } from './thread-run-plan.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
 import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../contracts/session-store.interface.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
-import { findDanglingToolCalls } from '../resume/dangling-tool-calls.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
@@ -169,7 +163,12 @@ export class AgentRunService {
       throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
     }
     assertMessageLimits(this.options.limits, threadId, history.length, newMessages);
-    const plan = thread?.status === 'awaiting_approval' ? await this.approvalPlan(thread, input, agent) : await this.resumePlan(thread, history, input, agent);
+    const plan = await planThreadRun(thread, history, input, {
+      agent,
+      releases: this.releases,
+      resumeMessage: this.options.resumeMessage,
+      findToolCalls: (id, ids) => this.store.findToolCalls(id, ids),
+    });
     this.coordinator.assertAcceptingRuns();
     const channel = await this.openChannel(thread, threadId, runId);
     const runKey = randomUUID();
@@ -260,51 +259,4 @@ export class AgentRunService {
       throw new EventLogUnavailableError(this.options.retryAfterSeconds, error);
     }
   }
-
-  /** An interrupted thread resumes (resume message, dangling calls resolved); any other just continues. */
-  private async resumePlan(thread: ThreadRecord | null, history: readonly AgentMessage[], input: ValidRunInput, agent: DurableAgent): Promise<RunPlan> {
-    if (input.resume.length) throw new InvalidRunInputError('resume', `thread ${input.threadId} is not waiting for approval`);
-    const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
-    const dangling = findDanglingToolCalls(history);
-    const toolCalls = await this.store.findToolCalls(
-      input.threadId,
-      dangling.map((call) => call.id),
-    );
-    const { threadId, runId } = input;
-    const release = await this.releases.check({ threadId, runId, agent, thread: marker ? thread : null, pending: marker ? dangling : [] });
-    const facts = {
-      isIdempotent: (name: string) => agent.toolTraits(name)?.idempotent === true,
-      toolCalls,
-      resumeMessage: this.options.resumeMessage,
-      notRun: release.notRun,
-      versionChange: release.change,
-    };
-    return { ...planResume(history, marker, facts), approvedIds: new Set(), release };
-  }
-
-  /** A thread paused for approval continues only with an answer to each of its interrupts. */
-  private async approvalPlan(thread: ThreadRecord, input: ValidRunInput, agent: DurableAgent): Promise<RunPlan> {
-    const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
-    const waiting = pending.filter((call) => agent.toolTraits(call.name)?.requiresApproval === true);
-    if (input.resume.length === 0)
-      throw new ApprovalPendingError(
-        input.threadId,
-        waiting.map((call) => approvalInterruptId(call.id)),
-      );
-    const approvals = planApprovals(pending, waiting, input.resume);
-    const { threadId, runId } = input;
-    const release = await this.releases.check({ threadId, runId, agent, thread, pending: approvals.toRun });
-    const notRun = approvals.toRun.flatMap((call) => release.notRun.get(call.id) ?? []);
-    return {
-      resolvedResults: [...approvals.rejectedResults, ...notRun.map(({ call, result }) => toolResultMessage(call, result))],
-      toRun: approvals.toRun.filter((call) => !release.notRun.has(call.id)),
-      notRun,
-      resumeMessage: null,
-      approvedIds: approvals.approvedIds,
-      release,
-    };
-  }
 }
-
-/** How a run request continues its thread. */
-type RunPlan = ResumePlan & { approvedIds: ReadonlySet<string>; release: ReleaseCheckResult };
