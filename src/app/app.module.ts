@@ -39,7 +39,13 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
           shutdown: { drainTimeoutMs: app.drainTimeoutMs, timeoutMs: app.shutdownTimeoutMs },
           leases: { ttlMs: app.leaseTtlMs },
           signals: app.signals === 'redis' ? { redisUrl: app.redisUrl, redisCluster: app.redisCluster } : app.signals === 'postgres' ? { postgres: true } : {},
-          runs: { partialOutput: app.partialOutput, sseHeartbeatMs: app.sseHeartbeatMs, resumeMode: app.resumeMode, onDisconnect: app.runOnDisconnect },
+          runs: {
+            partialOutput: app.partialOutput,
+            sseHeartbeatMs: app.sseHeartbeatMs,
+            resumeMode: app.resumeMode,
+            onDisconnect: app.runOnDisconnect,
+            agentVersion: app.agentVersion,
+          },
           streams: { retentionMs: app.streamRetentionMs },
           limits: {
             maxActiveRunsPerUser: app.limits.maxRunsPerUser,

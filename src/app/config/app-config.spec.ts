@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AGENT_FRAMEWORKS, loadAppConfig } from './app-config';
+
+const SERVICE_PACKAGE = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string };
 
 const base = { AUTH_JWT_SECRET: 'secret' };
 /** What Kubernetes sets in every pod. */
@@ -8,6 +12,16 @@ describe('loadAppConfig', () => {
   it('runs the native agent when AGENT_FRAMEWORK is unset or blank', () => {
     expect(loadAppConfig(base).agentFramework).toBe('native');
     expect(loadAppConfig({ ...base, AGENT_FRAMEWORK: '' }).agentFramework).toBe('native');
+  });
+
+  it("labels the reference agent with AGENT_VERSION, else the service's package version", () => {
+    expect(loadAppConfig({ ...base, AGENT_VERSION: '2026.11.28-a1b2c3d' }).agentVersion).toBe('2026.11.28-a1b2c3d');
+    expect(loadAppConfig(base).agentVersion).toBe(SERVICE_PACKAGE.version);
+    expect(loadAppConfig({ ...base, AGENT_VERSION: '' }).agentVersion).toBe(SERVICE_PACKAGE.version);
+  });
+
+  it('refuses an AGENT_VERSION over 128 characters, naming the variable', () => {
+    expect(() => loadAppConfig({ ...base, AGENT_VERSION: 'v'.repeat(129) })).toThrow(/AGENT_VERSION/);
   });
 
   it('signals through Redis with REDIS_URL, else PostgreSQL with a PostgreSQL DATABASE_URL, else in process', () => {

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { inClusterEndpoint } from '../kubernetes/in-cluster-api';
+
+/** The service's own package version (its `package.json`, three folders up from this file in `src/` and in `dist/`). */
+const SERVICE_VERSION = (JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
 
 /** The frameworks the reference agent can be written with (`AGENT_FRAMEWORK`). */
 export const AGENT_FRAMEWORKS = ['native', 'ai-sdk', 'langgraph', 'openai-agents'] as const;
@@ -43,6 +48,7 @@ const EnvSchema = z.object({
   PARTIAL_OUTPUT: z.enum(['save', 'discard']).default('save'),
   SSE_HEARTBEAT_MS: int(15_000),
   AGENT_FRAMEWORK: z.enum(AGENT_FRAMEWORKS).default('native'),
+  AGENT_VERSION: z.string().trim().min(1).max(128).optional(),
   STREAM_RETENTION_MS: int(3_600_000, 1),
   RUN_ON_DISCONNECT: z.enum(['continue', 'cancel']).default('continue'),
   RESUME_MODE: z.enum(['client', 'auto']).optional(),
@@ -107,6 +113,8 @@ export interface AppConfig {
   sseHeartbeatMs: number;
   /** Which framework runs the reference agent. */
   agentFramework: AgentFramework;
+  /** The reference agent's `version` label, recorded with every run attempt: `AGENT_VERSION`, else the service's package version. */
+  agentVersion: string;
   /** How long a run's event log stays joinable after the run ends, in milliseconds. */
   streamRetentionMs: number;
   /** What a client disconnect does to its run. */
@@ -243,6 +251,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     partialOutput: e.PARTIAL_OUTPUT,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     agentFramework: e.AGENT_FRAMEWORK,
+    agentVersion: e.AGENT_VERSION ?? SERVICE_VERSION,
     streamRetentionMs: e.STREAM_RETENTION_MS,
     runOnDisconnect: e.RUN_ON_DISCONNECT,
     resumeMode: e.RESUME_MODE,

@@ -289,6 +289,46 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findRun('t1', 'r1')).toMatchObject({ agentName: 'researcher' });
     });
 
+    it('records the release of the agent a run attempt was started with', async () => {
+      await store.startRun({ ...startCommand('t1', 'r1'), agentRelease: { version: '2.0.0', fingerprint: '0123456789abcdef' } });
+
+      expect(await store.findRun('t1', 'r1')).toMatchObject({ agentVersion: '2.0.0', agentFingerprint: '0123456789abcdef' });
+      expect((await store.findThread('t1'))?.lastRun).toMatchObject({ agentVersion: '2.0.0', agentFingerprint: '0123456789abcdef' });
+    });
+
+    it('keeps the release of the agent in the interrupt marker', async () => {
+      const command = startCommand('t1', 'r1');
+      await store.startRun(command);
+      const marker = { ...shutdownMarker('r1'), agentVersion: '1.0.0', agentFingerprint: 'fedcba9876543210' };
+
+      await store.finishRun({ threadId: 't1', runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: marker });
+
+      expect((await store.findThread('t1'))?.interrupt).toMatchObject({ agentVersion: '1.0.0', agentFingerprint: 'fedcba9876543210' });
+    });
+
+    it('records the calls a resume answered without running them as not_run, with their answer', async () => {
+      const call = { id: 'c1', name: 'charge_card', arguments: '{"amount":10}' };
+      const result = 'not run: the tool "charge_card" no longer exists in release 2.0.0 of the agent.';
+      const answer: AgentMessage = { id: 'c1-result', role: 'tool', content: result, toolCallId: 'c1' };
+
+      await store.startRun({ ...startCommand('t1', 'r1'), messages: [answer], notRunToolCalls: [{ call, reason: 'tool_removed', result }] });
+
+      expect(await store.findToolCalls('t1', ['c1'])).toEqual([expect.objectContaining({ toolCallId: 'c1', toolName: 'charge_card', status: 'not_run', result })]);
+    });
+
+    it('turns the started record of a call a resume did not run into not_run', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      const call = { id: 'c1', name: 'charge_card', arguments: '{}' };
+      await store.commitStep(checkpointTargetOf(first), { messages: [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }], startedCalls: [call] });
+      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      const result = 'not run: the arguments of this call do not fit';
+
+      await store.startRun({ ...startCommand('t1', 'r1'), messages: [], notRunToolCalls: [{ call, reason: 'invalid_arguments', result }] });
+
+      expect(await store.findToolCalls('t1', ['c1'])).toEqual([expect.objectContaining({ status: 'not_run', result })]);
+    });
+
     it('lists the threads interrupted by a shutdown or a crash, longest waiting first, and not those paused for approval', async () => {
       const end = async (threadId: string, interrupt: InterruptedState | null) => {
         const command = startCommand(threadId, 'r1');
