@@ -25,6 +25,7 @@ export type {
   AgentRelease,
   AgentShape,
   AgentVersionChange,
+  NotRunCall,
   NotRunReason,
   ToolInputCheck,
   VersionChangeDecision,

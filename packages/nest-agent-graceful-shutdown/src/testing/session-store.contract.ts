@@ -320,7 +320,8 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
       const call = { id: 'c1', name: 'charge_card', arguments: '{}' };
-      await store.commitStep(checkpointTargetOf(first), { messages: [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }], startedCalls: [call] });
+      await store.appendMessages(checkpointTargetOf(first), [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }]);
+      await store.recordToolCallStarted(checkpointTargetOf(first), call);
       await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
       const result = 'not run: the arguments of this call do not fit';
 
