@@ -5,6 +5,9 @@ import { AgentVersionChangedError } from '../errors/agent-version-changed.error.
 import type { DurableAgent } from '../handle/run-handle.interface.js';
 import { agentFingerprint } from '../resume/agent-fingerprint.js';
 import { screenPendingCalls } from '../resume/pending-call-screen.js';
+import { EventLogger } from '../logging/event-logger.js';
+
+const logger = new EventLogger('AgentRunService');
 
 /** What a run request continues with, after the check of its agent's release. */
 export interface ReleaseCheckResult {
@@ -12,6 +15,8 @@ export interface ReleaseCheckResult {
   release: AgentRelease;
   /** The change the resume crosses; null when the same release continues, or nothing is resumed. */
   change: AgentVersionChange | null;
+  /** What the version policy decided for the change; null without a change. */
+  decision: 'adapt' | 'skip-pending' | 'migrated' | null;
   /** Pending calls not to run, by call id. */
   notRun: ReadonlyMap<string, NotRunCall>;
   /** The framework state to continue from: the saved one, or the policy's migration of it. */
@@ -59,11 +64,21 @@ export class AgentReleaseCheck {
     const changed = from !== null && (from.version !== release.version || from.fingerprint !== release.fingerprint);
     const change: AgentVersionChange | null = changed ? { threadId, runId, from, to: release, pendingToolCalls: pending, savedState } : null;
     const decision = change ? await decide(agent.onVersionChange ?? this.defaults.onVersionChange, change) : 'adapt';
-    if (decision === 'refuse') throw new AgentVersionChangedError(threadId, change!.from.version, release.version);
+    if (decision === 'refuse') {
+      logger.warn('resume refused by the version policy', { threadId, runId, fromVersion: change!.from.version, toVersion: release.version });
+      throw new AgentVersionChangedError(threadId, change!.from.version, release.version);
+    }
     const screen = { hasTool: (name: string) => agent.toolTraits(name) !== undefined, checkToolInput: agent.checkToolInput?.bind(agent) };
     const releases = { from: from?.version ?? release.version, to: release.version, skipAll: decision === 'skip-pending' };
     const notRun = await screenPendingCalls(pending, screen, releases);
-    return { release, change, notRun, savedState: typeof decision === 'object' ? decision.state : savedState };
+    const migrated = typeof decision === 'object';
+    return {
+      release,
+      change,
+      decision: change ? (migrated ? 'migrated' : decision) : null,
+      notRun,
+      savedState: migrated ? decision.state : savedState,
+    };
   }
 }
 

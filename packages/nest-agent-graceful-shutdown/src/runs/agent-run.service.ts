@@ -208,7 +208,7 @@ export class AgentRunService {
       preludeStored: inputAtStart,
       resumed: plan.resumeMessage !== null,
       savedState: plan.release.savedState,
-      release: { agent: plan.release.release, change: plan.release.change, notRun: plan.notRun },
+      release: { agent: plan.release.release, change: plan.release.change, decision: plan.release.decision, notRun: plan.notRun },
       hooks: this.options.hooks,
       store: this.store,
       signals: this.signals,

@@ -30,7 +30,13 @@ export interface AgentRunSpec {
   /** The agent framework's state an earlier run of the thread saved (or the version policy's migration of it). */
   savedState: unknown;
   /** The release of the agent that runs this attempt, the change it crosses, and the pending calls it does not run. */
-  release: { agent: AgentRelease; change: AgentVersionChange | null; notRun: readonly NotRunCall[] };
+  release: {
+    agent: AgentRelease;
+    change: AgentVersionChange | null;
+    /** What the version policy decided for the change; null without one. */
+    decision: 'adapt' | 'skip-pending' | 'migrated' | null;
+    notRun: readonly NotRunCall[];
+  };
   hooks: readonly AgentHook[];
   store: SessionStore;
   signals: SignalBus;

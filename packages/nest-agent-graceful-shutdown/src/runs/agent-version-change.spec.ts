@@ -13,6 +13,8 @@ import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { AgentRegistry, DEFAULT_AGENT_NAME } from '../runtime/agent-registry.js';
+import { AgentRuntime } from '../runtime/agent-runtime.js';
+import type { DurableAgent } from '../handle/run-handle.interface.js';
 import { AgentRun } from './agent-run.js';
 import { AgentRunService } from './agent-run.service.js';
 
@@ -35,7 +37,11 @@ function tool(name: string, properties: Record<string, unknown>, required: strin
 }
 
 const chargeV1 = tool('charge_card', { orderId: { type: 'string' }, amount: { type: 'number' } }, ['orderId', 'amount']);
-const chargeV2 = tool('charge_card', { orderId: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' } }, ['orderId', 'amount', 'currency']);
+const chargeV2 = tool('charge_card', { orderId: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' } }, [
+  'orderId',
+  'amount',
+  'currency',
+]);
 const receipt = tool('send_receipt', { orderId: { type: 'string' } }, ['orderId']);
 
 /** Release 1.0.0: asks to charge the card, then answers. */
@@ -96,7 +102,9 @@ describe('AgentRunService, a resume on another release of the agent', () => {
 
   async function versionEvent(app: INestApplication): Promise<CustomEvent | undefined> {
     const events = (await app.get<symbol, RunEventLog>(RUN_EVENT_LOG).read({ threadId: 't1', runId: 'r1' }, 0, 1_000)) ?? [];
-    return events.map(({ event }) => event).find((event): event is CustomEvent => event.type === 'CUSTOM' && (event as CustomEvent).name === 'agent_version_changed');
+    return events
+      .map(({ event }) => event)
+      .find((event): event is CustomEvent => event.type === 'CUSTOM' && (event as CustomEvent).name === 'agent_version_changed');
   }
 
   it('records the interrupted attempt with its release, in its run and its marker', async () => {
@@ -114,7 +122,9 @@ describe('AgentRunService, a resume on another release of the agent', () => {
     expect(outcome.stopReason).toBe(StopReason.Completed);
     expect(ran).toEqual([]);
     const messages = await sqlite.store.loadMessages('t1');
-    expect(messages.find((message) => message.toolCallId === 'c1')?.content).toBe('not run: the tool "charge_card" no longer exists in release 2.0.0 of the agent.');
+    expect(messages.find((message) => message.toolCallId === 'c1')?.content).toBe(
+      'not run: the tool "charge_card" no longer exists in release 2.0.0 of the agent.',
+    );
     expect(await sqlite.store.findToolCalls('t1', ['c1'])).toEqual([expect.objectContaining({ status: 'not_run', toolName: 'charge_card' })]);
   });
 
@@ -200,7 +210,10 @@ describe('AgentRunService, a resume on another release of the agent', () => {
 
   it('leaves a refused thread to an instance of the release that wrote it', async () => {
     const { app, agent } = await releaseTwo([receipt], 'refuse');
-    await app.get(AgentRunService).start('alice', INPUT, agent).catch(() => undefined);
+    await app
+      .get(AgentRunService)
+      .start('alice', INPUT, agent)
+      .catch(() => undefined);
     const old = await instance(sqlite);
     apps.push(old);
 
@@ -225,7 +238,7 @@ describe('AgentRunService, a resume on another release of the agent', () => {
     await runOn(app, agent);
 
     expect(ran).toEqual([]);
-    expect((await versionEvent(app))?.value).toMatchObject({ notRun: [{ toolName: 'charge_card', reason: 'policy' }] });
+    expect((await versionEvent(app))?.value).toMatchObject({ decision: 'skip-pending', notRun: [{ toolName: 'charge_card', reason: 'policy' }] });
   });
 
   it('gives a policy function the change it decides on', async () => {
@@ -246,6 +259,27 @@ describe('AgentRunService, a resume on another release of the agent', () => {
         pendingToolCalls: [call('c1', 'charge_card', CHARGE_ARGS)],
       }),
     ]);
+  });
+
+  it('continues from the state a policy function migrates, and says so in the event', async () => {
+    const { app, agent } = await releaseTwo([chargeV1, receipt], () => ({ state: { plan: { budget: 10 } } }));
+    const runtime = new AgentRuntime(agent);
+    let seen: unknown;
+    const spy: DurableAgent = {
+      version: runtime.version,
+      describe: () => runtime.describe(),
+      toolTraits: (name) => runtime.toolTraits(name),
+      run: (handle) => {
+        seen = handle.savedState;
+        return runtime.run(handle);
+      },
+    };
+
+    const run = await app.get(AgentRunService).start('alice', INPUT, spy);
+    await (run as AgentRun).execute();
+
+    expect(seen).toEqual({ plan: { budget: 10 } });
+    expect((await versionEvent(app))?.value).toMatchObject({ decision: 'migrated' });
   });
 
   it('resumes on the same release without a version event', async () => {

@@ -11,17 +11,19 @@ const logger = new EventLogger('AgentRun');
 /**
  * Tells a resumed run's stream, the log and the metrics that it crosses a change of its agent,
  * and which pending calls it answered "not run" and why: a CUSTOM `agent_version_changed`
- * event `{from, to, notRun: [{toolCallId, toolName, reason}]}` after `RUN_STARTED`, a warn line
+ * event `{from, to, decision, notRun: [{toolCallId, toolName, reason}]}` after `RUN_STARTED`
+ * (`decision`: `adapt`, `skip-pending` or `migrated`, what the version policy did), a warn line
  * per call. Nothing when the same release continues and every pending call runs.
  */
 export function announceRelease(spec: Pick<AgentRunSpec, 'threadId' | 'runId' | 'release' | 'telemetry'>, emit: RunEventSink): void {
   const { threadId, runId, telemetry } = spec;
-  const { agent, change, notRun } = spec.release;
+  const { agent, change, decision, notRun } = spec.release;
   if (!change && notRun.length === 0) return;
   const from = change?.from ?? agent;
   if (change) {
     const fingerprints = { fromFingerprint: from.fingerprint, toFingerprint: agent.fingerprint };
-    logger.warn('run resumed across agent versions', { threadId, runId, fromVersion: from.version, toVersion: agent.version, ...fingerprints });
+    const versions = { fromVersion: from.version, toVersion: agent.version };
+    logger.warn('run resumed across agent versions', { threadId, runId, ...versions, ...fingerprints, decision });
     telemetry.resumedAcrossVersions(from.version, agent.version);
   }
   for (const { call, reason } of notRun) {
@@ -32,6 +34,7 @@ export function announceRelease(spec: Pick<AgentRunSpec, 'threadId' | 'runId' | 
   const value = {
     from,
     to: agent,
+    decision: decision ?? 'adapt',
     notRun: notRun.map(({ call, reason }) => ({ toolCallId: call.id, toolName: call.name, reason })),
   };
   emit({ type: EventType.CUSTOM, name: AGENT_VERSION_CHANGED_EVENT, value } as BaseEvent);
