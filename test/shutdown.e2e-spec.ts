@@ -2,6 +2,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import { startRun } from './support/sse';
 import { waitFor } from 'dev-services';
+import { scrape } from './support/metrics-scrape';
 
 const user = tokenFor('alice');
 
@@ -43,6 +44,36 @@ describe('SIGTERM during a run', () => {
     expect(results).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
     const after = await api(second.baseUrl, '/v1/threads/thread-sigterm', { token: user });
     expect(after.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'completed' } });
+  });
+
+  it('resumes a run interrupted under one release of the agent on the next, telling the client, recording and counting it', async () => {
+    const first = await services.start({
+      env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400', AGENT_VERSION: '1.0.0' },
+    });
+    const input = runInput('thread-release', 'run-1', [{ id: 'user-1', content: 'do the steps' }]);
+    const stream = await startRun(first.baseUrl, user, input);
+    await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'the first tool result');
+    first.kill('SIGTERM');
+    await first.waitForExit(15_000);
+    const next = await services.start({ env: { ...first.env, AGENT_VERSION: '2.0.0' }, dataDir: first.dataDir });
+    const interrupted = await api(next.baseUrl, '/v1/threads/thread-release', { token: user });
+    const marker = interrupted.body.interrupt as { agentVersion: string; agentFingerprint: string };
+    expect(marker).toMatchObject({ reason: 'shutdown', agentVersion: '1.0.0', agentFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(interrupted.body).toMatchObject({ lastRun: { status: 'interrupted', agentVersion: '1.0.0', agentFingerprint: marker.agentFingerprint } });
+
+    const retry = await startRun(next.baseUrl, user, input);
+    expect(await retry.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+
+    const notice = retry.events.find((e) => e.type === 'CUSTOM' && e.name === 'agent_version_changed');
+    expect(notice?.value).toEqual({
+      from: { version: '1.0.0', fingerprint: marker.agentFingerprint },
+      to: { version: '2.0.0', fingerprint: marker.agentFingerprint },
+      decision: 'adapt',
+      notRun: [],
+    });
+    const status = await api(next.baseUrl, '/v1/threads/thread-release', { token: user });
+    expect(status.body).toMatchObject({ lastRun: { status: 'completed', agentVersion: '2.0.0', agentFingerprint: marker.agentFingerprint } });
+    expect((await scrape(next.baseUrl)).value('agent_resumes_across_versions_total')).toBe(1);
   });
 
   it('fails readiness at once, keeps liveness, refuses new runs with 503 and Retry-After, and still serves reads', async () => {
