@@ -7,7 +7,11 @@ describe('ToolExecutor', () => {
   const charged: unknown[] = [];
   const executor = new ToolExecutor([
     {
-      definition: { name: 'charge_card', description: 'charge', parameters: { type: 'object', properties: { currency: { type: 'string' } }, required: ['currency'] } },
+      definition: {
+        name: 'charge_card',
+        description: 'charge',
+        parameters: { type: 'object', properties: { currency: { type: 'string' } }, required: ['currency'] },
+      },
       execute: (args) => {
         charged.push(args);
         return Promise.resolve('charged');

@@ -26,11 +26,17 @@ describe('ToolInputSchemas', () => {
   });
 
   it('refuses arguments of the wrong type', () => {
-    expect(schemas.check({ id: 'c1', name: 'charge_card', arguments: '{"amount":"ten","currency":"EUR"}' })).toMatchObject({ ok: false, error: expect.stringContaining('amount') });
+    expect(schemas.check({ id: 'c1', name: 'charge_card', arguments: '{"amount":"ten","currency":"EUR"}' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('amount'),
+    });
   });
 
   it('refuses arguments that are not JSON', () => {
-    expect(schemas.check({ id: 'c1', name: 'charge_card', arguments: '{amount' })).toEqual({ ok: false, error: 'the arguments of "charge_card" are not valid JSON' });
+    expect(schemas.check({ id: 'c1', name: 'charge_card', arguments: '{amount' })).toEqual({
+      ok: false,
+      error: 'the arguments of "charge_card" are not valid JSON',
+    });
   });
 
   it('accepts any arguments of a tool whose schema cannot be compiled', () => {

@@ -301,7 +301,15 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await store.startRun(command);
       const marker = { ...shutdownMarker('r1'), agentVersion: '1.0.0', agentFingerprint: 'fedcba9876543210' };
 
-      await store.finishRun({ threadId: 't1', runKey: command.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: marker });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: command.runKey,
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        iteration: 1,
+        phase: 'acting',
+        interrupt: marker,
+      });
 
       expect((await store.findThread('t1'))?.interrupt).toMatchObject({ agentVersion: '1.0.0', agentFingerprint: 'fedcba9876543210' });
     });
@@ -313,7 +321,9 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
 
       await store.startRun({ ...startCommand('t1', 'r1'), messages: [answer], notRunToolCalls: [{ call, reason: 'tool_removed', result }] });
 
-      expect(await store.findToolCalls('t1', ['c1'])).toEqual([expect.objectContaining({ toolCallId: 'c1', toolName: 'charge_card', status: 'not_run', result })]);
+      expect(await store.findToolCalls('t1', ['c1'])).toEqual([
+        expect.objectContaining({ toolCallId: 'c1', toolName: 'charge_card', status: 'not_run', result }),
+      ]);
     });
 
     it('turns the started record of a call a resume did not run into not_run', async () => {
@@ -322,7 +332,15 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const call = { id: 'c1', name: 'charge_card', arguments: '{}' };
       await store.appendMessages(checkpointTargetOf(first), [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }]);
       await store.recordToolCallStarted(checkpointTargetOf(first), call);
-      await store.finishRun({ threadId: 't1', runKey: first.runKey, status: 'interrupted', stopReason: 'interrupted', iteration: 1, phase: 'acting', interrupt: shutdownMarker('r1') });
+      await store.finishRun({
+        threadId: 't1',
+        runKey: first.runKey,
+        status: 'interrupted',
+        stopReason: 'interrupted',
+        iteration: 1,
+        phase: 'acting',
+        interrupt: shutdownMarker('r1'),
+      });
       const result = 'not run: the arguments of this call do not fit';
 
       await store.startRun({ ...startCommand('t1', 'r1'), messages: [], notRunToolCalls: [{ call, reason: 'invalid_arguments', result }] });
