@@ -20,6 +20,7 @@ const ANALYSIS_ON = ['rollouts.analysis.enabled=true', `rollouts.analysis.promet
 /** The pod template hashes of the new version (the one the analysis is about) and of the old one. */
 const NEW_HASH = '5d4c7b9f8d';
 const OLD_HASH = '6f8b9c7d4e';
+const AGENT_VERSIONS_PAGE = join(REPO_ROOT, 'docs/agent-versions.md');
 const ALERTS_TEST = join(REPO_ROOT, 'test/fixtures/prometheus/agent-alerts.test.yaml');
 const DASHBOARD_FILE = join(REPO_ROOT, CHART_DIR, 'dashboards/agent-service.json');
 
@@ -368,6 +369,20 @@ describe('the Argo Rollouts AnalysisTemplate', () => {
     const notRun = queriesOf(objects)['tool-calls-not-run'];
     expect(notRun).toContain(`namespace="agents", kubernetes_pod_name=~".+-${NEW_HASH}-[a-z0-9]+"`);
     expect(notRun).toContain('reason=~"tool_removed|invalid_arguments"');
+  });
+
+  it('is run by the Rollout example of docs/agent-versions.md, a valid Rollout that passes the new pods’ hash', () => {
+    const blocks = [...readFileSync(AGENT_VERSIONS_PAGE, 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const rollout = parseManifests(blocks.join('---\n'), 'docs/agent-versions.md').find((object) => object.kind === 'Rollout');
+    expect(rollout).toBeDefined();
+    validateKubernetesObject(rollout!);
+    type Step = { analysis?: { templates: Array<{ templateName: string }>; args: unknown[] } };
+    const steps = (rollout!.spec as { strategy: { canary: { steps: Step[] } } }).strategy.canary.steps.filter((step) => step.analysis);
+    const template = findObject(analysisOn, 'AnalysisTemplate');
+    const hashArg = { name: analysisSpec(analysisOn).args[0].name, valueFrom: { podTemplateHashValue: 'Latest' } };
+    expect(steps.length).toBeGreaterThan(0);
+    for (const { analysis } of steps) expect(analysis).toEqual({ templates: [{ templateName: template.metadata!.name }], args: [hashArg] });
+    expect(rollout!.metadata!.name).toBe(template.metadata!.name);
   });
 
   it('makes helm refuse it without a Prometheus address, while the service serves no metrics, or with every metric off', async () => {
