@@ -229,7 +229,9 @@ describe('the Deployment', () => {
 
   it('passes AGENT_VERSION only when config.agentVersion is set, leaving the service its default otherwise', async () => {
     const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
-    expect(dataOf(await render({ set: ['config.agentVersion=1.4.2'] }))).toMatchObject({ AGENT_VERSION: '1.4.2' });
+    const data = dataOf(await render({ set: ['config.agentVersion=1.4.2'] }));
+    expect(data).toMatchObject({ AGENT_VERSION: '1.4.2' });
+    expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).agentVersion).toBe('1.4.2');
     expect(dataOf(byDefault)).not.toHaveProperty('AGENT_VERSION');
   });
 

@@ -71,6 +71,13 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     error: /jwksUrl/,
   },
   {
+    what: 'an agent version past the service’s 128 characters',
+    set: `config.agentVersion=${'v'.repeat(129)}`,
+    path: 'config.agentVersion',
+    value: 'v'.repeat(129),
+    error: /agentVersion/,
+  },
+  {
     what: 'a run failure rate above 1',
     set: 'rollouts.analysis.metrics.runFailureRate.max=1.5',
     path: 'rollouts.analysis.metrics.runFailureRate.max',
