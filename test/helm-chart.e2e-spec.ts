@@ -227,6 +227,14 @@ describe('the Deployment', () => {
     expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual(['AUTH_MAX_TOKEN_AGE_S']);
   });
 
+  it('passes AGENT_VERSION only when config.agentVersion is set, leaving the service its default otherwise', async () => {
+    const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
+    const data = dataOf(await render({ set: ['config.agentVersion=1.4.2'] }));
+    expect(data).toMatchObject({ AGENT_VERSION: '1.4.2' });
+    expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).agentVersion).toBe('1.4.2');
+    expect(dataOf(byDefault)).not.toHaveProperty('AGENT_VERSION');
+  });
+
   it('passes the token age limit and the HTTP server timeouts, in seconds not minutes', () => {
     const data = findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data;
     expect(data).toMatchObject({

@@ -9,11 +9,18 @@ import { findObject, parseManifests, validateKubernetesObject, type KubernetesOb
 import type { Deployment } from './support/pod-spec';
 import { isKnownMetric, metricNames, SERVICE_METRICS } from './support/promql';
 import { promtool } from './support/promtool';
+import { analysisSpec, meetsCondition, promqlTestFile, withArgs } from './support/rollout-analysis';
 
 /** The first calls fetch helm and kubectl (tens of MB) and promtool (19 MB) on a fresh machine. */
 const FETCH_TIMEOUT_MS = 300_000;
 
 const ALL_ON = ['metrics.serviceMonitor.enabled=true', 'metrics.prometheusRule.enabled=true', 'metrics.dashboard.enabled=true'];
+const PROMETHEUS = 'http://prometheus-operated.monitoring.svc:9090';
+const ANALYSIS_ON = ['rollouts.analysis.enabled=true', `rollouts.analysis.prometheusAddress=${PROMETHEUS}`];
+/** The pod template hashes of the new version (the one the analysis is about) and of the old one. */
+const NEW_HASH = '5d4c7b9f8d';
+const OLD_HASH = '6f8b9c7d4e';
+const AGENT_VERSIONS_PAGE = join(REPO_ROOT, 'docs/agent-versions.md');
 const ALERTS_TEST = join(REPO_ROOT, 'test/fixtures/prometheus/agent-alerts.test.yaml');
 const DASHBOARD_FILE = join(REPO_ROOT, CHART_DIR, 'dashboards/agent-service.json');
 
@@ -30,6 +37,7 @@ interface RuleGroup {
 let byDefault: KubernetesObject[];
 let allOn: KubernetesObject[];
 let production: KubernetesObject[];
+let analysisOn: KubernetesObject[];
 let work: string;
 
 async function render(options: RenderOptions = {}): Promise<KubernetesObject[]> {
@@ -58,7 +66,12 @@ function dashboardOf(objects: KubernetesObject[]): Dashboard {
 
 beforeAll(async () => {
   await Promise.all([ensureKubernetesTools(), ensurePromtool()]);
-  [byDefault, allOn, production] = await Promise.all([render(), render({ set: ALL_ON }), render({ valuesFiles: [`${CHART_DIR}/values-production.yaml`] })]);
+  [byDefault, allOn, production, analysisOn] = await Promise.all([
+    render(),
+    render({ set: ALL_ON }),
+    render({ valuesFiles: [`${CHART_DIR}/values-production.yaml`] }),
+    render({ set: ANALYSIS_ON }),
+  ]);
   work = mkdtempSync(join(tmpdir(), 'agent-rules-'));
 }, FETCH_TIMEOUT_MS);
 
@@ -230,5 +243,158 @@ describe('the dashboard', () => {
     const names = new Set(allPanels(dashboardOf(allOn)).flatMap((panel) => (panel.targets ?? []).flatMap((target) => metricNames(target.expr))));
     const shown = [...names].map((name) => name.replace(/_(bucket|sum|count)$/, ''));
     expect(Object.keys(SERVICE_METRICS).filter((name) => !shown.includes(name))).toEqual([]);
+  });
+});
+
+describe('the Argo Rollouts AnalysisTemplate', () => {
+  /** The template's queries as Argo Rollouts sends them for the new version's pods, by metric name. */
+  function queriesOf(objects: KubernetesObject[], hash = NEW_HASH): Record<string, string> {
+    const spec = analysisSpec(objects);
+    const args = { [spec.args[0].name]: hash };
+    return Object.fromEntries(spec.metrics.map((metric) => [metric.name, withArgs(metric.provider.prometheus.query, args)]));
+  }
+
+  /** `promtool test rules` on a unit test file written into the work directory. */
+  async function promtoolTest(file: string) {
+    writeFileSync(join(work, 'analysis.test.yaml'), file);
+    return promtool(['test', 'rules', 'analysis.test.yaml'], work);
+  }
+
+  it('is not rendered by default, nor by values-production.yaml', () => {
+    expect([...byDefault, ...production].filter((object) => object.kind === 'AnalysisTemplate')).toEqual([]);
+  });
+
+  it('renders with rollouts.analysis.enabled as a valid argoproj.io/v1alpha1 AnalysisTemplate, checked against the Argo Rollouts CRD schema', () => {
+    const template = findObject(analysisOn, 'AnalysisTemplate');
+    expect([template.apiVersion, template.metadata!.name]).toEqual(['argoproj.io/v1alpha1', 'agent-service']);
+    validateKubernetesObject(template);
+  });
+
+  it('takes the new pods’ hash as its one argument, and its address, interval, count and failure limit from the values', () => {
+    const spec = analysisSpec(analysisOn);
+    expect(spec.args).toEqual([{ name: 'pod-template-hash' }]);
+    for (const metric of spec.metrics) {
+      expect([metric.provider.prometheus.address, metric.interval, metric.count, metric.failureLimit]).toEqual([PROMETHEUS, '1m', 5, 0]);
+      expect(metric.provider.prometheus.query).toContain('{{args.pod-template-hash}}');
+    }
+  });
+
+  it('measures resumes across versions, tool calls not run and the run failure rate, each on its metric', () => {
+    const names = Object.entries(queriesOf(analysisOn)).map(([metric, query]) => [metric, metricNames(query)]);
+    expect(names).toEqual([
+      ['resumes-across-versions', ['agent_resumes_across_versions_total']],
+      ['tool-calls-not-run', ['agent_tool_calls_not_run_total']],
+      ['run-failure-rate', ['agent_runs_total']],
+    ]);
+    expect(names.flatMap(([, metrics]) => metrics).filter((name) => !isKnownMetric(name))).toEqual([]);
+  });
+
+  it('has only queries that pass promtool check rules once Argo Rollouts has written the hash in', async () => {
+    const rules = Object.entries(queriesOf(analysisOn)).map(([metric, expr]) => ({ record: `analysis:${metric.replace(/-/g, '_')}`, expr }));
+    const result = await promtoolRules('check', [{ name: 'analysis', rules }]);
+    expect(result.output).toContain(`SUCCESS: ${rules.length} rules found`);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('reads only the new version’s pods, from their start, with a failure rate only past minRuns, as promtool’s unit test shows', async () => {
+    const pod = (hash: string) => `namespace="default", pod="agent-service-${hash}-x7k2q"`;
+    const series = [
+      { series: `agent_resumes_across_versions_total{${pod(NEW_HASH)}}`, values: '0 1 3' },
+      { series: `agent_resumes_across_versions_total{${pod(OLD_HASH)}}`, values: '0 7 9' },
+      { series: `agent_tool_calls_not_run_total{${pod(NEW_HASH)}, reason="tool_removed"}`, values: '0 0 2' },
+      { series: `agent_tool_calls_not_run_total{${pod(NEW_HASH)}, reason="invalid_arguments"}`, values: '0 0 1' },
+      { series: `agent_tool_calls_not_run_total{${pod(OLD_HASH)}, reason="tool_removed"}`, values: '0 5 5' },
+      { series: `agent_runs_total{${pod(NEW_HASH)}, outcome="completed"}`, values: '0 10 38' },
+      { series: `agent_runs_total{${pod(NEW_HASH)}, outcome="failed"}`, values: '0 1 2' },
+      { series: `agent_runs_total{${pod(OLD_HASH)}, outcome="failed"}`, values: '0 50 90' },
+    ];
+    const queries = queriesOf(analysisOn);
+    const noPods = queriesOf(analysisOn, 'a1b2c3d4e5');
+    const expectations = [
+      { expr: queries['resumes-across-versions'], evalTime: '2m', value: 3 },
+      { expr: queries['tool-calls-not-run'], evalTime: '2m', value: 3 },
+      { expr: queries['run-failure-rate'], evalTime: '1m', value: 0 },
+      { expr: queries['run-failure-rate'], evalTime: '2m', value: 0.05 },
+      ...Object.values(noPods).map((expr) => ({ expr, evalTime: '2m', value: 0 })),
+    ];
+    const result = await promtoolTest(promqlTestFile(series, expectations));
+    expect(result.output).toContain('SUCCESS');
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('has a unit test that fails on a query that reads the old pods too', async () => {
+    const everyPod = queriesOf(analysisOn)['resumes-across-versions'].replace(NEW_HASH, '[a-z0-9]+');
+    const series = [
+      { series: `agent_resumes_across_versions_total{namespace="default", pod="agent-service-${NEW_HASH}-x7k2q"}`, values: '0 3' },
+      { series: `agent_resumes_across_versions_total{namespace="default", pod="agent-service-${OLD_HASH}-x7k2q"}`, values: '0 9' },
+    ];
+    const result = await promtoolTest(promqlTestFile(series, [{ expr: everyPod, evalTime: '1m', value: 3 }]));
+    expect(result.exitCode).not.toBe(0);
+  });
+
+  it('compares each measurement with its max from the values', () => {
+    const conditions = Object.fromEntries(analysisSpec(analysisOn).metrics.map((metric) => [metric.name, metric.successCondition]));
+    expect([meetsCondition(conditions['resumes-across-versions'], 50), meetsCondition(conditions['resumes-across-versions'], 51)]).toEqual([true, false]);
+    expect([meetsCondition(conditions['tool-calls-not-run'], 0), meetsCondition(conditions['tool-calls-not-run'], 1)]).toEqual([true, false]);
+    expect([meetsCondition(conditions['run-failure-rate'], 0.05), meetsCondition(conditions['run-failure-rate'], 0.06)]).toEqual([true, false]);
+  });
+
+  it('follows its values: namespace, pod label, argument, timings, thresholds, the reasons counted, and a metric turned off', async () => {
+    const analysis = 'rollouts.analysis';
+    const tunedRate = join(work, 'failure-rate.yaml');
+    writeFileSync(tunedRate, stringify({ rollouts: { analysis: { metrics: { runFailureRate: { max: 0.1 } } } } }));
+    const objects = await render({
+      set: [
+        ...ANALYSIS_ON,
+        `${analysis}.selector.namespace=agents`,
+        `${analysis}.selector.podLabel=kubernetes_pod_name`,
+        `${analysis}.selector.podTemplateHashArg=canary-hash`,
+        `${analysis}.interval=30s`,
+        `${analysis}.count=10`,
+        `${analysis}.failureLimit=1`,
+        `${analysis}.metrics.resumesAcrossVersions.enabled=false`,
+        `${analysis}.metrics.toolCallsNotRun.max=2`,
+        `${analysis}.metrics.toolCallsNotRun.reasons={tool_removed,invalid_arguments}`,
+      ],
+      // helm --set reads 0.1 as a string, which the schema refuses: a values file keeps it a number.
+      valuesFiles: [tunedRate],
+    });
+    const spec = analysisSpec(objects);
+    validateKubernetesObject(findObject(objects, 'AnalysisTemplate'));
+    expect(spec.args).toEqual([{ name: 'canary-hash' }]);
+    expect(spec.metrics.map(({ name, interval, count, failureLimit, successCondition }) => [name, interval, count, failureLimit, successCondition])).toEqual([
+      ['tool-calls-not-run', '30s', 10, 1, 'result[0] <= 2'],
+      ['run-failure-rate', '30s', 10, 1, 'result[0] <= 0.1'],
+    ]);
+    const notRun = queriesOf(objects)['tool-calls-not-run'];
+    expect(notRun).toContain(`namespace="agents", kubernetes_pod_name=~".+-${NEW_HASH}-[a-z0-9]+"`);
+    expect(notRun).toContain('reason=~"tool_removed|invalid_arguments"');
+  });
+
+  it('is run by the Rollout example of docs/agent-versions.md, a valid Rollout that passes the new pods’ hash', () => {
+    const blocks = [...readFileSync(AGENT_VERSIONS_PAGE, 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]);
+    const rollout = parseManifests(blocks.join('---\n'), 'docs/agent-versions.md').find((object) => object.kind === 'Rollout');
+    expect(rollout).toBeDefined();
+    validateKubernetesObject(rollout!);
+    type Step = { analysis?: { templates: Array<{ templateName: string }>; args: unknown[] } };
+    const steps = (rollout!.spec as { strategy: { canary: { steps: Step[] } } }).strategy.canary.steps.filter((step) => step.analysis);
+    const template = findObject(analysisOn, 'AnalysisTemplate');
+    const hashArg = { name: analysisSpec(analysisOn).args[0].name, valueFrom: { podTemplateHashValue: 'Latest' } };
+    expect(steps.length).toBeGreaterThan(0);
+    for (const { analysis } of steps) expect(analysis).toEqual({ templates: [{ templateName: template.metadata!.name }], args: [hashArg] });
+    expect(rollout!.metadata!.name).toBe(template.metadata!.name);
+  });
+
+  it('makes helm refuse it without a Prometheus address, while the service serves no metrics, or with every metric off', async () => {
+    const off = ['resumesAcrossVersions', 'toolCallsNotRun', 'runFailureRate'].map((name) => `rollouts.analysis.metrics.${name}.enabled=false`);
+    const results = await Promise.all([
+      helm(templateArgs({ set: ['rollouts.analysis.enabled=true'] })),
+      helm(templateArgs({ set: [...ANALYSIS_ON, 'config.metricsEnabled=false'] })),
+      helm(templateArgs({ set: [...ANALYSIS_ON, ...off] })),
+    ]);
+    expect(results.map((result) => result.exitCode === 0)).toEqual([false, false, false]);
+    expect(results[0].stderr).toMatch(/rollouts.analysis.prometheusAddress is required/);
+    expect(results[1].stderr).toMatch(/rollouts.analysis.enabled needs config.metricsEnabled: true/);
+    expect(results[2].stderr).toMatch(/needs one of rollouts.analysis.metrics/);
   });
 });

@@ -70,6 +70,35 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     value: 'idp.example.test/jwks.json',
     error: /jwksUrl/,
   },
+  {
+    what: 'an agent version past the service’s 128 characters',
+    set: `config.agentVersion=${'v'.repeat(129)}`,
+    path: 'config.agentVersion',
+    value: 'v'.repeat(129),
+    error: /agentVersion/,
+  },
+  {
+    what: 'a run failure rate above 1',
+    set: 'rollouts.analysis.metrics.runFailureRate.max=1.5',
+    path: 'rollouts.analysis.metrics.runFailureRate.max',
+    value: 1.5,
+    error: /max/,
+  },
+  {
+    what: 'a not-run reason the metric does not have',
+    set: 'rollouts.analysis.metrics.toolCallsNotRun.reasons={tool_missing}',
+    path: 'rollouts.analysis.metrics.toolCallsNotRun.reasons',
+    value: ['tool_missing'],
+    error: /reasons/,
+  },
+  { what: 'an analysis interval without a unit', set: 'rollouts.analysis.interval=60', path: 'rollouts.analysis.interval', value: '60', error: /interval/ },
+  {
+    what: 'an analysis Prometheus address without http(s)',
+    set: 'rollouts.analysis.prometheusAddress=prometheus:9090',
+    path: 'rollouts.analysis.prometheusAddress',
+    value: 'prometheus:9090',
+    error: /prometheusAddress/,
+  },
 ];
 
 type SchemaNode = Record<string, unknown> | undefined;
@@ -135,6 +164,23 @@ describe('values.schema.json', () => {
     const result = await helm(templateArgs({ set: ['config.modelProvider=openai'] }));
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toMatch(/modelName/);
+  });
+
+  it('accepts an analysis with its own thresholds, reasons, timings and selector', () => {
+    const tuned = {
+      enabled: true,
+      prometheusAddress: 'https://prometheus.example.test',
+      selector: { namespace: 'agents', podLabel: 'kubernetes_pod_name', podTemplateHashArg: 'canary-hash' },
+      interval: '1m30s',
+      count: 10,
+      failureLimit: 2,
+      metrics: {
+        resumesAcrossVersions: { enabled: false, max: 0 },
+        toolCallsNotRun: { enabled: true, max: 3, reasons: ['tool_removed'] },
+        runFailureRate: { enabled: true, max: 0.25, minRuns: 0 },
+      },
+    };
+    expect(problems(withValue(chartDefaults(), 'rollouts.analysis', tuned))).toEqual([]);
   });
 
   it('makes helm template refuse an autoscaler whose maximum is below its minimum', async () => {

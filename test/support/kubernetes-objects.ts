@@ -34,11 +34,14 @@ export function parseManifests(text: string, source: string): KubernetesObject[]
  * The packages holding models of custom resources, by API group, each from its CRDs' OpenAPI
  * schemas: the Prometheus operator's (ServiceMonitor, PrometheusRule) and KEDA's (ScaledObject;
  * `@kubernetes-models/keda` 0.4, KEDA 2.10's CRDs, the last release of it that loads with
- * `kubernetes-models` 4). Every other group is Kubernetes' own, in `kubernetes-models`.
+ * `kubernetes-models` 4) and Argo Rollouts' (AnalysisTemplate, Rollout;
+ * `@kubernetes-models/argo-rollouts` 0.3, the last release of it with a CommonJS build, which
+ * the model loader's `require` needs). Every other group is Kubernetes' own, in `kubernetes-models`.
  */
 const CRD_MODEL_PACKAGES: Record<string, string> = {
   'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
   'keda.sh': '@kubernetes-models/keda',
+  'argoproj.io': '@kubernetes-models/argo-rollouts',
 };
 
 function modelClass(apiVersion: string, kind: string): ModelClass {
