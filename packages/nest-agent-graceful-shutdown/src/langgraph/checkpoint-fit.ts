@@ -33,8 +33,7 @@ export function checkpointFit(graph: CompiledGraph, checkpoint: Checkpoint, save
   const unknown = next.find((node) => !(node in graph.nodes));
   if (unknown) return { fits: false, reason: `unknown next node ${unknown}` };
   const known = savedChannels ? new Set(savedChannels) : undefined;
-  const isNew = (channel: string) =>
-    known ? !known.has(channel) : !(channel in checkpoint.channel_values) && !(channel in checkpoint.channel_versions);
+  const isNew = (channel: string) => (known ? !known.has(channel) : !(channel in checkpoint.channel_values) && !(channel in checkpoint.channel_versions));
   for (const channel of graph.streamChannelsList) {
     if (!isNew(channel) || channel in checkpoint.channel_values || !startsEmpty(graph.channels[channel])) continue;
     const reader = next.find((node) => readChannels(graph.nodes[node]).includes(channel));

@@ -17,7 +17,9 @@ export function graphShape(graph: CompiledGraph, tools: readonly StructuredToolI
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((tool) => ({ name: tool.name, inputSchema: toJsonSchema(tool.schema as Parameters<typeof toJsonSchema>[0]) })),
     graph: {
-      nodes: Object.keys(graph.nodes).filter((node) => node !== START_NODE).sort(),
+      nodes: Object.keys(graph.nodes)
+        .filter((node) => node !== START_NODE)
+        .sort(),
       channels: [...graph.streamChannelsList].sort(),
     },
   };

@@ -26,11 +26,7 @@ interface SavedGraphState {
 }
 
 /** The graph's checkpoints as framework state, through LangGraph's own serializer. */
-export async function encodeGraphState(
-  serde: Serde,
-  entries: ReadonlyMap<string, GraphEntry>,
-  channels?: readonly string[],
-): Promise<SavedGraphState> {
+export async function encodeGraphState(serde: Serde, entries: ReadonlyMap<string, GraphEntry>, channels?: readonly string[]): Promise<SavedGraphState> {
   const namespaces: SavedGraphState['namespaces'] = {};
   for (const [ns, entry] of entries) {
     namespaces[ns] = {
