@@ -52,10 +52,12 @@ export class LangGraphAgent implements DurableAgent {
     }
   }
 
+  /** The `version` option: the release label recorded with each run attempt. */
   get version(): string | undefined {
     return this.options.version;
   }
 
+  /** The `onVersionChange` option: how a resume across a change of release goes on. */
   get onVersionChange(): VersionChangePolicy | undefined {
     return this.options.onVersionChange;
   }
