@@ -32,24 +32,29 @@ export function checkpointFit(graph: CompiledGraph, checkpoint: Checkpoint, save
   const next = nextNodes(checkpoint);
   const unknown = next.find((node) => !(node in graph.nodes));
   if (unknown) return { fits: false, reason: `unknown next node ${unknown}` };
+  const { channel_values: values, channel_versions: versions } = checkpoint;
   const known = savedChannels ? new Set(savedChannels) : undefined;
-  const isNew = (channel: string) => (known ? !known.has(channel) : !(channel in checkpoint.channel_values) && !(channel in checkpoint.channel_versions));
+  const isNew = (channel: string) => (known ? !known.has(channel) : !(channel in values) && !(channel in versions));
   for (const channel of graph.streamChannelsList) {
-    if (!isNew(channel) || channel in checkpoint.channel_values || !startsEmpty(graph.channels[channel])) continue;
+    if (!isNew(channel) || channel in values || !startsEmpty(graph.channels[channel])) continue;
     const reader = next.find((node) => readChannels(graph.nodes[node]).includes(channel));
     if (reader) return { fits: false, reason: `missing channel ${channel} read by ${reader}` };
   }
   return { fits: true };
 }
 
-/** The nodes the checkpoint's next step runs: those with a trigger newer than they saw, and the targets of its `Send`s. */
+/**
+ * The nodes the checkpoint's next step runs: those with a trigger newer than they saw, and the
+ * targets of its `Send`s.
+ */
 export function nextNodes(checkpoint: Checkpoint): string[] {
   const next = new Set<string>();
   for (const [channel, value] of Object.entries(checkpoint.channel_values)) {
     if (!channel.startsWith(TRIGGER_PREFIX)) continue;
     const node = channel.slice(TRIGGER_PREFIX.length);
     const seen = checkpoint.versions_seen[node]?.[channel];
-    if (value !== undefined && (seen === undefined || newer(checkpoint.channel_versions[channel], seen))) next.add(node);
+    const pending = seen === undefined || newer(checkpoint.channel_versions[channel], seen);
+    if (value !== undefined && pending) next.add(node);
   }
   const sends = checkpoint.channel_values[TASKS_CHANNEL];
   for (const send of Array.isArray(sends) ? sends : []) {
@@ -64,9 +69,14 @@ function newer(version: unknown, seen: unknown): boolean {
   return String(version) > String(seen);
 }
 
+/** The part of a LangGraph channel that restores it from a checkpoint value. */
+interface Restorable {
+  fromCheckpoint(value: undefined): { isAvailable(): boolean };
+}
+
 /** Whether a channel restored from no value is empty (no default); a managed value is never. */
 function startsEmpty(channel: unknown): boolean {
-  const restorable = channel as { fromCheckpoint?: (value: undefined) => { isAvailable(): boolean } } | undefined;
+  const restorable = channel as Partial<Restorable> | undefined;
   if (typeof restorable?.fromCheckpoint !== 'function') return false;
   return !restorable.fromCheckpoint(undefined).isAvailable();
 }

@@ -3,6 +3,8 @@ import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import type { AgentShape } from '../agent/agent-release.js';
 import type { CompiledGraph } from './langgraph-types.js';
 
+type LangChainSchema = Parameters<typeof toJsonSchema>[0];
+
 /** LangGraph's own entry node, in every compiled graph. */
 const START_NODE = '__start__';
 
@@ -15,7 +17,7 @@ export function graphShape(graph: CompiledGraph, tools: readonly StructuredToolI
   return {
     tools: [...tools]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((tool) => ({ name: tool.name, inputSchema: toJsonSchema(tool.schema as Parameters<typeof toJsonSchema>[0]) })),
+      .map((tool) => ({ name: tool.name, inputSchema: toJsonSchema(tool.schema as LangChainSchema) })),
     graph: {
       nodes: Object.keys(graph.nodes)
         .filter((node) => node !== START_NODE)

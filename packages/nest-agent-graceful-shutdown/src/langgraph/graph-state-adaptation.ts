@@ -6,7 +6,7 @@ import type { HandleCheckpointer } from './handle-checkpointer.js';
 import type { CompiledGraph } from './langgraph-types.js';
 import { isSavedGraphState } from './saved-graph-state.js';
 
-/** The name of the CUSTOM event a run emits when it does not resume its thread's checkpoint as saved. */
+/** The CUSTOM event of a run that does not resume its thread's checkpoint as saved. */
 export const GRAPH_STATE_ADAPTED_EVENT = 'graph_state_adapted';
 
 /** What the run continues from instead of the saved checkpoint. */
@@ -42,14 +42,19 @@ export async function adaptSavedGraphState(graph: CompiledGraph, handle: RunHand
   const saved = await saver.saved();
   if (!saved) return;
   const fit = checkpointFit(graph, saved.checkpoint, saved.channels);
-  if (fit.fits) return migrated ? report(handle, 'migrated', 'onVersionChange migrated the graph state') : undefined;
+  if (fit.fits) {
+    if (migrated) report(handle, 'migrated', 'onVersionChange migrated the graph state');
+    return;
+  }
   saver.discard();
   report(handle, 'restarted_from_messages', fit.reason);
 }
 
 function report(handle: RunHandle, decision: GraphStateDecision, reason: string): void {
-  logger.warn('graph state adapted', { threadId: handle.threadId, runId: handle.runId, decision, reason });
-  handle.emit({ type: EventType.CUSTOM, name: GRAPH_STATE_ADAPTED_EVENT, value: { decision, reason } } as BaseEvent);
+  const { threadId, runId } = handle;
+  logger.warn('graph state adapted', { threadId, runId, decision, reason });
+  const value = { decision, reason };
+  handle.emit({ type: EventType.CUSTOM, name: GRAPH_STATE_ADAPTED_EVENT, value } as BaseEvent);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

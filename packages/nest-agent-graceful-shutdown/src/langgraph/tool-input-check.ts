@@ -23,8 +23,8 @@ export async function checkLangChainToolInput(tools: readonly StructuredToolInte
   }
   const details = await refusal(tool.schema, args);
   if (details === undefined) return { ok: true };
-  const error = new ToolInputParsingException(`Received tool input did not match expected schema\nDetails: ${details}`, JSON.stringify(args));
-  return { ok: false, error: error.message };
+  const message = `Received tool input did not match expected schema\nDetails: ${details}`;
+  return { ok: false, error: new ToolInputParsingException(message, JSON.stringify(args)).message };
 }
 
 /** Why the schema refuses `args`; undefined when it takes them. */
@@ -32,8 +32,10 @@ async function refusal(schema: unknown, args: unknown): Promise<string | undefin
   if (isInteropZodSchema(schema)) {
     const result = await interopSafeParseAsync(schema, args);
     if (result.success) return undefined;
-    return result.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`).join('\n');
+    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`);
+    return issues.join('\n');
   }
   const result = new Validator(schema as ConstructorParameters<typeof Validator>[0]).validate(args);
-  return result.valid ? undefined : result.errors.map((e) => `${e.keywordLocation}: ${e.error}`).join('\n');
+  if (result.valid) return undefined;
+  return result.errors.map((e) => `${e.keywordLocation}: ${e.error}`).join('\n');
 }
