@@ -5,7 +5,7 @@ import { BaseCheckpointSaver, type Checkpoint, type CheckpointMetadata, type Che
 import type { AgentMessage } from '../agent/agent-message.js';
 import type { RunHandle } from '../handle/run-handle.interface.js';
 import { fromLangChain, toLangChain } from './lc-messages.js';
-import { decodeGraphState, encodeGraphState, type GraphEntry } from './saved-graph-state.js';
+import { decodeGraphState, encodeGraphState, savedChannelsOf, type GraphEntry } from './saved-graph-state.js';
 
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 
@@ -22,17 +22,57 @@ const SPECIAL_WRITES = new Set(['__error__', '__scheduled__', '__interrupt__', '
 export class HandleCheckpointer extends BaseCheckpointSaver {
   private readonly entries = new Map<string, GraphEntry>();
   private loaded = false;
+  /** The framework state the checkpoints are read from, when not the handle's `savedState`. */
+  private source?: { state: unknown };
   private dirty = false;
   /** Ids of the session's messages, filled from `handle.messages` as it grows. */
   private readonly known = new Set<string>();
   private seen = 0;
   private readonly converted = new Map<string, BaseMessage>();
 
+  /**
+   * @param channels the graph's state channels, saved with each checkpoint so that a later
+   * release of the graph knows which channels are new to it
+   */
   constructor(
     private readonly handle: RunHandle,
     private readonly messagesKey: string,
+    private readonly channels?: readonly string[],
   ) {
     super();
+  }
+
+  /** The root graph's saved checkpoint (its messages channel aside), and the channels it was saved with. */
+  async saved(): Promise<{ checkpoint: Checkpoint; channels?: string[] } | undefined> {
+    await this.load();
+    const root = this.entries.get('');
+    return root && { checkpoint: root.checkpoint, channels: savedChannelsOf(this.sourceState()) };
+  }
+
+  /** Reads the checkpoints from `state` instead of the handle's `savedState` (the one a migration replaced). */
+  readFrom(state: unknown): void {
+    this.source = { state };
+    this.loaded = false;
+    this.entries.clear();
+  }
+
+  /** Forgets the saved checkpoints: the run starts the graph afresh, and its first checkpoint replaces them. */
+  discard(): void {
+    this.loaded = true;
+    this.entries.clear();
+    this.dirty = false;
+  }
+
+  /** Sets channel values of the root's saved checkpoint (a migration's), as if a step had written them. */
+  async setValues(values: Record<string, unknown>): Promise<void> {
+    await this.load();
+    const root = this.entries.get('');
+    if (!root) return;
+    const { channel_values, channel_versions } = root.checkpoint;
+    const versions = { ...channel_versions };
+    for (const channel of Object.keys(values)) versions[channel] = this.getNextVersion(versions[channel] as number | undefined);
+    root.checkpoint = { ...root.checkpoint, channel_values: { ...channel_values, ...values }, channel_versions: versions };
+    this.dirty = true;
   }
 
   /** Whether a checkpoint of an earlier run of the thread exists. */
@@ -76,7 +116,7 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
     this.entries.set(ns, { checkpoint: kept, metadata, parentId: config.configurable?.checkpoint_id as string | undefined, writes: [] });
     // The step's new messages and the graph's state go in one write.
     this.dirty = false;
-    await this.handle.commitStep({ messages: fresh, state: await encodeGraphState(this.serde, this.entries) });
+    await this.handle.commitStep({ messages: fresh, state: await encodeGraphState(this.serde, this.entries, this.channels) });
     return { configurable: { thread_id: this.handle.threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -102,13 +142,17 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
   async flush(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
-    await this.handle.saveState(await encodeGraphState(this.serde, this.entries));
+    await this.handle.saveState(await encodeGraphState(this.serde, this.entries, this.channels));
   }
 
   private async load(): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
-    for (const [ns, entry] of await decodeGraphState(this.serde, this.handle.savedState)) this.entries.set(ns, entry);
+    for (const [ns, entry] of await decodeGraphState(this.serde, this.sourceState())) this.entries.set(ns, entry);
+  }
+
+  private sourceState(): unknown {
+    return this.source ? this.source.state : this.handle.savedState;
   }
 
   /** The checkpoint with the conversation as its messages channel. */

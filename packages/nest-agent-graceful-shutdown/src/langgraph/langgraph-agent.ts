@@ -2,12 +2,17 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { Command } from '@langchain/langgraph';
 import { CallAbortedError } from '../agent/abortable.js';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { AgentShape, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
 import { durableTool, invokeDirectly, RUN_HANDLE_KEY } from './durable-tools.js';
+import { graphShape } from './graph-shape.js';
+import { adaptSavedGraphState } from './graph-state-adaptation.js';
 import { HandleCheckpointer } from './handle-checkpointer.js';
 import type { CompiledGraph, LangGraphAgentOptions, ToolNodeLike } from './langgraph-types.js';
 import { toLangChain } from './lc-messages.js';
 import { ModelCallbacks } from './model-callbacks.js';
+import { checkLangChainToolInput } from './tool-input-check.js';
 
 /** How LangGraph lends a checkpointer to a graph through its config (as a parent graph does to a subgraph). */
 const CHECKPOINTER_KEY = '__pregel_checkpointer';
@@ -47,6 +52,26 @@ export class LangGraphAgent implements DurableAgent {
     }
   }
 
+  /** The `version` option: the release label recorded with each run attempt. */
+  get version(): string | undefined {
+    return this.options.version;
+  }
+
+  /** The `onVersionChange` option: how a resume across a change of release goes on. */
+  get onVersionChange(): VersionChangePolicy | undefined {
+    return this.options.onVersionChange;
+  }
+
+  /** The graph's tools with their JSON Schemas, its node names and its state channels. */
+  describe(): AgentShape {
+    return graphShape(this.graph, this.tools);
+  }
+
+  /** LangChain's own input check of the call's tool (what `tool.invoke` would refuse). */
+  checkToolInput(call: ToolCall): Promise<ToolInputCheck> {
+    return checkLangChainToolInput(this.tools, call);
+  }
+
   toolTraits(name: string): ToolTraits | undefined {
     const declared = this.options.toolTraits?.[name];
     if (declared) return declared;
@@ -54,11 +79,13 @@ export class LangGraphAgent implements DurableAgent {
   }
 
   async run(handle: RunHandle): Promise<void> {
-    const saver = new HandleCheckpointer(handle, this.messagesKey);
+    const saver = new HandleCheckpointer(handle, this.messagesKey, this.graph.streamChannelsList);
     const halt: Halt = { controller: new AbortController() };
     const config = this.configFor(handle, saver, halt);
     const stream = (input: unknown, extra: Record<string, unknown> = {}) => this.drive(this.graph.stream(input, { ...config, ...extra }), handle, halt);
     try {
+      // A checkpoint that does not fit the graph (another release saved it) is not resumed blindly.
+      await adaptSavedGraphState(this.graph, handle, saver);
       const resumed = await saver.hasCheckpoint();
       const before = resumed ? await this.graph.getState(config) : undefined;
       const interrupted = before?.tasks.some((task) => task.interrupts.length > 0) ?? false;

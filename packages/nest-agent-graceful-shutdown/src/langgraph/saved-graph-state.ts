@@ -20,11 +20,13 @@ interface Encoded {
 /** What the thread keeps of a graph between runs (the root's messages channel aside). */
 interface SavedGraphState {
   langgraph: 1;
+  /** The graph's state channels when it was saved: what a later release's fit check compares with. */
+  channels?: string[];
   namespaces: Record<string, { checkpoint: Encoded; metadata: Encoded; parentId?: string; writes: Encoded }>;
 }
 
 /** The graph's checkpoints as framework state, through LangGraph's own serializer. */
-export async function encodeGraphState(serde: Serde, entries: ReadonlyMap<string, GraphEntry>): Promise<SavedGraphState> {
+export async function encodeGraphState(serde: Serde, entries: ReadonlyMap<string, GraphEntry>, channels?: readonly string[]): Promise<SavedGraphState> {
   const namespaces: SavedGraphState['namespaces'] = {};
   for (const [ns, entry] of entries) {
     namespaces[ns] = {
@@ -34,7 +36,12 @@ export async function encodeGraphState(serde: Serde, entries: ReadonlyMap<string
       writes: await encode(serde, entry.writes),
     };
   }
-  return { langgraph: 1, namespaces };
+  return { langgraph: 1, ...(channels ? { channels: [...channels] } : {}), namespaces };
+}
+
+/** The state channels a saved graph state was written with; undefined when it did not record them. */
+export function savedChannelsOf(state: unknown): string[] | undefined {
+  return isSavedGraphState(state) && Array.isArray(state.channels) ? state.channels : undefined;
 }
 
 /** The checkpoints a run of the thread saved; none when the state is not a graph's (a new thread, another framework). */
@@ -52,7 +59,8 @@ export async function decodeGraphState(serde: Serde, state: unknown): Promise<Ma
   return entries;
 }
 
-function isSavedGraphState(state: unknown): state is SavedGraphState {
+/** Whether `state` is a graph state as the adapter saves it (`{ langgraph: 1, namespaces }`). */
+export function isSavedGraphState(state: unknown): state is SavedGraphState {
   return typeof state === 'object' && state !== null && (state as SavedGraphState).langgraph === 1 && typeof (state as SavedGraphState).namespaces === 'object';
 }
 
