@@ -6,6 +6,7 @@ import { StopReason } from '../agent/stop-reason.js';
 import { agentFingerprint } from '../resume/agent-fingerprint.js';
 import { screenPendingCalls } from '../resume/pending-call-screen.js';
 import { startMemoryRun } from '../testing/memory-run.js';
+import type { ScriptedTurn } from '../testing/run-handle-harness.js';
 import { aiSdkAgent, AiSdkAgent } from './ai-sdk-agent.js';
 import { scriptedModel } from './scripted-model.fixtures.js';
 
@@ -22,7 +23,7 @@ function release(version: 1 | 2, charges: unknown[] = [], withRefund = true): To
   return withRefund ? { charge_card, refund } : { charge_card };
 }
 
-function agentOf(tools: ToolSet, turns = [{ text: 'done' }]) {
+function agentOf(tools: ToolSet, turns: ScriptedTurn[] = [{ text: 'done' }]) {
   const scripted = scriptedModel(turns);
   return { agent: new AiSdkAgent({ model: scripted.model, tools, stopWhen: stepCountIs(5) }), ...scripted };
 }
