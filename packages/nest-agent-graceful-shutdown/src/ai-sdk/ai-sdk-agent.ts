@@ -67,10 +67,12 @@ export class AiSdkAgent implements DurableAgent {
     this.approval = sdkApproval(this.tools, (settings as VersionedSettings).toolApproval);
   }
 
+  /** The agent's release label (`AiSdkAgentOptions.version`). */
   get version(): string | undefined {
     return this.options.version;
   }
 
+  /** How a resume across a change goes on (`AiSdkAgentOptions.onVersionChange`). */
   get onVersionChange(): VersionChangePolicy | undefined {
     return this.options.onVersionChange;
   }

@@ -44,10 +44,12 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
     this.traits = new ToolTraitsTable(agent.tools, options.toolTraits);
   }
 
+  /** The agent's release label (`OpenAiAgentOptions.version`). */
   get version(): string | undefined {
     return this.options.version;
   }
 
+  /** How a resume across a change goes on (`OpenAiAgentOptions.onVersionChange`). */
   get onVersionChange(): VersionChangePolicy | undefined {
     return this.options.onVersionChange;
   }
