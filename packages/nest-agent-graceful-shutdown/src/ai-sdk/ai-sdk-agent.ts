@@ -1,14 +1,19 @@
 import { streamText, wrapLanguageModel, type ToolSet } from 'ai';
 import { CallAbortedError } from '../agent/abortable.js';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { AgentShape, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
 import type { AiSdkAgentSettings, StreamTextOptions, VersionedSettings, WrappableModel } from './ai-sdk-types.js';
+import { aiSdkAgentShape } from './agent-shape.js';
 import { durableMiddleware } from './durable-middleware.js';
 import { durableTools, executeDirectly } from './durable-tools.js';
 import { installedAi, type InstalledAi } from './installed-ai.js';
 import { toModelMessages } from './model-messages.js';
+import { answerRefusedCalls, refusedCallsMiddleware } from './refused-calls.js';
 import { stopAwareOnError, type StreamErrorHandler } from './stop-aware-on-error.js';
 import { sdkApproval, type SdkApproval } from './tool-approval.js';
 import { toolContexts } from './tool-contexts.js';
+import { checkSdkToolInput } from './tool-input-check.js';
 import { wrappableModel } from './wrappable-model.js';
 
 /** What the module needs to know beside the AI SDK settings. */
@@ -17,6 +22,16 @@ export interface AiSdkAgentOptions {
   toolTraits?: Record<string, ToolTraits>;
   /** How long one model call is expected to take, in milliseconds (a drain does not start one that would outlast it). @default the module's `defaultStepDurationMs` */
   expectedReasoningMs?: number;
+  /**
+   * The agent's release label, recorded with every run attempt (e.g. your app's version): a
+   * resume by another release follows `onVersionChange`. @default the module's `runs.agentVersion`
+   */
+  version?: string;
+  /**
+   * How a resume across a change of version or of the tools' shape goes on.
+   * @default the module's `runs.onVersionChange` ('adapt')
+   */
+  onVersionChange?: VersionChangePolicy;
 }
 
 /**
@@ -52,6 +67,27 @@ export class AiSdkAgent implements DurableAgent {
     this.approval = sdkApproval(this.tools, (settings as VersionedSettings).toolApproval);
   }
 
+  /** The agent's release label (`AiSdkAgentOptions.version`). */
+  get version(): string | undefined {
+    return this.options.version;
+  }
+
+  /** How a resume across a change goes on (`AiSdkAgentOptions.onVersionChange`). */
+  get onVersionChange(): VersionChangePolicy | undefined {
+    return this.options.onVersionChange;
+  }
+
+  /** The tools and their input schemas, as the SDK gives them to the model. */
+  describe(): AgentShape {
+    return aiSdkAgentShape(this.tools);
+  }
+
+  /** The SDK's own check of a tool call's input (the tool's schema), with the SDK's message. */
+  async checkToolInput(call: ToolCall): Promise<ToolInputCheck> {
+    const check = await checkSdkToolInput(this.tools, call);
+    return check.ok ? { ok: true } : { ok: false, error: check.error.message };
+  }
+
   toolTraits(name: string): ToolTraits | undefined {
     const declared = this.options.toolTraits?.[name];
     if (!this.tools[name] && !declared) return undefined;
@@ -68,7 +104,10 @@ export class AiSdkAgent implements DurableAgent {
       ...this.settings,
       ...contexts.setting,
       ...(this.ai.major === 7 ? { toolApproval: this.approval.toolApproval } : {}),
-      model: wrapLanguageModel({ model: this.model, middleware: durableMiddleware(handle, this.options.expectedReasoningMs) }),
+      model: wrapLanguageModel({
+        model: this.model,
+        middleware: [refusedCallsMiddleware(this.tools, handle), durableMiddleware(handle, this.options.expectedReasoningMs)],
+      }),
       tools: durableTools(this.tools, handle),
       messages: toModelMessages(handle.messages),
       abortSignal: handle.signal,
@@ -81,5 +120,6 @@ export class AiSdkAgent implements DurableAgent {
     }
     // The SDK ends an aborted stream quietly.
     if (handle.signal.aborted) throw new CallAbortedError();
+    await answerRefusedCalls(this.tools, handle);
   }
 }

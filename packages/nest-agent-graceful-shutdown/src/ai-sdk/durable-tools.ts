@@ -1,9 +1,10 @@
 import type { Tool, ToolSet } from 'ai';
 import type { ToolCall } from '../agent/agent-message.js';
 import type { RunHandle } from '../handle/run-handle.interface.js';
-import { parseToolArguments, toolOutputText, unknownToolResult } from '../handle/tool-call-text.js';
+import { toolOutputText, unknownToolResult } from '../handle/tool-call-text.js';
 import { withToolFence } from '../handle/tool-fence-carrier.js';
 import { toolFenceOf } from '../agent/tool-fence.js';
+import { checkSdkToolInput, refusedInputResult } from './tool-input-check.js';
 
 type Execute = NonNullable<Tool['execute']>;
 type ExecuteOptions = Parameters<Execute>[1];
@@ -37,8 +38,10 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
 
 /**
  * Runs a call of an interrupted or approved step with the tool's own `execute`, outside a model
- * step. `context` is the tool's context option as the installed `ai` names it (see `toolContexts`);
- * the call's fence comes from `handle`.
+ * step, after the SDK's own input check (as in a model step: a call whose input the tool's
+ * schema refuses does not run, and is answered with the SDK's error). `context` is the tool's
+ * context option as the installed `ai` names it (see `toolContexts`); the call's fence comes
+ * from `handle`.
  */
 export async function executeDirectly(
   tools: ToolSet,
@@ -47,13 +50,14 @@ export async function executeDirectly(
   context: Record<string, unknown>,
   handle: RunHandle,
 ): Promise<string> {
-  const execute = tools[call.name]?.execute;
+  const execute = Object.hasOwn(tools, call.name) ? tools[call.name].execute : undefined;
   if (!execute) return unknownToolResult(call.name);
-  const input = parseToolArguments(call);
+  const check = await checkSdkToolInput(tools, call);
+  if (!check.ok) return refusedInputResult(check.error);
   const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
   // The context key differs between the majors, so these options are one major's, cast.
   const options = withToolFence({ toolCallId: call.id, messages: [], abortSignal: signal, ...context }, fence) as unknown as ExecuteOptions;
-  return toolOutputText(await settle(execute(input, options)));
+  return toolOutputText(await settle(execute(check.input, options)));
 }
 
 /** A tool that streams its output (an async iterable) settles with its last value. */

@@ -15,11 +15,13 @@ function partsOf(turn: ScriptedTurn): StreamPart[] {
 }
 
 /**
- * An AI SDK model that plays `turns` in order (the last one repeats), streamed; counts its calls.
+ * An AI SDK model that plays `turns` in order (the last one repeats), streamed; counts its calls
+ * and keeps the prompt of each.
  * It is of specification `spec`: by default the installed `ai`'s own (v4 with ai 7, v3 with ai 6).
  */
 export function scriptedModel(turns: readonly ScriptedTurn[], hold?: (call: number) => Promise<void> | undefined, spec = installedAi().modelSpecs[0]) {
   let calls = 0;
+  const prompts: unknown[] = [];
   const model = {
     specificationVersion: spec,
     provider: 'scripted',
@@ -28,13 +30,14 @@ export function scriptedModel(turns: readonly ScriptedTurn[], hold?: (call: numb
     async doGenerate() {
       throw new Error('the scripted model only streams');
     },
-    async doStream(options: { abortSignal?: AbortSignal }) {
+    async doStream(options: { abortSignal?: AbortSignal; prompt?: unknown }) {
       const n = calls++;
+      prompts.push(options.prompt);
       await waitForHold(hold?.(n), options.abortSignal);
       const parts = partsOf(turns[Math.min(n, turns.length - 1)]);
       return { stream: new ReadableStream<StreamPart>({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
     },
   };
   // One object serves both specifications: the parts and call options it uses are the same in v3 and v4.
-  return { model: model as unknown as WrappableModel, calls: () => calls };
+  return { model: model as unknown as WrappableModel, calls: () => calls, prompts };
 }

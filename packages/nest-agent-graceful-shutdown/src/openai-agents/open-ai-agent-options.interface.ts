@@ -1,4 +1,5 @@
 import type { Runner } from '@openai/agents';
+import type { VersionChangePolicy } from '../agent/agent-release.js';
 import type { ToolTraits } from '../handle/run-handle.interface.js';
 
 /** The ids of the run an agent is working for, as the default SDK run context. */
@@ -33,4 +34,14 @@ export interface OpenAiAgentOptions<TContext = DurableRunContext> {
   maxTurns?: number;
   /** How long one model call is expected to take, in milliseconds (a drain does not start a call that would outlast it). @default the module's `defaultStepDurationMs` */
   expectedReasoningMs?: number;
+  /**
+   * The agent's release label, recorded with every run attempt (e.g. your app's version): a
+   * resume by another release follows `onVersionChange`. @default the module's `runs.agentVersion`
+   */
+  version?: string;
+  /**
+   * How a resume across a change of version or of the tools' shape goes on.
+   * @default the module's `runs.onVersionChange` ('adapt')
+   */
+  onVersionChange?: VersionChangePolicy;
 }

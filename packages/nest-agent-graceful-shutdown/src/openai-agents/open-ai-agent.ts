@@ -2,6 +2,7 @@ import { Runner, type Model, type RunState, type StreamedRunResult } from '@open
 import { CallAbortedError } from '../agent/abortable.js';
 import { toolFenceOf } from '../agent/tool-fence.js';
 import type { ToolCall } from '../agent/agent-message.js';
+import type { AgentShape, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
 import { unknownToolResult } from '../handle/tool-call-text.js';
 import { DurableModel, type StopMarks } from './durable-model.js';
@@ -10,6 +11,7 @@ import type { DurableRunContext, OpenAiAgentOptions } from './open-ai-agent-opti
 import { runStart } from './run-start.js';
 import { callIdOf, savedRunState } from './saved-run-state.js';
 import type { SdkAgent } from './sdk-types.js';
+import { checkOpenAiToolInput, openAiAgentShape } from './tool-input-check.js';
 import { functionTools, ToolTraitsTable } from './tool-traits-table.js';
 
 type AnyAgent<TContext> = SdkAgent<TContext>;
@@ -42,8 +44,28 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
     this.traits = new ToolTraitsTable(agent.tools, options.toolTraits);
   }
 
+  /** The agent's release label (`OpenAiAgentOptions.version`). */
+  get version(): string | undefined {
+    return this.options.version;
+  }
+
+  /** How a resume across a change goes on (`OpenAiAgentOptions.onVersionChange`). */
+  get onVersionChange(): VersionChangePolicy | undefined {
+    return this.options.onVersionChange;
+  }
+
   toolTraits(name: string): ToolTraits | undefined {
     return this.traits.of(name);
+  }
+
+  /** The function tools and their `parameters` JSON Schemas, as the SDK gives them to the model. */
+  describe(): AgentShape {
+    return openAiAgentShape(functionTools(this.agent.tools));
+  }
+
+  /** The SDK's own parse of a call's arguments (what `invoke` runs before `execute`), with its message. */
+  checkToolInput(call: ToolCall): Promise<ToolInputCheck> {
+    return checkOpenAiToolInput(functionTools(this.agent.tools), call);
   }
 
   async run(handle: RunHandle): Promise<void> {
