@@ -15,6 +15,23 @@ export const ORDER_TURNS: readonly ScriptedTurn[] = [
   { text: ORDER_ANSWER },
 ];
 
+/** The points an uninterrupted run of the order agent passes: the last turn's and the receipt turn's answers stream no text. */
+export const ORDER_POINTS = [
+  'pre-reasoning#1',
+  'pre-reasoning#2',
+  'pre-reasoning#3',
+  'pre-reasoning#4',
+  'pre-acting#1 look_up_order',
+  'pre-acting#2 charge_card',
+  'pre-acting#3 send_receipt',
+  'mid-stream#1',
+  'mid-stream#2',
+  'mid-stream#4',
+  'mid-tool#1 look_up_order',
+  'mid-tool#2 charge_card',
+  'mid-tool#3 send_receipt',
+];
+
 const objectOf = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', properties, required });
 
 /** The order tools' input schemas (JSON Schema), by name. */
