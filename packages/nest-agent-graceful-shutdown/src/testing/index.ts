@@ -12,4 +12,4 @@ export { startMemoryRun, type MemoryRun, type MemoryRunOptions } from './memory-
 export { verifyDurability, type AgentFactory, type DurabilityOptions } from './durability/verify-durability.js';
 export { describeDurability } from './durability/describe-durability.js';
 export { scriptFromConversation } from './durability/conversation-script.js';
-export type { DurabilityReport, InterruptionPoint, NotRunReport, PointReport, VersionChangeReport } from './durability/durability-report.js';
+export type { DurabilityReport, NotRunReport, PointReport, VersionChangeReport } from './durability/durability-report.js';

@@ -18,8 +18,11 @@ export interface InterruptionPoint {
 
 /** A pending call the resume answered "not run" instead of running it. */
 export interface NotRunReport {
+  /** The id of the pending call. */
   toolCallId: string;
+  /** The tool it asked for. */
   tool: string;
+  /** Why it was not run: its tool is gone, the new schema refuses its arguments, or the policy said so. */
   reason: NotRunReason;
 }
 
@@ -39,6 +42,7 @@ export interface PointReport {
   point: string;
   /** True when the resume ran on `next` (the second version of the agent). */
   acrossVersions: boolean;
+  /** True when no check failed. */
   ok: boolean;
   /** Readable, one per broken rule; empty when `ok`. */
   failures: string[];
