@@ -11,7 +11,7 @@ import { SERVICE_MIGRATIONS } from '../database/service-migrations';
 import { DemoLedger } from '../demo/demo-ledger';
 import { serviceAgent } from './service-agent';
 
-/** The reference agent of each framework, on the demo model (2 tool rounds, no waiting) and its ledger on SQLite. */
+/** The reference agent of each framework, on the demo model (1 tool round, no waiting) and its ledger on SQLite. */
 describe('the reference agent, interrupted at every point and resumed', () => {
   let dir: string;
   let dataSource: DataSource;
@@ -32,13 +32,13 @@ describe('the reference agent, interrupted at every point and resumed', () => {
   });
 
   it.each(AGENT_FRAMEWORKS)('keeps its work and its answer with AGENT_FRAMEWORK=%s', async (framework) => {
-    const config = loadAppConfig({ AUTH_JWT_SECRET: 'secret', AGENT_FRAMEWORK: framework, DEMO_STEPS: '2', DEMO_REASONING_MS: '0', DEMO_TOOL_MS: '0' });
+    const config = loadAppConfig({ AUTH_JWT_SECRET: 'secret', AGENT_FRAMEWORK: framework, DEMO_STEPS: '1', DEMO_REASONING_MS: '0', DEMO_TOOL_MS: '0' });
     const ledger = new DemoLedger(dataSource);
 
     const report = await verifyDurability(() => serviceAgent(config, ledger), { input: 'Run the demo task' });
 
     expect(report.failures).toEqual([]);
-    expect(report.finalAnswer).toBe('All 2 steps are done for: Run the demo task');
-    expect(report.points.map((point) => point.point)).toEqual(expect.arrayContaining(['pre-reasoning#3', 'pre-acting#2 demo_step', 'mid-tool#2 demo_step']));
+    expect(report.finalAnswer).toBe('All 1 steps are done for: Run the demo task');
+    expect(report.points.map((point) => point.point)).toEqual(expect.arrayContaining(['pre-reasoning#2', 'pre-acting#1 demo_step', 'mid-tool#1 demo_step']));
   });
 });
