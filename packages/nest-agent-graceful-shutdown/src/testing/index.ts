@@ -10,6 +10,6 @@ export { waitForHold, type ContractTool, type RunHandleHarness, type ScriptedTur
 export { MemoryCheckpointer } from './memory-checkpointer.js';
 export { startMemoryRun, type MemoryRun, type MemoryRunOptions } from './memory-run.js';
 export { verifyDurability, type AgentFactory, type DurabilityOptions } from './durability/verify-durability.js';
-export { describeDurability } from './durability/describe-durability.js';
+export { describeDurability, type DescribeDurabilityOptions } from './durability/describe-durability.js';
 export { scriptFromConversation } from './durability/conversation-script.js';
 export type { DurabilityReport, NotRunReport, PointReport, VersionChangeReport } from './durability/durability-report.js';

@@ -2,6 +2,12 @@
 import type { DurabilityReport, InterruptionPoint } from './durability-report.js';
 import { verifyDurability, type AgentFactory, type DurabilityOptions } from './verify-durability.js';
 
+/** `verifyDurability`'s options, and how long its runs may take before the suite fails. */
+export interface DescribeDurabilityOptions extends DurabilityOptions {
+  /** For all the runs together (one per point, twice with `next`). @default 60000 */
+  timeoutMs?: number;
+}
+
 const KINDS: ReadonlyArray<{ kind: InterruptionPoint['kind']; where: string }> = [
   { kind: 'pre-reasoning', where: 'at every pre-reasoning safe point' },
   { kind: 'pre-acting', where: 'at every pre-acting safe point' },
@@ -19,13 +25,13 @@ const KINDS: ReadonlyArray<{ kind: InterruptionPoint['kind']; where: string }> =
  * @example
  * describeDurability('order agent', makeAgent, { input: 'Order 42: charge and send the receipt' });
  */
-export function describeDurability(name: string, makeAgent: AgentFactory, options: DurabilityOptions): void {
+export function describeDurability(name: string, makeAgent: AgentFactory, options: DescribeDurabilityOptions): void {
   describe(`${name} (durability)`, () => {
     let report: DurabilityReport;
 
     beforeAll(async () => {
       report = await verifyDurability(makeAgent, options);
-    });
+    }, options.timeoutMs ?? 60_000);
 
     it('runs to its answer uninterrupted', () => {
       expect(report.failures.filter((failure) => failure.startsWith('uninterrupted run: '))).toEqual([]);
