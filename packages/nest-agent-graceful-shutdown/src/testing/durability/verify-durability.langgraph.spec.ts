@@ -1,0 +1,72 @@
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
+import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
+import { langGraphAgent } from '../../langgraph/langgraph-agent.js';
+import { langChainTool, reactGraph } from '../../langgraph/scripted-chat-model.fixtures.js';
+import type { ScriptedTurn } from '../run-handle-harness.js';
+import { scriptFromConversation } from './conversation-script.js';
+import { ORDER_ANSWER, ORDER_POINTS, ORDER_TOOLS, ORDER_TURNS } from './order-agent.fixtures.js';
+import { verifyDurability } from './verify-durability.js';
+
+/** A LangChain chat model that streams the turn its messages are at (see `scriptFromConversation`). */
+class ConversationChatModel extends BaseChatModel {
+  private readonly turnFor = scriptFromConversation(ORDER_TURNS);
+
+  _llmType(): string {
+    return 'scripted';
+  }
+
+  override bindTools(): this {
+    return this;
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const turn = this.turnFor(messages);
+    return { generations: [{ text: turn.text ?? '', message: new AIMessage({ content: turn.text ?? '', tool_calls: toolCalls(turn) }) }] };
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    _options: unknown,
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const turn = this.turnFor(messages);
+    const chunks = [new AIMessageChunk({ content: turn.text ?? '' })];
+    (turn.toolCalls ?? []).forEach((call, index) =>
+      chunks.push(
+        new AIMessageChunk({ content: '', tool_call_chunks: [{ id: call.id, name: call.name, args: call.arguments, index, type: 'tool_call_chunk' }] }),
+      ),
+    );
+    for (const message of chunks) {
+      const chunk = new ChatGenerationChunk({ message, text: typeof message.content === 'string' ? message.content : '' });
+      yield chunk;
+      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+}
+
+function toolCalls(turn: ScriptedTurn) {
+  return (turn.toolCalls ?? []).map((call) => ({
+    id: call.id,
+    name: call.name,
+    args: JSON.parse(call.arguments) as Record<string, unknown>,
+    type: 'tool_call' as const,
+  }));
+}
+
+function orderAgent() {
+  const graph = reactGraph(new ConversationChatModel({}), ORDER_TOOLS.map(langChainTool));
+  const toolTraits = Object.fromEntries(ORDER_TOOLS.map((t) => [t.name, { idempotent: t.idempotent }]));
+  return langGraphAgent(graph, { toolTraits, config: { recursionLimit: 50 } });
+}
+
+describe('verifyDurability on the LangGraph adapter', () => {
+  it('finds no failure for an order agent interrupted at every point', async () => {
+    const report = await verifyDurability(orderAgent, { input: 'Order 42: charge and send the receipt' });
+
+    expect(report.failures).toEqual([]);
+    expect(report.finalAnswer).toBe(ORDER_ANSWER);
+    expect(report.points.map((point) => point.point)).toEqual(expect.arrayContaining(ORDER_POINTS));
+  });
+});
