@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AgentDefinition } from '../../agent/agent-definition.js';
 import type { AgentModel } from '../../agent/agent-model.interface.js';
 import type { AgentTool } from '../../agent/agent-tool.interface.js';
@@ -40,6 +41,16 @@ export const ORDER_SCHEMAS: Record<string, Record<string, unknown>> = {
   charge_card: objectOf({ orderId: { type: 'number' }, amount: { type: 'number' } }),
   send_receipt: objectOf({ orderId: { type: 'number' } }),
 };
+
+/**
+ * A zod schema of one of the order tools' JSON Schemas (objects of required numbers and
+ * strings): the AI SDK and the Agents SDK check a tool's input against a zod schema, and
+ * against a plain JSON Schema only when it is given a validator.
+ */
+export function zodOf(schema: Record<string, unknown>): z.ZodObject<Record<string, z.ZodTypeAny>> {
+  const properties = schema.properties as Record<string, { type: 'number' | 'string' }>;
+  return z.object(Object.fromEntries(Object.entries(properties).map(([name, { type }]) => [name, type === 'number' ? z.number() : z.string()])));
+}
 
 /** The order tools in neutral terms; `look_up_order` only reads, so it is idempotent. */
 export const ORDER_TOOLS: readonly ContractTool[] = [

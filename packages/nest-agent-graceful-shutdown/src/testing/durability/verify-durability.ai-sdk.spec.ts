@@ -1,16 +1,16 @@
-import { jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
+import { stepCountIs, tool, type ToolSet } from 'ai';
 import { aiSdkAgent } from '../../ai-sdk/ai-sdk-agent.js';
 import type { StreamPart, WrappableModel } from '../../ai-sdk/ai-sdk-types.js';
 import { installedAi } from '../../ai-sdk/installed-ai.js';
 import { scriptFromConversation } from './conversation-script.js';
-import { ORDER_ANSWER, ORDER_POINTS, ORDER_SCHEMAS, ORDER_TOOLS, ORDER_TURNS } from './order-agent.fixtures.js';
+import { ORDER_ANSWER, ORDER_POINTS, ORDER_SCHEMAS, ORDER_TOOLS, ORDER_TURNS, WITH_CURRENCY, zodOf, type OrderAgentChanges } from './order-agent.fixtures.js';
 import { verifyDurability } from './verify-durability.js';
 
 const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } };
 
 /** An AI SDK model that streams the turn its prompt is at (see `scriptFromConversation`). */
-function conversationModel(): WrappableModel {
-  const turnFor = scriptFromConversation(ORDER_TURNS);
+function conversationModel(turns = ORDER_TURNS): WrappableModel {
+  const turnFor = scriptFromConversation(turns);
   const model = {
     specificationVersion: installedAi().modelSpecs[0],
     provider: 'scripted',
@@ -32,19 +32,21 @@ function conversationModel(): WrappableModel {
   return model as unknown as WrappableModel;
 }
 
-function orderAgent() {
+function orderAgent(changes: OrderAgentChanges = {}) {
+  const schemas = { ...ORDER_SCHEMAS, ...changes.schemas };
   const tools: ToolSet = Object.fromEntries(
-    ORDER_TOOLS.map((t) => [
+    ORDER_TOOLS.filter((t) => t.name !== changes.drop).map((t) => [
       t.name,
       tool({
         description: t.name,
-        inputSchema: jsonSchema<Record<string, unknown>>(ORDER_SCHEMAS[t.name]),
+        inputSchema: zodOf(schemas[t.name]),
         execute: (input, options) => t.execute(input, options.abortSignal ?? new AbortController().signal),
       }),
     ]),
   );
   const toolTraits = Object.fromEntries(ORDER_TOOLS.map((t) => [t.name, { idempotent: t.idempotent }]));
-  return aiSdkAgent({ model: conversationModel(), tools, stopWhen: stepCountIs(10) }, { toolTraits });
+  const model = conversationModel(changes.turns);
+  return aiSdkAgent({ model, tools, stopWhen: stepCountIs(10) }, { toolTraits, version: changes.version ?? '1.0.0' });
 }
 
 describe('verifyDurability on the AI SDK adapter', () => {
@@ -54,5 +56,13 @@ describe('verifyDurability on the AI SDK adapter', () => {
     expect(report.failures).toEqual([]);
     expect(report.finalAnswer).toBe(ORDER_ANSWER);
     expect(report.points.map((point) => point.point)).toEqual(ORDER_POINTS);
+  });
+
+  it('reports the pending charge answered "not run" when the next version requires a currency', async () => {
+    const report = await verifyDurability(() => orderAgent(), { input: 'Order 42: charge and send the receipt', next: () => orderAgent(WITH_CURRENCY) });
+    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
+
+    expect(report.failures).toEqual([]);
+    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: 'invalid_arguments' }]);
   });
 });

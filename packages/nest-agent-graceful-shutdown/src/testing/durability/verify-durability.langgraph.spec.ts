@@ -6,12 +6,17 @@ import { langGraphAgent } from '../../langgraph/langgraph-agent.js';
 import { langChainTool, reactGraph } from '../../langgraph/scripted-chat-model.fixtures.js';
 import type { ScriptedTurn } from '../run-handle-harness.js';
 import { scriptFromConversation } from './conversation-script.js';
-import { ORDER_ANSWER, ORDER_POINTS, ORDER_TOOLS, ORDER_TURNS } from './order-agent.fixtures.js';
+import { ORDER_ANSWER, ORDER_POINTS, ORDER_TOOLS, ORDER_TURNS, WITHOUT_CHARGE, type OrderAgentChanges } from './order-agent.fixtures.js';
 import { verifyDurability } from './verify-durability.js';
 
 /** A LangChain chat model that streams the turn its messages are at (see `scriptFromConversation`). */
 class ConversationChatModel extends BaseChatModel {
-  private readonly turnFor = scriptFromConversation(ORDER_TURNS);
+  private readonly turnFor: ReturnType<typeof scriptFromConversation>;
+
+  constructor(turns = ORDER_TURNS) {
+    super({});
+    this.turnFor = scriptFromConversation(turns);
+  }
 
   _llmType(): string {
     return 'scripted';
@@ -55,10 +60,11 @@ function toolCalls(turn: ScriptedTurn) {
   }));
 }
 
-function orderAgent() {
-  const graph = reactGraph(new ConversationChatModel({}), ORDER_TOOLS.map(langChainTool));
-  const toolTraits = Object.fromEntries(ORDER_TOOLS.map((t) => [t.name, { idempotent: t.idempotent }]));
-  return langGraphAgent(graph, { toolTraits, config: { recursionLimit: 50 } });
+function orderAgent(changes: OrderAgentChanges = {}) {
+  const tools = ORDER_TOOLS.filter((t) => t.name !== changes.drop);
+  const graph = reactGraph(new ConversationChatModel(changes.turns), tools.map(langChainTool));
+  const toolTraits = Object.fromEntries(tools.map((t) => [t.name, { idempotent: t.idempotent }]));
+  return langGraphAgent(graph, { toolTraits, config: { recursionLimit: 50 }, version: changes.version ?? '1.0.0' });
 }
 
 describe('verifyDurability on the LangGraph adapter', () => {
@@ -68,5 +74,13 @@ describe('verifyDurability on the LangGraph adapter', () => {
     expect(report.failures).toEqual([]);
     expect(report.finalAnswer).toBe(ORDER_ANSWER);
     expect(report.points.map((point) => point.point)).toEqual(expect.arrayContaining(ORDER_POINTS));
+  });
+
+  it('reports the pending charge answered "not run" when the next version has no charge_card', async () => {
+    const report = await verifyDurability(() => orderAgent(), { input: 'Order 42: charge and send the receipt', next: () => orderAgent(WITHOUT_CHARGE) });
+    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
+
+    expect(report.failures).toEqual([]);
+    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: 'tool_removed' }]);
   });
 });

@@ -2,14 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Agent, Runner, tool, Usage, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
 import { openAiAgent } from '../../openai-agents/open-ai-agent.js';
 import { scriptFromConversation } from './conversation-script.js';
-import { ORDER_ANSWER, ORDER_POINTS, ORDER_SCHEMAS, ORDER_TOOLS, ORDER_TURNS } from './order-agent.fixtures.js';
+import { ORDER_ANSWER, ORDER_POINTS, ORDER_SCHEMAS, ORDER_TOOLS, ORDER_TURNS, WITH_CURRENCY, zodOf, type OrderAgentChanges } from './order-agent.fixtures.js';
 import { verifyDurability } from './verify-durability.js';
 
 type Output = Extract<StreamEvent, { type: 'response_done' }>['response']['output'];
 
 /** An Agents SDK model that streams the turn its input items are at (see `scriptFromConversation`), word by word. */
 class ConversationModel implements Model {
-  private readonly turnFor = scriptFromConversation(ORDER_TURNS);
+  private readonly turnFor: ReturnType<typeof scriptFromConversation>;
+
+  constructor(turns = ORDER_TURNS) {
+    this.turnFor = scriptFromConversation(turns);
+  }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     return { usage: new Usage(), output: this.output(request), responseId: randomUUID() };
@@ -33,20 +37,20 @@ class ConversationModel implements Model {
   }
 }
 
-function orderAgent() {
-  const tools = ORDER_TOOLS.map((t) =>
+function orderAgent(changes: OrderAgentChanges = {}) {
+  const schemas = { ...ORDER_SCHEMAS, ...changes.schemas };
+  const tools = ORDER_TOOLS.filter((t) => t.name !== changes.drop).map((t) =>
     tool({
       name: t.name,
       description: t.name,
-      parameters: { ...ORDER_SCHEMAS[t.name], additionalProperties: false } as never,
-      strict: false,
+      parameters: zodOf(schemas[t.name]),
       execute: (args, _context, details) => t.execute(args as Record<string, unknown>, details?.signal ?? new AbortController().signal),
     }),
   );
-  const agent = new Agent({ name: 'orders', instructions: 'charge the order and send its receipt', model: new ConversationModel(), tools });
+  const agent = new Agent({ name: 'orders', instructions: 'charge the order and send its receipt', model: new ConversationModel(changes.turns), tools });
   const runner = new Runner({ tracingDisabled: true, toolExecution: { maxFunctionToolConcurrency: 1 } });
   const toolTraits = Object.fromEntries(ORDER_TOOLS.map((t) => [t.name, { idempotent: t.idempotent ?? false }]));
-  return openAiAgent(agent, { runner, toolTraits });
+  return openAiAgent(agent, { runner, toolTraits, version: changes.version ?? '1.0.0' });
 }
 
 describe('verifyDurability on the OpenAI Agents adapter', () => {
@@ -56,5 +60,13 @@ describe('verifyDurability on the OpenAI Agents adapter', () => {
     expect(report.failures).toEqual([]);
     expect(report.finalAnswer).toBe(ORDER_ANSWER);
     expect(report.points.map((point) => point.point)).toEqual(ORDER_POINTS);
+  });
+
+  it('reports the pending charge answered "not run" when the next version requires a currency', async () => {
+    const report = await verifyDurability(() => orderAgent(), { input: 'Order 42: charge and send the receipt', next: () => orderAgent(WITH_CURRENCY) });
+    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
+
+    expect(report.failures).toEqual([]);
+    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: 'invalid_arguments' }]);
   });
 });
