@@ -2,26 +2,9 @@ import { ConsumerProcess } from './consumer-process';
 import { pick, withLogs } from './consumer-proof';
 import { check, same } from './proof-checks';
 import { postRunEvents, runInput, type RunEvent } from '../bench/run-events';
+import { chargedCalls, inputOf, orderUrl, threadOf, type OrderFramework, type OrderRelease, type RecordedRelease, type ReleaseCase } from './order-cases';
 
 const USER = { 'x-user': 'alice' };
-
-/** A framework the consumer apps' order agent is written with (`POST /orders/{framework}`). */
-export type OrderFramework = 'native' | 'ai-sdk' | 'langgraph';
-
-/** A release of the order agent (the apps' ORDER_AGENT). */
-export type OrderRelease = 'v1' | 'v2-no-charge' | 'v2-currency' | 'v2-planner';
-
-/** One case: the order agent written with `framework`, started on v1 and retried on `to`. */
-export interface ReleaseCase {
-  framework: OrderFramework;
-  to: OrderRelease;
-}
-
-/** The release a thread's last run recorded (`lastRun` of `GET /threads/{id}`). */
-export interface RecordedRelease {
-  agentVersion: string | null;
-  agentFingerprint: string | null;
-}
 
 /** What a retry gave, and what the apps recorded around it. */
 interface Retry {
@@ -202,21 +185,4 @@ export class ReleaseChangeProof {
 
 function release({ agentVersion, agentFingerprint }: RecordedRelease): RecordedRelease {
   return { agentVersion, agentFingerprint };
-}
-
-function threadOf(one: ReleaseCase): string {
-  return `order-${one.framework}-to-${one.to}`;
-}
-
-function inputOf(one: ReleaseCase): Record<string, unknown> {
-  return runInput(threadOf(one), 'run-1', { id: 'user-1', content: 'settle order A-1' });
-}
-
-function orderUrl(app: ConsumerProcess, one: ReleaseCase): string {
-  return `${app.baseUrl}/orders/${one.framework}`;
-}
-
-/** The call ids `charge_card` ran with in an app (its `order tool executed` ledger lines). */
-function chargedCalls(logs: string): string[] {
-  return [...logs.matchAll(/"msg":"order tool executed","tool":"charge_card","toolCallId":"([^"]*)"/g)].map(([, id]) => id);
 }
