@@ -22,12 +22,14 @@ import {
   missingFromApp,
   readmeImportedPackages,
   readmeTypeScriptBlocks,
+  ReleaseChangeProof,
   runWithModuleLedger,
   writeReadmeBlocks,
   type ConsumerApp,
   type ConsumerMode,
   type ModuleLoad,
   type PackedLibrary,
+  type ReleaseCase,
 } from '../tools/consumer-apps';
 import { PostgresServer, REPO_ROOT as REPO } from 'dev-services';
 import { newestRelease } from '../tools/release/changelog-release';
@@ -39,7 +41,8 @@ import { newestRelease } from '../tools/release/changelog-release';
  * the oldest NestJS 11 and TypeORM 0.3 (PostgreSQL), then SIGTERMed mid-run on Express and
  * Fastify, with the native and the AI SDK agent, under Node 22, 24 and 26 (see
  * tools/consumer-apps/consumer-app-matrix.ts). Every process runs under a module ledger that
- * shows which build of each peer it loaded; last, each app adds the agent frameworks.
+ * shows which build of each peer it loaded; then each app adds the agent frameworks; last, each
+ * app's order agent changes between two releases across a SIGTERM.
  */
 let postgres: PostgresServer;
 let openai: CountingOpenAiServer;
@@ -63,6 +66,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([postgres?.destroy(), openai?.close()]);
 });
+
+/** A fresh store for one proof of `app`: an SQLite file, or a PostgreSQL database of its own; and the scripted models' server. */
+async function proofEnv(app: ConsumerApp): Promise<Record<string, string>> {
+  const store: Record<string, string> =
+    app.store === 'sqlite'
+      ? { SQLITE_FILE: join(mkdtempSync(join(tmpdir(), 'consumer-sqlite-')), 'agents.sqlite') }
+      : { DATABASE_URL: await postgres.createDatabase(`consumer_${++databases}`) };
+  return { ...store, OPENAI_BASE_URL: openai.baseUrl };
+}
 
 describe('the packed library', () => {
   it('holds only the build output, the README, the LICENSE and the CHANGELOG', () => {
@@ -119,11 +131,7 @@ describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerA
   let proof: ConsumerProof;
 
   beforeAll(async () => {
-    const store: Record<string, string> =
-      app.store === 'sqlite'
-        ? { SQLITE_FILE: join(mkdtempSync(join(tmpdir(), 'consumer-sqlite-')), 'agents.sqlite') }
-        : { DATABASE_URL: await postgres.createDatabase(`consumer_${++databases}`) };
-    proof = new ConsumerProof(appDirs.get(app.name)!, mode, await nodeBinary(mode.node), { ...store, OPENAI_BASE_URL: openai.baseUrl });
+    proof = new ConsumerProof(appDirs.get(app.name)!, mode, await nodeBinary(mode.node), await proofEnv(app));
   });
 
   afterAll(async () => {
@@ -202,5 +210,55 @@ describe('the consumer apps with every agent framework', () => {
     expect(readmeFiles.get(app.name)).toBe(readmeTypeScriptBlocks().length);
     expect(readmeFiles.get(app.name)).toBeGreaterThan(0);
     expect(readmeErrors.get(app.name)).toBe('');
+  });
+});
+
+/** The order agent's cases: each run is held on v1 with its `charge_card` call about to run, then retried on this release. */
+const RELEASE_CASES: ReleaseCase[] = [
+  { framework: 'native', to: 'v2-no-charge' },
+  { framework: 'native', to: 'v2-currency' },
+  { framework: 'ai-sdk', to: 'v2-currency' },
+  { framework: 'langgraph', to: 'v2-planner' },
+  { framework: 'native', to: 'v1' },
+];
+
+/**
+ * A rolling deployment that changes the app's order agent (look up, charge, send a receipt;
+ * `shared/src/order-agent.ts`, `ai-sdk-order-agent.ts`, `frameworks/src/graph-order-agent.ts`):
+ * v1 is SIGTERMed with each run's `charge_card` call about to run, and the same request is
+ * retried on v2 (ORDER_AGENT), on the app's own store (SQLite in the ESM app, PostgreSQL in the
+ * CommonJS one). After the framework phase, which adds LangGraph to the apps.
+ */
+describe.each(CONSUMER_APPS)('the $name consumer app across a release of its order agent', (app: ConsumerApp) => {
+  let proof: ReleaseChangeProof;
+
+  beforeAll(async () => {
+    proof = new ReleaseChangeProof(appDirs.get(app.name)!, await nodeBinary(app.modes[0].node), await proofEnv(app));
+    await proof.interruptAtCharge(RELEASE_CASES);
+  }, 120_000);
+
+  afterAll(async () => {
+    await proof?.stop();
+  });
+
+  it('answers the held call "not run" when v2 of the native agent dropped charge_card: never run, logged at warn with both versions, and the run finishes on v2', async () => {
+    await proof.removedTool('native');
+  });
+
+  it("never runs the native charge_card on v1's arguments when v2's schema requires a currency: the call is answered with the validation error", async () => {
+    await proof.refusedArguments('native');
+  });
+
+  it("never runs the AI SDK charge_card on v1's arguments when v2's zod schema requires a currency", async () => {
+    await proof.refusedArguments('ai-sdk');
+  });
+
+  it('finishes the LangGraph run on v2, which added a planner node and a plan channel its agent reads, or at worst its next turn, charging at most once', async () => {
+    await proof.changedGraph();
+  });
+
+  it(`records version 1.0.0 and one fingerprint on the interrupted attempt and its retry on the same release, in ${app.store}`, async () => {
+    const recorded = await proof.sameRelease('native');
+    expect(recorded).toEqual({ agentVersion: '1.0.0', agentFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 });

@@ -167,12 +167,13 @@ export class ConsumerProof {
   }
 }
 
-function pick(event: { type: string; code?: string } | undefined): { type?: string; code?: string } {
+/** The terminal event's type and code: what a proof compares. */
+export function pick(event: { type: string; code?: string } | undefined): { type?: string; code?: string } {
   return event?.code ? { type: event.type, code: event.code } : { type: event?.type };
 }
 
 /** Runs `checks`; a failure carries the app's last log lines. */
-async function withLogs(app: ConsumerProcess, checks: () => Promise<void>): Promise<void> {
+export async function withLogs(app: ConsumerProcess, checks: () => Promise<void>): Promise<void> {
   try {
     await checks();
   } catch (error) {

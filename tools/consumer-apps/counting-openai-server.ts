@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { orderModelReply, type ChatMessage, type ChatTool, type ScriptedReply } from './order-model-script';
 
 const STEPS = 4;
 const REASONING_MS = 150;
-type ChatMessage = { role: string };
 
 /** One `chat.completion.chunk` with a single choice. */
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
@@ -15,8 +15,9 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null = nul
  * The counting model as an OpenAI-compatible Chat Completions server (streamed): like the
  * consumer apps' native counting model, it decides from the history it is sent, asking for the
  * `count` tool once per step not yet answered after the last user message, then answering in
- * text. A resumed run therefore continues where it stopped. Serves `POST /v1/chat/completions`
- * on 127.0.0.1.
+ * text. A resumed run therefore continues where it stopped. A request for `order-model` gets the
+ * scripted order model instead (`orderModelReply`). Serves `POST /v1/chat/completions` on
+ * 127.0.0.1.
  *
  * @example
  * const server = await CountingOpenAiServer.start(); // OPENAI_BASE_URL = server.baseUrl
@@ -59,21 +60,32 @@ export class CountingOpenAiServer {
       return;
     }
     this.requests += 1;
-    const { messages } = JSON.parse(Buffer.concat(parts).toString('utf8')) as { messages: ChatMessage[] };
-    const lastUser = messages.map((message) => message.role).lastIndexOf('user');
-    const done = messages.slice(lastUser).filter((message) => message.role === 'tool').length;
+    const {
+      model,
+      messages,
+      tools = [],
+    } = JSON.parse(Buffer.concat(parts).toString('utf8')) as { model?: string; messages: ChatMessage[]; tools?: ChatTool[] };
+    const reply = model === 'order-model' ? orderModelReply(messages, tools) : countingReply(messages);
     // A model takes a moment to answer, as the native counting model does: a stop lands between steps.
     await new Promise((resolve) => setTimeout(resolve, REASONING_MS).unref());
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.write(chunk({ role: 'assistant', content: done >= STEPS ? '' : null }));
-    if (done >= STEPS) {
-      res.write(chunk({ content: `counted to ${STEPS}` }));
+    res.write(chunk({ role: 'assistant', content: 'text' in reply ? '' : null }));
+    if ('text' in reply) {
+      res.write(chunk({ content: reply.text }));
       res.write(chunk({}, 'stop'));
     } else {
-      const call = { index: 0, id: `call-${lastUser}-${done + 1}`, type: 'function', function: { name: 'count', arguments: JSON.stringify({ n: done + 1 }) } };
-      res.write(chunk({ tool_calls: [call] }));
+      const { id, name, arguments: args } = reply.call;
+      res.write(chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: args } }] }));
       res.write(chunk({}, 'tool_calls'));
     }
     res.end('data: [DONE]\n\n');
   }
+}
+
+/** The counting model: the `count` tool once per step not yet answered after the last user message, then the text. */
+function countingReply(messages: readonly ChatMessage[]): ScriptedReply {
+  const lastUser = messages.map((message) => message.role).lastIndexOf('user');
+  const done = messages.slice(lastUser).filter((message) => message.role === 'tool').length;
+  if (done >= STEPS) return { text: `counted to ${STEPS}` };
+  return { call: { id: `call-${lastUser}-${done + 1}`, name: 'count', arguments: JSON.stringify({ n: done + 1 }) } };
 }

@@ -12,3 +12,5 @@ export { nodeBinary } from './node-binary';
 export { packLibrary, type PackedLibrary } from './pack-library';
 export { libraryReadmeInstallLines, readmeInstallLines, LIBRARY_README } from './readme-install';
 export { readmeImportedPackages, readmeTypeScriptBlocks, writeReadmeBlocks, type ReadmeBlock } from './readme-blocks';
+export { ReleaseChangeProof } from './release-change-proof';
+export type { OrderFramework, OrderRelease, RecordedRelease, ReleaseCase } from './order-cases';
