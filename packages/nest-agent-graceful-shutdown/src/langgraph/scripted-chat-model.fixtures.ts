@@ -63,7 +63,8 @@ export class ScriptedChatModel extends BaseChatModel {
   }
 }
 
-function toolCalls(turn: ScriptedTurn) {
+/** A scripted turn's tool calls as LangChain's `AIMessage.tool_calls`. */
+export function toolCalls(turn: ScriptedTurn) {
   return (turn.toolCalls ?? []).map((call) => ({
     id: call.id,
     name: call.name,

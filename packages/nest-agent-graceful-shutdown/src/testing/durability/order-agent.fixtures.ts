@@ -4,6 +4,8 @@ import type { AgentModel } from '../../agent/agent-model.interface.js';
 import type { AgentTool } from '../../agent/agent-tool.interface.js';
 import type { ContractTool, ScriptedTurn } from '../run-handle-harness.js';
 import { scriptFromConversation } from './conversation-script.js';
+import { verifyDurability } from './verify-durability.js';
+import type { DurableAgent } from '../../handle/run-handle.interface.js';
 
 /** The order agent's answer once it has looked the order up, charged the card and sent the receipt. */
 export const ORDER_ANSWER = 'Order 42 is charged and its receipt is sent.';
@@ -112,4 +114,34 @@ export function nativeOrderAgent(changes: OrderAgentChanges = {}): AgentDefiniti
     execute: (args, context) => tool.execute(args as Record<string, unknown>, context.signal),
   }));
   return { model: conversationModel(changes.turns), tools, version: changes.version ?? '1.0.0' };
+}
+
+/**
+ * The durability cases every adapter's order agent passes: no failure when interrupted at every
+ * point, and across a change to `next` (a `WITH_CURRENCY` or `WITHOUT_CHARGE` version of it),
+ * the pending charge answered "not run" for `reason`.
+ */
+export function describeOrderAgentDurability(
+  orderAgent: (changes?: OrderAgentChanges) => AgentDefinition | DurableAgent,
+  next: { changes: OrderAgentChanges; reason: 'invalid_arguments' | 'tool_removed'; points?: 'exactly' | 'at least' },
+): void {
+  const input = 'Order 42: charge and send the receipt';
+
+  it('finds no failure for an order agent interrupted at every point', async () => {
+    const report = await verifyDurability(() => orderAgent(), { input });
+
+    expect(report.failures).toEqual([]);
+    expect(report.finalAnswer).toBe(ORDER_ANSWER);
+    const points = report.points.map((point) => point.point);
+    if (next.points === 'at least') expect(points).toEqual(expect.arrayContaining(ORDER_POINTS));
+    else expect(points).toEqual(ORDER_POINTS);
+  });
+
+  it(`reports the pending charge answered "not run" (${next.reason}) across a change of version`, async () => {
+    const report = await verifyDurability(() => orderAgent(), { input, next: () => orderAgent(next.changes) });
+    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
+
+    expect(report.failures).toEqual([]);
+    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: next.reason }]);
+  });
 }

@@ -3,11 +3,9 @@ import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/mes
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager';
 import { langGraphAgent } from '../../langgraph/langgraph-agent.js';
-import { langChainTool, reactGraph } from '../../langgraph/scripted-chat-model.fixtures.js';
-import type { ScriptedTurn } from '../run-handle-harness.js';
+import { langChainTool, reactGraph, toolCalls } from '../../langgraph/scripted-chat-model.fixtures.js';
 import { scriptFromConversation } from './conversation-script.js';
-import { ORDER_ANSWER, ORDER_POINTS, ORDER_TOOLS, ORDER_TURNS, WITHOUT_CHARGE, type OrderAgentChanges } from './order-agent.fixtures.js';
-import { verifyDurability } from './verify-durability.js';
+import { describeOrderAgentDurability, ORDER_TOOLS, ORDER_TURNS, WITHOUT_CHARGE, type OrderAgentChanges } from './order-agent.fixtures.js';
 
 /** A LangChain chat model that streams the turn its messages are at (see `scriptFromConversation`). */
 class ConversationChatModel extends BaseChatModel {
@@ -51,15 +49,6 @@ class ConversationChatModel extends BaseChatModel {
   }
 }
 
-function toolCalls(turn: ScriptedTurn) {
-  return (turn.toolCalls ?? []).map((call) => ({
-    id: call.id,
-    name: call.name,
-    args: JSON.parse(call.arguments) as Record<string, unknown>,
-    type: 'tool_call' as const,
-  }));
-}
-
 function orderAgent(changes: OrderAgentChanges = {}) {
   const tools = ORDER_TOOLS.filter((t) => t.name !== changes.drop);
   const graph = reactGraph(new ConversationChatModel(changes.turns), tools.map(langChainTool));
@@ -68,19 +57,5 @@ function orderAgent(changes: OrderAgentChanges = {}) {
 }
 
 describe('verifyDurability on the LangGraph adapter', () => {
-  it('finds no failure for an order agent interrupted at every point', async () => {
-    const report = await verifyDurability(orderAgent, { input: 'Order 42: charge and send the receipt' });
-
-    expect(report.failures).toEqual([]);
-    expect(report.finalAnswer).toBe(ORDER_ANSWER);
-    expect(report.points.map((point) => point.point)).toEqual(expect.arrayContaining(ORDER_POINTS));
-  });
-
-  it('reports the pending charge answered "not run" when the next version has no charge_card', async () => {
-    const report = await verifyDurability(() => orderAgent(), { input: 'Order 42: charge and send the receipt', next: () => orderAgent(WITHOUT_CHARGE) });
-    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
-
-    expect(report.failures).toEqual([]);
-    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: 'tool_removed' }]);
-  });
+  describeOrderAgentDurability(orderAgent, { changes: WITHOUT_CHARGE, reason: 'tool_removed', points: 'at least' });
 });

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, Runner, tool, Usage, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
 import { openAiAgent } from '../../openai-agents/open-ai-agent.js';
 import { scriptFromConversation } from './conversation-script.js';
-import { ORDER_ANSWER, ORDER_POINTS, ORDER_SCHEMAS, ORDER_TOOLS, ORDER_TURNS, WITH_CURRENCY, zodOf, type OrderAgentChanges } from './order-agent.fixtures.js';
-import { verifyDurability } from './verify-durability.js';
+import { describeOrderAgentDurability, ORDER_SCHEMAS, ORDER_TOOLS, ORDER_TURNS, WITH_CURRENCY, zodOf, type OrderAgentChanges } from './order-agent.fixtures.js';
 
 type Output = Extract<StreamEvent, { type: 'response_done' }>['response']['output'];
 
@@ -54,19 +53,5 @@ function orderAgent(changes: OrderAgentChanges = {}) {
 }
 
 describe('verifyDurability on the OpenAI Agents adapter', () => {
-  it('finds no failure for an order agent interrupted at every point', async () => {
-    const report = await verifyDurability(orderAgent, { input: 'Order 42: charge and send the receipt' });
-
-    expect(report.failures).toEqual([]);
-    expect(report.finalAnswer).toBe(ORDER_ANSWER);
-    expect(report.points.map((point) => point.point)).toEqual(ORDER_POINTS);
-  });
-
-  it('reports the pending charge answered "not run" when the next version requires a currency', async () => {
-    const report = await verifyDurability(() => orderAgent(), { input: 'Order 42: charge and send the receipt', next: () => orderAgent(WITH_CURRENCY) });
-    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
-
-    expect(report.failures).toEqual([]);
-    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: 'invalid_arguments' }]);
-  });
+  describeOrderAgentDurability(orderAgent, { changes: WITH_CURRENCY, reason: 'invalid_arguments' });
 });
