@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AgentMessage } from '../agent/agent-message.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import type { InterruptedState } from '../contracts/interrupted-state.js';
-import { ThreadBusyError, type SessionStore, type StartRunCommand } from '../contracts/session-store.interface.js';
+import { ThreadBusyError, type FinishRunCommand, type SessionStore, type StartRunCommand } from '../contracts/session-store.interface.js';
 import { describeRunEndMessages } from './run-end-messages.contract.js';
 import { describeFencingTokens } from './fencing-tokens.contract.js';
 import { describeRunSlots } from './run-slots.contract.js';
@@ -52,6 +52,17 @@ export const checkpointTargetOf = (command: StartRunCommand) => ({
   runKey: command.runKey,
   iteration: 1,
   phase: 'acting' as const,
+});
+
+/** The end of the attempt `command` started, interrupted by a shutdown in its acting phase, with `interrupt` as its marker. */
+const shutdownEndOf = (command: StartRunCommand, interrupt: InterruptedState = shutdownMarker(command.runId)): FinishRunCommand => ({
+  threadId: command.threadId,
+  runKey: command.runKey,
+  status: 'interrupted',
+  stopReason: 'interrupted',
+  iteration: 1,
+  phase: 'acting',
+  interrupt,
 });
 
 const shutdownMarker = (runId: string): InterruptedState => ({
@@ -173,15 +184,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it('clears the marker and makes the thread idle when a run finishes without one', async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
-      await store.finishRun({
-        threadId: 't1',
-        runKey: first.runKey,
-        status: 'interrupted',
-        stopReason: 'interrupted',
-        iteration: 1,
-        phase: 'acting',
-        interrupt: shutdownMarker('r1'),
-      });
+      await store.finishRun(shutdownEndOf(first));
       const second = startCommand('t1', 'r2');
       await store.startRun(second);
 
@@ -332,15 +335,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       const call = { id: 'c1', name: 'charge_card', arguments: '{}' };
       await store.appendMessages(checkpointTargetOf(first), [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }]);
       await store.recordToolCallStarted(checkpointTargetOf(first), call);
-      await store.finishRun({
-        threadId: 't1',
-        runKey: first.runKey,
-        status: 'interrupted',
-        stopReason: 'interrupted',
-        iteration: 1,
-        phase: 'acting',
-        interrupt: shutdownMarker('r1'),
-      });
+      await store.finishRun(shutdownEndOf(first));
       const result = 'not run: the arguments of this call do not fit';
 
       await store.startRun({ ...startCommand('t1', 'r1'), messages: [], notRunToolCalls: [{ call, reason: 'invalid_arguments', result }] });
@@ -449,15 +444,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     it("refuses startRun planned from a run that is no longer the thread's last, writing nothing", async () => {
       const first = startCommand('t1', 'r1');
       await store.startRun(first);
-      await store.finishRun({
-        threadId: 't1',
-        runKey: first.runKey,
-        status: 'interrupted',
-        stopReason: 'interrupted',
-        iteration: 1,
-        phase: 'acting',
-        interrupt: shutdownMarker('r1'),
-      });
+      await store.finishRun(shutdownEndOf(first));
       const winner = startCommand('t1', 'r2', { expectedLastRunKey: first.runKey });
       await store.startRun(winner);
       await store.finishRun({
