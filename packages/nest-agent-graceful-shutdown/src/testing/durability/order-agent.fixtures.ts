@@ -123,7 +123,13 @@ export function nativeOrderAgent(changes: OrderAgentChanges = {}): AgentDefiniti
  */
 export function describeOrderAgentDurability(
   orderAgent: (changes?: OrderAgentChanges) => AgentDefinition | DurableAgent,
-  next: { changes: OrderAgentChanges; reason: 'invalid_arguments' | 'tool_removed'; points?: 'exactly' | 'at least' },
+  next: {
+    changes: OrderAgentChanges;
+    reason: 'invalid_arguments' | 'tool_removed';
+    points?: 'exactly' | 'at least';
+    /** False when the installed framework has no input check a resume can call (the call is then let through). @default true */
+    checked?: () => Promise<boolean>;
+  },
 ): void {
   const input = 'Order 42: charge and send the receipt';
 
@@ -142,6 +148,7 @@ export function describeOrderAgentDurability(
     const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
 
     expect(report.failures).toEqual([]);
-    expect(pending?.notRun).toEqual([{ toolCallId: 'call-charge', tool: 'charge_card', reason: next.reason }]);
+    const checked = next.checked ? await next.checked() : true;
+    expect(pending?.notRun).toEqual(checked ? [{ toolCallId: 'call-charge', tool: 'charge_card', reason: next.reason }] : undefined);
   });
 }
