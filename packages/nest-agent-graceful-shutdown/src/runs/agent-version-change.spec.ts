@@ -76,6 +76,34 @@ async function runOn(app: INestApplication, agent: AgentDefinition) {
   return run.execute();
 }
 
+describe('AgentRunService, a rollback: a run of release 2.0.0 retried on 1.0.0', () => {
+  let sqlite: SqliteStoreFixture;
+  const apps: INestApplication[] = [];
+
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+    await sqlite.close();
+  });
+
+  it('answers the pending call of a tool only the newer release has "not run", and finishes on the older one', async () => {
+    ran.length = 0;
+    sqlite = await openSqliteStore();
+    const coupon = tool('apply_coupon', { code: { type: 'string' } }, ['code']);
+    const newer: AgentDefinition = { version: '2.0.0', model: scriptedModel(ask(call('c9', 'apply_coupon', '{"code":"X"}'))).model, tools: [coupon, chargeV1] };
+    const stopBeforeCoupon: AgentHook = { preActing: (event) => (event.toolCall.name === 'apply_coupon' ? { stop: StopReason.Interrupted } : undefined) };
+    const v2 = await instance(sqlite, [stopBeforeCoupon]);
+    const v1 = await instance(sqlite);
+    apps.push(v2, v1);
+    await runOn(v2, newer);
+
+    const outcome = await runOn(v1, { version: '1.0.0', model: scriptedModel(answer('no coupon')).model, tools: [chargeV1, receipt] });
+
+    expect(outcome.stopReason).toBe(StopReason.Completed);
+    expect(ran).toEqual([]);
+    expect(await sqlite.store.findToolCalls('t1', ['c9'])).toEqual([expect.objectContaining({ status: 'not_run' })]);
+  });
+});
+
 describe('AgentRunService, a resume on another release of the agent', () => {
   let sqlite: SqliteStoreFixture;
   const apps: INestApplication[] = [];
