@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { SdkFunctionTool } from './sdk-types.js';
 
 /** What the SDK's parser made of a call's arguments. */
@@ -27,9 +28,14 @@ async function load(): Promise<PrepareInput | null> {
   return typeof entry.prepareFunctionToolInput === 'function' ? (entry.prepareFunctionToolInput as PrepareInput) : null;
 }
 
-/** `require` in the CommonJS build, `import` in the ES module build: the format the SDK's own import here has. */
+/**
+ * `require` in the CommonJS build, `import` in the ES module build: the format the SDK's own
+ * import here has. In CommonJS the entry is resolved from the `@openai/agents` the app loads, so
+ * its own copy of `@openai/agents-core` is found when it is not hoisted beside this package.
+ */
 function importEntry(): Promise<unknown> {
+  if (typeof require !== 'function') return import(ENTRY);
+  const sdk = dirname(require.resolve('@openai/agents'));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (typeof require === 'function') return Promise.resolve(require(ENTRY));
-  return import(ENTRY);
+  return Promise.resolve(require(require.resolve(ENTRY, { paths: [sdk] })));
 }
