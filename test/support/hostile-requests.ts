@@ -122,6 +122,12 @@ export const HOSTILE_ROWS: HostileRow[] = [
     code: 'UNSUPPORTED_CONTENT_ENCODING',
   },
   {
+    name: 'a UTF-16 body declared as such (JSON is UTF-8 only)',
+    send: post(valid, Buffer.from(runBody('hostile-charset'), 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' }),
+    status: 415,
+    code: 'UNSUPPORTED_CHARSET',
+  },
+  {
     name: 'Content-Encoding: gzip on a plain body',
     send: post(valid, runBody('hostile-enc'), { 'content-encoding': 'gzip' }),
     status: 400,

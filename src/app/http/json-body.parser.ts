@@ -1,4 +1,5 @@
 import { BadRequestException, HttpException, HttpStatus, Logger, PayloadTooLargeException } from '@nestjs/common';
+import { MIMEType } from 'node:util';
 import { json, type NextFunction, type Request, type Response } from 'express';
 import { redactUrl } from '../logging/redact-url';
 
@@ -18,6 +19,20 @@ const unsupportedEncoding = () =>
     { statusCode: 415, code: 'UNSUPPORTED_CONTENT_ENCODING', message: `content-encoding: must be one of ${BODY_ENCODINGS.join(', ')}` },
     HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   );
+
+const unsupportedCharset = () =>
+  new HttpException({ statusCode: 415, code: 'UNSUPPORTED_CHARSET', message: 'content-type: the charset must be utf-8' }, HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+
+/** The charset a request's `Content-Type` declares, in lower case; undefined when it names none (or cannot be read). */
+function declaredCharset(request: Request): string | undefined {
+  const header = request.headers['content-type'];
+  if (!header) return undefined;
+  try {
+    return new MIMEType(header).params.get('charset')?.toLowerCase() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const invalidBody = (message: string) => new BadRequestException({ statusCode: 400, code: 'INVALID_BODY', message: `body: ${message}` });
 
@@ -42,7 +57,7 @@ export function bodyParserError(error: BodyError, limit: string, encoding: strin
     case 'encoding.unsupported':
       return unsupportedEncoding();
     case 'charset.unsupported':
-      return new HttpException({ statusCode: 415, code: 'UNSUPPORTED_CHARSET', message: 'content-type: the charset must be utf-8' }, 415);
+      return unsupportedCharset();
     case 'request.size.invalid':
       return invalidBody('its length does not match Content-Length');
   }
@@ -58,7 +73,8 @@ export function bodyParserError(error: BodyError, limit: string, encoding: strin
  * Parses JSON bodies up to `limit` (after decoding), and turns the parser's failures into the
  * API's error format, naming the body: malformed JSON is 400 `INVALID_JSON`, a body that does not
  * decode as its `Content-Encoding` 400 `INVALID_BODY`, an encoding other than identity, gzip,
- * deflate or br 415 `UNSUPPORTED_CONTENT_ENCODING`, too large 413. A body the client abandons
+ * deflate or br 415 `UNSUPPORTED_CONTENT_ENCODING`, a charset other than UTF-8 415
+ * `UNSUPPORTED_CHARSET`, too large 413. A body the client abandons
  * (or that arrived too slowly, answered 408 by the server) is not an error of the service: one
  * warn line without a stack, `request body aborted`, tells of it, and nothing is answered.
  */
@@ -70,6 +86,12 @@ export function jsonBodyParser(limit: string) {
     if (hasBody(request) && !BODY_ENCODINGS.includes(encoding)) {
       request.resume();
       return next(unsupportedEncoding());
+    }
+    // JSON is UTF-8 (RFC 8259): body-parser would decode UTF-16 and UTF-32 too, so any other charset is refused here.
+    const charset = declaredCharset(request);
+    if (hasBody(request) && charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      request.resume();
+      return next(unsupportedCharset());
     }
     parse(request, response, (error?: BodyError) => {
       if (!error) return next();
