@@ -66,6 +66,22 @@ describe('a tool call that needs approval', () => {
     expect(tools[0].content).toMatch(/^rejected/);
   });
 
+  it("ends the pause on a user's cancel: the waiting call answered as canceled, the thread idle, and the next message runs afresh", async () => {
+    const service = await services.start({ env: approvalEnv });
+    const paused = await startRun(service.baseUrl, token, runInput('cancel-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
+    expect(await paused.terminal()).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+
+    const cancel = await api(service.baseUrl, '/v1/runs/cancel-pause/cancel?waitMs=1000', { method: 'POST', token });
+
+    expect(cancel.body).toMatchObject({ runId: 'run-1', accepted: true, stopped: true, stopReason: 'canceled' });
+    const status = await api(service.baseUrl, '/v1/threads/cancel-pause', { token });
+    expect(status.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'canceled' } });
+    const tools = (await history(service, 'cancel-pause')).filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.content)).toEqual([expect.stringMatching(/^canceled: the user stopped the run while this tool call waited for approval/)]);
+    const next = await startRun(service.baseUrl, token, runInput('cancel-pause', 'run-2', [{ id: 'u2', content: 'another step' }]));
+    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
+  });
+
   it('refuses a plain message, an unknown interrupt id, a missing answer and a payload without approved, writing nothing', async () => {
     const { service, interrupt } = await pausedAcrossRestart('bad-answers');
     const before = await history(service, 'bad-answers');

@@ -84,6 +84,16 @@ export interface CheckpointTarget {
   phase: RunPhase;
 }
 
+/** A user's cancel of a thread paused for approval: what ends the pause. */
+export interface CancelApprovalCommand {
+  /** The paused thread. */
+  threadId: string;
+  /** The paused run's attempt (`lastRun.key`): nothing is written once the thread moved on. */
+  runKey: string;
+  /** The answers of the calls that waited, appended under the paused run's id. */
+  closingMessages: { runId: string; messages: readonly AgentMessage[] };
+}
+
 /** Thrown by `startRun` when the thread already has an active run. */
 export class ThreadBusyError extends Error {
   override readonly name = 'ThreadBusyError';
@@ -131,6 +141,13 @@ export interface SessionStore {
   findToolCalls(threadId: string, toolCallIds: readonly string[]): Promise<ToolCallRecord[]>;
   /** Ends the run and sets the thread's status and interrupt marker together; releases the lease. */
   finishRun(command: FinishRunCommand): Promise<void>;
+  /**
+   * Ends a thread's pause for approval, as a user's cancel does: appends the closing messages,
+   * records the paused run `canceled` and makes the thread `idle` without a marker, in one
+   * transaction. Resolves false, writing nothing, when the thread is not paused for approval by
+   * `runKey` any more (answered, canceled, or a newer release wrote it).
+   */
+  cancelApproval(command: CancelApprovalCommand): Promise<boolean>;
   /**
    * Extends the leases `instanceId` holds for these run attempts. Returns the run keys whose
    * lease is gone (taken over or recovered as a crash): those runs must stop. It must not

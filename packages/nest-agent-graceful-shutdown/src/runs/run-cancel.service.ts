@@ -1,3 +1,6 @@
+import { findDanglingToolCalls } from '../resume/dangling-tool-calls.js';
+import { toolResultMessage } from '../resume/tool-result-message.js';
+import type { RunRecord, ThreadRecord } from '../contracts/session-records.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
 import { RunNotFoundError } from '../errors/run-not-found.error.js';
@@ -40,8 +43,14 @@ export class RunCancelService {
   async cancel(userId: string, threadId: string, runId?: string, waitMs?: number): Promise<CancelResult> {
     checkOptionalId('runId', runId);
     checkWaitMs(waitMs);
-    const thread = await this.threads.getOwnedThread(userId, threadId);
+    let thread = await this.threads.getOwnedThread(userId, threadId);
     if (runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
+    const paused = thread.status === 'awaiting_approval' ? thread.lastRun : null;
+    if (paused && (runId ?? paused.runId) === paused.runId) {
+      if (await this.endApproval(thread, paused)) return this.approvalCanceled(thread, paused, waitMs);
+      // The approval was answered meanwhile: the run it started is stopped as any other.
+      thread = await this.threads.getOwnedThread(userId, threadId);
+    }
     const target = runId ?? thread.activeRunId ?? thread.lastRun?.runId ?? null;
     const active = target !== null && thread.activeRunId === target;
     let ended: Promise<boolean> | undefined;
@@ -78,4 +87,25 @@ export class RunCancelService {
       messageCount: after?.messageCount ?? thread.messageCount,
     };
   }
+
+  /**
+   * A cancel of a thread paused for approval ends the pause: each call that waited is answered
+   * as canceled (it never ran), the run reads `canceled` and the thread `idle`, so the next
+   * message starts afresh instead of meeting the old approval. False when the pause had ended.
+   */
+  private async endApproval(thread: ThreadRecord, run: RunRecord): Promise<boolean> {
+    const history = await this.store.loadMessages(thread.threadId);
+    const messages = findDanglingToolCalls(history).map((call) => toolResultMessage(call, CANCELED_APPROVAL_RESULT));
+    return this.store.cancelApproval({ threadId: thread.threadId, runKey: run.key, closingMessages: { runId: run.runId, messages } });
+  }
+
+  private async approvalCanceled(thread: ThreadRecord, run: RunRecord, waitMs: number | undefined): Promise<CancelResult> {
+    const { threadId } = thread;
+    if (waitMs === undefined) return { threadId, runId: run.runId, accepted: true };
+    const after = await this.store.findThread(threadId);
+    return { threadId, runId: run.runId, accepted: true, stopped: true, stopReason: 'canceled', messageCount: after?.messageCount ?? thread.messageCount };
+  }
 }
+
+/** Text of the tool result of a call that waited for approval when its user canceled the run. */
+export const CANCELED_APPROVAL_RESULT = 'canceled: the user stopped the run while this tool call waited for approval, so it was not run.';

@@ -9,10 +9,12 @@ import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLo
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records.js';
 import { RunEndWriter } from './run-end-writer.js';
 import { writeRunStart } from './run-start-rows.js';
+import { writeApprovalCancel } from './approval-cancel-rows.js';
 import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows.js';
 import { understandsFormat, understoodFormatWhere } from './record-format.js';
 import {
   ThreadBusyError,
+  type CancelApprovalCommand,
   type CheckpointTarget,
   type FinishRunCommand,
   type SessionStore,
@@ -131,6 +133,11 @@ export class TypeOrmSessionStore implements SessionStore {
 
   finishRun(command: FinishRunCommand): Promise<void> {
     return this.runEnds.submit(command);
+  }
+
+  /** See `SessionStore.cancelApproval`. */
+  cancelApproval(command: CancelApprovalCommand): Promise<boolean> {
+    return this.db.transaction((manager) => writeApprovalCancel(this.db, manager, command, this.at()));
   }
 
   /** Renews on a path checkpoints cannot starve (see `SessionDatabase.renewal`). */

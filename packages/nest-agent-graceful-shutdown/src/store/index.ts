@@ -8,6 +8,7 @@ export { SESSION_STORE, RUN_EVENT_LOG, SIGNAL_BUS, THREAD_ACCESS_POLICY } from '
 export {
   ThreadBusyError,
   type CheckpointTarget,
+  type CancelApprovalCommand,
   type FinishRunCommand,
   type SessionStore,
   type StartedRun,

@@ -292,6 +292,31 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findRun('t1', 'r1')).toMatchObject({ agentName: 'researcher' });
     });
 
+    it('ends a pause for approval on a cancel: the answers appended, the run canceled, the thread idle without a marker', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      const call = { id: 'c1', name: 'refund', arguments: '{}' };
+      await store.appendMessages(checkpointTargetOf(first), [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }]);
+      await store.finishRun({ ...shutdownEndOf(first, { ...shutdownMarker('r1'), reason: 'approval' }), stopReason: 'awaiting_approval' });
+      const answer: AgentMessage = { id: 'c1-canceled', role: 'tool', content: 'canceled', toolCallId: 'c1' };
+
+      await expect(store.cancelApproval({ threadId: 't1', runKey: first.runKey, closingMessages: { runId: 'r1', messages: [answer] } })).resolves.toBe(true);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'idle', interrupt: null, messageCount: 3, lastRun: { status: 'canceled' } });
+      expect((await store.loadMessages('t1')).at(-1)).toMatchObject({ id: 'c1-canceled', toolCallId: 'c1', runId: 'r1' });
+    });
+
+    it('writes nothing on a cancel of a pause for approval that has ended', async () => {
+      const first = startCommand('t1', 'r1');
+      await store.startRun(first);
+      await store.finishRun(shutdownEndOf(first));
+      const answer: AgentMessage = { id: 'late', role: 'tool', content: 'canceled', toolCallId: 'c1' };
+
+      await expect(store.cancelApproval({ threadId: 't1', runKey: first.runKey, closingMessages: { runId: 'r1', messages: [answer] } })).resolves.toBe(false);
+
+      expect(await store.findThread('t1')).toMatchObject({ status: 'interrupted', messageCount: 1 });
+    });
+
     it('records the release of the agent a run attempt was started with', async () => {
       await store.startRun({ ...startCommand('t1', 'r1'), agentRelease: { version: '2.0.0', fingerprint: '0123456789abcdef' } });
 
