@@ -98,6 +98,9 @@ describe('SIGTERM during a run', () => {
 
     expect(await running.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
     expect(await service.waitForExit(10_000)).toMatchObject({ code: 0 });
+    const refusals = requestLines(service.logs).filter((line) => line.req?.url === '/v1/runs' && line.res?.statusCode === 503);
+    expect(refusals).toEqual([expect.objectContaining({ level: 'warn' })]);
+    expect(refusals[0].err).toBeUndefined();
   });
 
   it('serves a user cancel during the drain, and the canceled run is not marked interrupted', async () => {
@@ -171,3 +174,12 @@ describe('SIGTERM during a run', () => {
     expect(service.logs).toContain('shutdown already in progress, signal ignored');
   });
 });
+
+/** The request lines of a service's JSON log. */
+function requestLines(logs: string): Array<{ level?: string; err?: unknown; req?: { url?: string }; res?: { statusCode?: number } }> {
+  return logs
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level?: string; err?: unknown; req?: { url?: string }; res?: { statusCode?: number } })
+    .filter((line) => line.req !== undefined && line.res !== undefined);
+}

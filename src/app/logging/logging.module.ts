@@ -40,6 +40,15 @@ function shutdownStarted(moduleRef: ModuleRef): () => boolean {
   return () => (coordinator ??= moduleRef.get(ShutdownCoordinator, { strict: false }))?.isShuttingDown ?? false;
 }
 
+/**
+ * A 503 answered while the instance shuts down: the drain's refusal of a new run (`SHUTTING_DOWN`,
+ * with `Retry-After`), which the client retries elsewhere. A warn line without a stack, as any
+ * other client-facing refusal: during a rollout there are many, and none is the service failing.
+ */
+function refusedByShutdown(res: ServerResponse & { err?: unknown }, shuttingDown: () => boolean): boolean {
+  return res.statusCode === 503 && res.err === undefined && shuttingDown();
+}
+
 function requestId(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -74,7 +83,18 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
-              error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : shuttingDown() ? 'debug' : 'info',
+              refusedByShutdown(res, shuttingDown)
+                ? 'warn'
+                : error || res.statusCode >= 500
+                  ? 'error'
+                  : res.statusCode >= 400
+                    ? 'warn'
+                    : shuttingDown()
+                      ? 'debug'
+                      : 'info',
+            // pino-http makes an error (with a stack) of every 5xx it logs: not of a shutdown's refusals.
+            customErrorObject: (_req: IncomingMessage, res: ServerResponse, _error: Error, value: Record<string, unknown>) =>
+              refusedByShutdown(res, shuttingDown) ? { ...value, err: undefined } : value,
             autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.some((path) => req.url?.startsWith(path)) },
           },
         };
