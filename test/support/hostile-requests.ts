@@ -83,6 +83,20 @@ export const HOSTILE_ROWS: HostileRow[] = [
   }),
   { name: 'a valid token in the query string', send: get(`/v1/threads?access_token=${tokens.valid}`), status: 401, code: 'UNAUTHORIZED' },
   {
+    name: 'a valid token in a query pair split by a semicolon',
+    send: get(`/v1/threads?limit=5;access_token=${tokens.valid}`),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
+    name: 'a valid token as a matrix parameter of the path (no such route)',
+    send: get(`/v1/threads;access_token=${tokens.valid}`),
+    status: 404,
+    code: 'NOT_FOUND',
+  },
+  { name: 'a valid token in a fragment of the request target', send: get(`/v1/threads#access_token=${tokens.valid}`), status: 401, code: 'UNAUTHORIZED' },
+  { name: 'a valid token under a twice-encoded name', send: get(`/v1/threads?access%255Ftoken=${tokens.valid}`), status: 401, code: 'UNAUTHORIZED' },
+  {
     name: 'a token in the query string of a run',
     send: (t) =>
       rawRequest(t.api.baseUrl, {

@@ -28,6 +28,22 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?%E0%A4%A=1&token=z')).toBe(`/x?%E0%A4%A=1&token=${REDACTED}`);
   });
 
+  it('redacts pairs split by semicolons, as some servers and proxies read them', () => {
+    expect(redactUrl('/v1/runs?runId=r1;access_token=s3cr3t')).toBe(`/v1/runs?runId=r1;access_token=${REDACTED}`);
+  });
+
+  it('redacts matrix parameters in the path', () => {
+    expect(redactUrl('/v1/threads;token=s3cr3t/t1')).toBe(`/v1/threads;token=${REDACTED}/t1`);
+  });
+
+  it('drops a fragment sent in the target, with or without a query', () => {
+    expect(redactUrl('/v1/threads#access_token=s3cr3t')).toBe('/v1/threads');
+  });
+
+  it('recognises a name percent-encoded twice', () => {
+    expect(redactUrl('/x?access%255Ftoken=s3cr3t')).toBe(`/x?access%255Ftoken=${REDACTED}`);
+  });
+
   it('passes undefined through', () => {
     expect(redactUrl(undefined)).toBeUndefined();
   });
