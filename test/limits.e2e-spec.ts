@@ -16,6 +16,7 @@ beforeAll(async () => {
       env: {
         MAX_MESSAGES_PER_REQUEST: '3',
         MAX_HISTORY_MESSAGES: '8',
+        MAX_THREAD_BYTES: '2000',
         RATE_LIMIT_PER_MINUTE: '12',
         DEMO_STEPS: '1',
         DEMO_REASONING_MS: '50',
@@ -144,6 +145,36 @@ describe('MAX_MESSAGES_PER_REQUEST and MAX_HISTORY_MESSAGES', () => {
 
     expect(stream.status).toBe(422);
     expect(stream.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^messages\[2\]\.id/) });
+  });
+});
+
+describe('MAX_THREAD_BYTES', () => {
+  const sizer = tokenFor('limits-sizer');
+
+  it('refuses a new thread whose first message is past the limit with 413 THREAD_TOO_LARGE, writing nothing', async () => {
+    const stream = await startRun(quick.baseUrl, sizer, runInput('too-big', 'run-1', [{ id: 'too-big-1', content: 'é'.repeat(1001) }]));
+
+    expect(refusal(stream)).toEqual({
+      status: 413,
+      retryAfter: null,
+      body: {
+        statusCode: 413,
+        code: 'THREAD_TOO_LARGE',
+        message: expect.stringMatching(/^messages: thread too-big holds 0 bytes and the request adds 2002.*limit of 2000 bytes/),
+      },
+    });
+    expect(await threadState(quick, sizer, 'too-big')).toEqual({ status: 404 });
+  });
+
+  it('refuses a message that would take a stored thread past the limit with 413 THREAD_TOO_LARGE, writing nothing', async () => {
+    const first = await startRun(quick.baseUrl, sizer, runInput('growing', 'run-1', [{ id: 'growing-1', content: 'x'.repeat(1500) }]));
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const before = await threadState(quick, sizer, 'growing');
+
+    const stream = await startRun(quick.baseUrl, sizer, runInput('growing', 'run-2', [{ id: 'growing-2', content: 'y'.repeat(600) }]));
+
+    expect(refusal(stream)).toMatchObject({ status: 413, body: { code: 'THREAD_TOO_LARGE', message: expect.stringMatching(/thread growing holds \d+ bytes/) } });
+    expect(await threadState(quick, sizer, 'growing')).toEqual(before);
   });
 });
 
