@@ -173,8 +173,46 @@ describe('MAX_THREAD_BYTES', () => {
 
     const stream = await startRun(quick.baseUrl, sizer, runInput('growing', 'run-2', [{ id: 'growing-2', content: 'y'.repeat(600) }]));
 
-    expect(refusal(stream)).toMatchObject({ status: 413, body: { code: 'THREAD_TOO_LARGE', message: expect.stringMatching(/thread growing holds \d+ bytes/) } });
+    expect(refusal(stream)).toMatchObject({
+      status: 413,
+      body: { code: 'THREAD_TOO_LARGE', message: expect.stringMatching(/thread growing holds \d+ bytes/) },
+    });
     expect(await threadState(quick, sizer, 'growing')).toEqual(before);
+  });
+});
+
+describe('GET /v1/threads/{threadId}/messages pages', () => {
+  const reader = tokenFor('limits-reader');
+
+  it('covers every message once, in order, through cursors that end in nextCursor null', async () => {
+    const run = await startRun(quick.baseUrl, reader, runInput('paged', 'run-1', messages(2, 'paged')));
+    expect(await run.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const whole = (await api(quick.baseUrl, '/v1/threads/paged/messages', { token: reader })).body;
+    expect(whole.nextCursor).toBeNull();
+    expect(whole.messages.length).toBeGreaterThan(3);
+
+    const paged: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? 'limit=2' : `limit=2&cursor=${cursor}`;
+      const { status, body } = await api(quick.baseUrl, `/v1/threads/paged/messages?${query}`, { token: reader });
+      expect(status).toBe(200);
+      expect(body.messages.length).toBeLessThanOrEqual(2);
+      paged.push(...body.messages);
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+
+    expect(paged).toEqual(whole.messages);
+  });
+
+  it.each([
+    ['limit=0', 'INVALID_LIMIT', /^limit: .*1 to 1000/],
+    ['limit=1001', 'INVALID_LIMIT', /^limit: .*1 to 1000/],
+    ['cursor=not-a-cursor', 'INVALID_CURSOR', /^cursor: /],
+  ])('answers %s with 400 %s naming the field', async (query, code, message) => {
+    const { status, body } = await api(quick.baseUrl, `/v1/threads/paged/messages?${query}`, { token: reader });
+
+    expect({ status, body }).toEqual({ status: 400, body: { statusCode: 400, code, message: expect.stringMatching(message) } });
   });
 });
 

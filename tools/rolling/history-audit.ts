@@ -141,10 +141,7 @@ export async function auditHistories(baseUrl: string, sessions: readonly Audited
   const savedAt = new Map<string, number>();
   for (const session of sessions) {
     const url = `${baseUrl}/v1/threads/${encodeURIComponent(session.threadId)}`;
-    const [messages, thread] = await Promise.all([
-      getHistory(url, session.token),
-      getJson<{ status: string }>(url, session.token),
-    ]);
+    const [messages, thread] = await Promise.all([getHistory(url, session.token), getJson<{ status: string }>(url, session.token)]);
     const ids = new Set(messages.map((m) => m.id));
     audit.messagesDuplicated += messages.length - ids.size;
     const expected = [...session.acceptedMessageIds, ...session.finishedMessageIds];

@@ -77,7 +77,13 @@ describe('loadAppConfig', () => {
   });
 
   it('sets the per-user limits to their defaults when unset', () => {
-    expect(loadAppConfig(base).limits).toEqual({ maxRunsPerUser: 10, maxMessagesPerRequest: 100, maxHistoryMessages: 10_000, maxThreadBytes: 8_388_608, ratePerMinute: 6_000 });
+    expect(loadAppConfig(base).limits).toEqual({
+      maxRunsPerUser: 10,
+      maxMessagesPerRequest: 100,
+      maxHistoryMessages: 10_000,
+      maxThreadBytes: 8_388_608,
+      ratePerMinute: 6_000,
+    });
   });
 
   it('turns a limit off with 0', () => {

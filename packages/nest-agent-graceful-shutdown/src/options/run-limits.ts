@@ -75,12 +75,7 @@ export function resolveRunLimits(options: RunLimitOptions = {}): ResolvedRunLimi
  * (nothing is written yet when this runs). `history` is the thread's stored history, empty for
  * a new thread: admission reads it anyway to skip echoed messages, so its size costs no query.
  */
-export function assertMessageLimits(
-  limits: ResolvedRunLimits,
-  threadId: string,
-  history: readonly AgentMessage[],
-  added: readonly AgentMessage[],
-): void {
+export function assertMessageLimits(limits: ResolvedRunLimits, threadId: string, history: readonly AgentMessage[], added: readonly AgentMessage[]): void {
   if (added.length === 0) return;
   const stored = history.length;
   if (limits.maxMessagesPerRequest > 0 && added.length > limits.maxMessagesPerRequest) {

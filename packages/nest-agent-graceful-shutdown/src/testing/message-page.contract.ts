@@ -39,11 +39,7 @@ export function describeMessagePages(context: () => MessagePageContext): void {
 
       const pages = await allPages('paged', 3);
 
-      expect(pages.map((page) => page.map((m) => m.id))).toEqual([
-        ['paged-m0', 'paged-m1', 'paged-m2'],
-        ['paged-m3', 'paged-m4', 'paged-m5'],
-        ['paged-m6'],
-      ]);
+      expect(pages.map((page) => page.map((m) => m.id))).toEqual([['paged-m0', 'paged-m1', 'paged-m2'], ['paged-m3', 'paged-m4', 'paged-m5'], ['paged-m6']]);
     });
 
     it('ends on a full page when the history is a whole number of pages', async () => {

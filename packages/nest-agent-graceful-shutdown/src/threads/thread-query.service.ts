@@ -63,9 +63,9 @@ export class ThreadQueryService {
    */
   @AnswersStoreOutages()
   async getMessages(userId: string, threadId: string, request: MessagePageRequest = {}): Promise<MessagePageView> {
-    await this.getOwnedThread(userId, threadId);
     const limit = pageLimit(request.limit, DEFAULT_MESSAGE_PAGE_SIZE, MAX_MESSAGE_PAGE_SIZE);
     const afterSeq = pageCursor(request.cursor, decodeMessageCursor);
+    await this.getOwnedThread(userId, threadId);
     const page = await this.store.loadMessagePage({ threadId, limit, afterSeq });
     const nextCursor = page.nextAfterSeq === null ? null : encodeMessageCursor(page.nextAfterSeq);
     return { threadId, messages: page.messages.map(toMessageView), nextCursor };
