@@ -210,7 +210,13 @@ describe('the Deployment', () => {
 
   it('passes the per-user limits to the service, with its defaults', () => {
     const data = findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data;
-    expect(data).toMatchObject({ MAX_RUNS_PER_USER: '10', MAX_MESSAGES_PER_REQUEST: '100', MAX_HISTORY_MESSAGES: '10000', RATE_LIMIT_PER_MINUTE: '6000' });
+    expect(data).toMatchObject({
+      MAX_RUNS_PER_USER: '10',
+      MAX_MESSAGES_PER_REQUEST: '100',
+      MAX_HISTORY_MESSAGES: '10000',
+      MAX_THREAD_BYTES: '8388608',
+      RATE_LIMIT_PER_MINUTE: '6000',
+    });
     expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).limits).toEqual(loadAppConfig({ AUTH_JWT_SECRET: 'secret' }).limits);
   });
 

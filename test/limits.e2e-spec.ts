@@ -16,6 +16,7 @@ beforeAll(async () => {
       env: {
         MAX_MESSAGES_PER_REQUEST: '3',
         MAX_HISTORY_MESSAGES: '8',
+        MAX_THREAD_BYTES: '2000',
         RATE_LIMIT_PER_MINUTE: '12',
         DEMO_STEPS: '1',
         DEMO_REASONING_MS: '50',
@@ -144,6 +145,74 @@ describe('MAX_MESSAGES_PER_REQUEST and MAX_HISTORY_MESSAGES', () => {
 
     expect(stream.status).toBe(422);
     expect(stream.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/^messages\[2\]\.id/) });
+  });
+});
+
+describe('MAX_THREAD_BYTES', () => {
+  const sizer = tokenFor('limits-sizer');
+
+  it('refuses a new thread whose first message is past the limit with 413 THREAD_TOO_LARGE, writing nothing', async () => {
+    const stream = await startRun(quick.baseUrl, sizer, runInput('too-big', 'run-1', [{ id: 'too-big-1', content: 'é'.repeat(1001) }]));
+
+    expect(refusal(stream)).toEqual({
+      status: 413,
+      retryAfter: null,
+      body: {
+        statusCode: 413,
+        code: 'THREAD_TOO_LARGE',
+        message: expect.stringMatching(/^messages: thread too-big holds 0 bytes and the request adds 2002.*limit of 2000 bytes/),
+      },
+    });
+    expect(await threadState(quick, sizer, 'too-big')).toEqual({ status: 404 });
+  });
+
+  it('refuses a message that would take a stored thread past the limit with 413 THREAD_TOO_LARGE, writing nothing', async () => {
+    const first = await startRun(quick.baseUrl, sizer, runInput('growing', 'run-1', [{ id: 'growing-1', content: 'x'.repeat(1500) }]));
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const before = await threadState(quick, sizer, 'growing');
+
+    const stream = await startRun(quick.baseUrl, sizer, runInput('growing', 'run-2', [{ id: 'growing-2', content: 'y'.repeat(600) }]));
+
+    expect(refusal(stream)).toMatchObject({
+      status: 413,
+      body: { code: 'THREAD_TOO_LARGE', message: expect.stringMatching(/thread growing holds \d+ bytes/) },
+    });
+    expect(await threadState(quick, sizer, 'growing')).toEqual(before);
+  });
+});
+
+describe('GET /v1/threads/{threadId}/messages pages', () => {
+  const reader = tokenFor('limits-reader');
+
+  it('covers every message once, in order, through cursors that end in nextCursor null', async () => {
+    const run = await startRun(quick.baseUrl, reader, runInput('paged', 'run-1', messages(2, 'paged')));
+    expect(await run.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const whole = (await api(quick.baseUrl, '/v1/threads/paged/messages', { token: reader })).body;
+    expect(whole.nextCursor).toBeNull();
+    expect(whole.messages.length).toBeGreaterThan(3);
+
+    const paged: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? 'limit=2' : `limit=2&cursor=${cursor}`;
+      const { status, body } = await api(quick.baseUrl, `/v1/threads/paged/messages?${query}`, { token: reader });
+      expect(status).toBe(200);
+      expect(body.messages.length).toBeLessThanOrEqual(2);
+      paged.push(...body.messages);
+      cursor = body.nextCursor;
+    } while (cursor !== null);
+
+    expect(paged).toEqual(whole.messages);
+  });
+
+  it.each([
+    ['limit=0', 'INVALID_LIMIT', /^limit: .*1 to 1000/],
+    ['limit=1001', 'INVALID_LIMIT', /^limit: .*1 to 1000/],
+    ['cursor=not-a-cursor', 'INVALID_CURSOR', /^cursor: /],
+  ])('answers %s with 400 %s naming the field', async (query, code, message) => {
+    const { status, body } = await api(quick.baseUrl, `/v1/threads/paged/messages?${query}`, { token: reader });
+
+    expect({ status, body }).toEqual({ status: 400, body: { statusCode: 400, code, message: expect.stringMatching(message) } });
   });
 });
 

@@ -51,6 +51,7 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
             maxActiveRunsPerUser: app.limits.maxRunsPerUser,
             maxMessagesPerRequest: app.limits.maxMessagesPerRequest,
             maxHistoryMessages: app.limits.maxHistoryMessages,
+            maxThreadBytes: app.limits.maxThreadBytes,
           },
         };
       },

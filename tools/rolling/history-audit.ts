@@ -56,6 +56,19 @@ async function getJson<T>(url: string, token: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** A thread's whole history, in order, following `nextCursor` page by page. */
+async function getHistory(url: string, token: string): Promise<HistoryMessage[]> {
+  const messages: HistoryMessage[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = `limit=1000${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+    const page: { messages: HistoryMessage[]; nextCursor: string | null } = await getJson(`${url}/messages?${query}`, token);
+    messages.push(...page.messages);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return messages;
+}
+
 function stepOf(call: { function: { arguments: string } } | undefined): number | undefined {
   try {
     return call ? (JSON.parse(call.function.arguments) as { step?: number }).step : undefined;
@@ -128,10 +141,7 @@ export async function auditHistories(baseUrl: string, sessions: readonly Audited
   const savedAt = new Map<string, number>();
   for (const session of sessions) {
     const url = `${baseUrl}/v1/threads/${encodeURIComponent(session.threadId)}`;
-    const [{ messages }, thread] = await Promise.all([
-      getJson<{ messages: HistoryMessage[] }>(`${url}/messages`, session.token),
-      getJson<{ status: string }>(url, session.token),
-    ]);
+    const [messages, thread] = await Promise.all([getHistory(url, session.token), getJson<{ status: string }>(url, session.token)]);
     const ids = new Set(messages.map((m) => m.id));
     audit.messagesDuplicated += messages.length - ids.size;
     const expected = [...session.acceptedMessageIds, ...session.finishedMessageIds];

@@ -1,4 +1,4 @@
-import type { MessageView, ThreadListItemView, ThreadListView, ThreadView } from 'nest-agent-graceful-shutdown/types';
+import type { MessagePageView, MessageView, ThreadListItemView, ThreadListView, ThreadView } from 'nest-agent-graceful-shutdown/types';
 import type { AuthFetch } from './auth-fetch';
 
 export type { MessageView, ThreadListItemView, ThreadView };
@@ -37,8 +37,17 @@ export class ServiceApi {
     return json<ThreadView>(await this.fetch(`/v1/threads/${path(threadId)}`));
   }
 
+  /** The thread's whole history, in order, read a page at a time. */
   async messages(threadId: string): Promise<MessageView[]> {
-    return (await json<{ messages: MessageView[] }>(await this.fetch(`/v1/threads/${path(threadId)}/messages`))).messages;
+    const messages: MessageView[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=1000${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+      const page: MessagePageView = await json<MessagePageView>(await this.fetch(`/v1/threads/${path(threadId)}/messages?${query}`));
+      messages.push(...page.messages);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return messages;
   }
 
   /** A user stop of the thread's active run (202: it stops at once, its stream ends RUN_CANCELED). */

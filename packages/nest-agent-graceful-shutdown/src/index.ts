@@ -47,12 +47,14 @@ export type { RunAnswer } from './runs/run-answer.js';
 export type { AgentRun } from './runs/agent-run.js';
 export { ExistingRunStream } from './streams/existing-run-stream.js';
 export { MAX_THREAD_PAGE_SIZE } from './threads/thread-list-view.js';
+export { MAX_MESSAGE_PAGE_SIZE } from './threads/message-page-view.js';
 
 // What the services above resolve with. TypeScript names an inferred type only through an entry
 // the file that infers it imports, so a controller that returns these results (with
 // `declaration: true`, as `nest new` sets it) compiles only when the root exports them too.
 export type { MessageView, ThreadView } from './threads/thread-views.js';
 export type { ThreadListItemView, ThreadListView } from './threads/thread-list-view.js';
+export type { MessagePageRequest, MessagePageView } from './threads/message-page-view.js';
 export type { CancelResult } from './runs/run-cancel.service.js';
 export type { RunOutcome } from './agent/run-outcome.js';
 export type { ShutdownPhase } from './shutdown/shutdown-coordinator.service.js';
@@ -81,6 +83,7 @@ export {
   StreamGoneError,
   ThreadAccessDeniedError,
   ThreadNotFoundError,
+  ThreadTooLargeError,
   TooManyMessagesError,
   TooManyRunsError,
 } from './errors/index.js';

@@ -77,14 +77,20 @@ describe('loadAppConfig', () => {
   });
 
   it('sets the per-user limits to their defaults when unset', () => {
-    expect(loadAppConfig(base).limits).toEqual({ maxRunsPerUser: 10, maxMessagesPerRequest: 100, maxHistoryMessages: 10_000, ratePerMinute: 6_000 });
+    expect(loadAppConfig(base).limits).toEqual({
+      maxRunsPerUser: 10,
+      maxMessagesPerRequest: 100,
+      maxHistoryMessages: 10_000,
+      maxThreadBytes: 8_388_608,
+      ratePerMinute: 6_000,
+    });
   });
 
   it('turns a limit off with 0', () => {
     expect(loadAppConfig({ ...base, MAX_RUNS_PER_USER: '0', RATE_LIMIT_PER_MINUTE: '0' }).limits).toMatchObject({ maxRunsPerUser: 0, ratePerMinute: 0 });
   });
 
-  it.each(['MAX_RUNS_PER_USER', 'MAX_MESSAGES_PER_REQUEST', 'MAX_HISTORY_MESSAGES', 'RATE_LIMIT_PER_MINUTE'])(
+  it.each(['MAX_RUNS_PER_USER', 'MAX_MESSAGES_PER_REQUEST', 'MAX_HISTORY_MESSAGES', 'MAX_THREAD_BYTES', 'RATE_LIMIT_PER_MINUTE'])(
     'refuses a %s that is not a whole number ≥ 0, naming it',
     (name) => {
       expect(() => loadAppConfig({ ...base, [name]: '-1' })).toThrow(new RegExp(name));

@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   MAX_RUNS_PER_USER: int(10),
   MAX_MESSAGES_PER_REQUEST: int(100),
   MAX_HISTORY_MESSAGES: int(10_000),
+  MAX_THREAD_BYTES: int(8_388_608),
   RATE_LIMIT_PER_MINUTE: int(6_000),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   AUTH_MAX_TOKEN_AGE_S: int(86_400, 1),
@@ -131,7 +132,7 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
   /** Whether the console page is served at `/`; by default outside production only. */
   consoleEnabled: boolean;
-  /** Per-user limits, each answered with 429 and `Retry-After`; 0 turns one off. */
+  /** Per-user limits, each answered with 429 and `Retry-After` (413 for a thread's size); 0 turns one off. */
   limits: AppLimits;
   /** A port of its own for `GET /metrics`, which the API port then answers 404; unset: the API port serves it. */
   metricsPort?: number;
@@ -168,6 +169,8 @@ export interface AppLimits {
   maxMessagesPerRequest: number;
   /** Messages a thread's history may reach through a request. @default 10000 */
   maxHistoryMessages: number;
+  /** UTF-8 bytes of content and tool call arguments a thread's history may reach through a request. @default 8388608 (8 MiB) */
+  maxThreadBytes: number;
   /** Requests per user per minute, every authenticated route together. @default 6000 */
   ratePerMinute: number;
 }
@@ -264,6 +267,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       maxRunsPerUser: e.MAX_RUNS_PER_USER,
       maxMessagesPerRequest: e.MAX_MESSAGES_PER_REQUEST,
       maxHistoryMessages: e.MAX_HISTORY_MESSAGES,
+      maxThreadBytes: e.MAX_THREAD_BYTES,
       ratePerMinute: e.RATE_LIMIT_PER_MINUTE,
     },
     metricsPort: e.METRICS_PORT,

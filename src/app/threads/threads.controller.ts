@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ThreadQueryService } from 'nest-agent-graceful-shutdown';
-import type { ThreadListRequest } from 'nest-agent-graceful-shutdown/types';
+import { MAX_MESSAGE_PAGE_SIZE, ThreadQueryService } from 'nest-agent-graceful-shutdown';
+import type { MessagePageRequest, ThreadListRequest } from 'nest-agent-graceful-shutdown/types';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { IdParamPipe } from '../http/id-param.pipe';
 import { ThreadListQueryPipe } from './thread-list-query.pipe';
@@ -21,8 +21,13 @@ export class ThreadsController {
     return this.threads.getStatus(userId, threadId);
   }
 
+  /** `GET /v1/threads/{threadId}/messages?limit=&cursor=`: a page of the thread's history, in order. */
   @Get(':threadId/messages')
-  messages(@CurrentUser() userId: string, @Param('threadId', new IdParamPipe()) threadId: string) {
-    return this.threads.getMessages(userId, threadId);
+  messages(
+    @CurrentUser() userId: string,
+    @Param('threadId', new IdParamPipe()) threadId: string,
+    @Query(new ThreadListQueryPipe(MAX_MESSAGE_PAGE_SIZE)) query: MessagePageRequest,
+  ) {
+    return this.threads.getMessages(userId, threadId, query);
   }
 }

@@ -3,6 +3,7 @@ import type { ModelUsage } from '../agent/agent-model.interface.js';
 import type { AgentRelease, NotRunCall } from '../agent/agent-release.js';
 import type { RunPhase, StopReason } from '../agent/stop-reason.js';
 import type { InterruptedState } from './interrupted-state.js';
+import type { MessagePage, MessagePageQuery } from './message-page.js';
 import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records.js';
 import type { StepCommit } from './step-commit.js';
 import type { ThreadListPage, ThreadListQuery } from './thread-list.js';
@@ -112,7 +113,14 @@ export class ThreadBusyError extends Error {
 export interface SessionStore {
   /** The thread; a run whose lease expired is first recorded as interrupted by a crash. */
   findThread(threadId: string): Promise<ThreadRecord | null>;
+  /** The whole history, in order: what a run needs to call the model. */
   loadMessages(threadId: string): Promise<StoredMessage[]>;
+  /**
+   * One page of the history, in order, starting after `afterSeq` (keyset pagination: a page
+   * costs O(limit) however long the thread), so a reader of a large thread holds neither the
+   * whole history in memory nor the event loop.
+   */
+  loadMessagePage(query: MessagePageQuery): Promise<MessagePage>;
   /**
    * Creates the thread if needed, appends `messages`, records the run, takes the lease, raises
    * the thread's lease epoch and marks the thread running. Resolves with the epoch as the

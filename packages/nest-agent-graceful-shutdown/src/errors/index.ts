@@ -17,6 +17,7 @@ export { InvalidThreadListQueryError } from './invalid-thread-list-query.error.j
 export { TooManyRunsError } from './too-many-runs.error.js';
 export { TooManyMessagesError } from './too-many-messages.error.js';
 export { HistoryLimitError } from './history-limit.error.js';
+export { ThreadTooLargeError } from './thread-too-large.error.js';
 export { NewerRecordFormatError } from './newer-record-format.error.js';
 export { RunAlreadyEndedError } from './run-already-ended.error.js';
 export { RunIdReusedError } from './run-id-reused.error.js';

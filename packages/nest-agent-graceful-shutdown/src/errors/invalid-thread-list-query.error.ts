@@ -1,6 +1,9 @@
 import { AgentServiceError } from './agent-service.error.js';
 
-/** A thread-list query parameter that cannot be used: a `limit` out of bounds, or a `cursor` not from `nextCursor`. */
+/**
+ * A query parameter of a paged read (the thread list, a thread's messages) that cannot be used:
+ * a `limit` out of bounds, or a `cursor` not from `nextCursor`.
+ */
 export class InvalidThreadListQueryError extends AgentServiceError {
   override readonly name = 'InvalidThreadListQueryError';
 

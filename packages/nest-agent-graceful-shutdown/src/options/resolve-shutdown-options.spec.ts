@@ -36,7 +36,7 @@ describe('resolveShutdownOptions', () => {
       eventLog: undefined,
       dataSourceName: undefined,
       instanceId: 'a',
-      limits: { maxActiveRunsPerUser: 0, maxMessagesPerRequest: 0, maxHistoryMessages: 0 },
+      limits: { maxActiveRunsPerUser: 0, maxMessagesPerRequest: 0, maxHistoryMessages: 0, maxThreadBytes: 0 },
     });
   });
 

@@ -1,15 +1,18 @@
 import type { AgentMessage } from '../agent/agent-message.js';
+import { messageBytes } from '../agent/message-bytes.js';
 import { HistoryLimitError } from '../errors/history-limit.error.js';
+import { ThreadTooLargeError } from '../errors/thread-too-large.error.js';
 import { TooManyMessagesError } from '../errors/too-many-messages.error.js';
 import { resolveOptionGroup, uniformOptionGroup } from './option-group.js';
 import { wholeNumberAtLeastZero } from './option-rules.js';
 
 /**
  * Per-user limits on runs and on what a request may add to a thread. A request over a limit is
- * refused with 429 and `Retry-After`, and writes nothing. 0 (the default of each) means no limit.
+ * refused (429 with `Retry-After`, or 413 for a thread's size) and writes nothing. 0 (the default
+ * of each) means no limit.
  *
  * @example
- * GracefulShutdownModule.forRoot({ limits: { maxActiveRunsPerUser: 10, maxMessagesPerRequest: 50, maxHistoryMessages: 1000 } });
+ * GracefulShutdownModule.forRoot({ limits: { maxActiveRunsPerUser: 10, maxMessagesPerRequest: 50, maxHistoryMessages: 1000, maxThreadBytes: 8_388_608 } });
  */
 export interface RunLimitOptions {
   /**
@@ -36,6 +39,16 @@ export interface RunLimitOptions {
    * @default 0 (no limit)
    */
   maxHistoryMessages?: number;
+  /**
+   * How many bytes a thread's stored history may reach through a request, counted as the UTF-8
+   * bytes of each message's content and its tool calls' arguments. A request whose new messages
+   * would take it past this gets `ThreadTooLargeError` (413 `THREAD_TOO_LARGE`) and writes
+   * nothing. Checked at admission only: a run already admitted finishes, and its own answers
+   * and tool results may take the thread past the limit (the next request with a new message
+   * is then refused); a request with no new message (a retry that resumes) is never refused.
+   * @default 0 (no limit)
+   */
+  maxThreadBytes?: number;
 }
 
 /** `RunLimitOptions` with its defaults applied; 0 is no limit. */
@@ -46,6 +59,7 @@ export const RUN_LIMIT_DEFAULTS: ResolvedRunLimits = Object.freeze({
   maxActiveRunsPerUser: 0,
   maxMessagesPerRequest: 0,
   maxHistoryMessages: 0,
+  maxThreadBytes: 0,
 });
 
 /** The options of `limits`: each a whole number ≥ 0, 0 meaning no limit. */
@@ -57,15 +71,24 @@ export function resolveRunLimits(options: RunLimitOptions = {}): ResolvedRunLimi
 }
 
 /**
- * Refuses a request whose new messages pass the per-request or the history limit (nothing is
- * written yet when this runs). `stored` is the thread's history length, 0 for a new thread.
+ * Refuses a request whose new messages pass the per-request, the history or the size limit
+ * (nothing is written yet when this runs). `history` is the thread's stored history, empty for
+ * a new thread: admission reads it anyway to skip echoed messages, so its size costs no query.
  */
-export function assertMessageLimits(limits: ResolvedRunLimits, threadId: string, stored: number, added: readonly AgentMessage[]): void {
+export function assertMessageLimits(limits: ResolvedRunLimits, threadId: string, history: readonly AgentMessage[], added: readonly AgentMessage[]): void {
   if (added.length === 0) return;
+  const stored = history.length;
   if (limits.maxMessagesPerRequest > 0 && added.length > limits.maxMessagesPerRequest) {
     throw new TooManyMessagesError(added.length, limits.maxMessagesPerRequest);
   }
   if (limits.maxHistoryMessages > 0 && stored + added.length > limits.maxHistoryMessages) {
     throw new HistoryLimitError(threadId, stored, added.length, limits.maxHistoryMessages);
+  }
+  if (limits.maxThreadBytes > 0) {
+    const storedBytes = messageBytes(history);
+    const addedBytes = messageBytes(added);
+    if (storedBytes + addedBytes > limits.maxThreadBytes) {
+      throw new ThreadTooLargeError(threadId, storedBytes, addedBytes, limits.maxThreadBytes);
+    }
   }
 }

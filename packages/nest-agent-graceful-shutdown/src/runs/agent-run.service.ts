@@ -78,7 +78,7 @@ export class AgentRunService {
    * (`ShuttingDownError`), on a thread the access policy refuses `userId`
    * (`ThreadAccessDeniedError`), while
    * the thread has another active run (`RunInProgressError`), or over a limit (`limits`:
-   * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`). Messages already in the history
+   * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`, `ThreadTooLargeError`). Messages already in the history
    * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
    * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
    * instance. Its arguments are checked before anything is read: a malformed `userId` is
@@ -162,7 +162,7 @@ export class AgentRunService {
     if (!thread && newMessages.length === 0) {
       throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
     }
-    assertMessageLimits(this.options.limits, threadId, history.length, newMessages);
+    assertMessageLimits(this.options.limits, threadId, history, newMessages);
     const plan = await planThreadRun(thread, history, input, {
       agent,
       releases: this.releases,

@@ -1,4 +1,4 @@
-import { IsNull, type DataSource } from 'typeorm';
+import { IsNull, MoreThan, type DataSource } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry.js';
 import { recordCrash } from './crash-recovery.js';
@@ -22,6 +22,7 @@ import {
   type StartRunCommand,
 } from '../contracts/session-store.interface.js';
 import type { ThreadListPage, ThreadListQuery } from '../contracts/thread-list.js';
+import type { MessagePage, MessagePageQuery } from '../contracts/message-page.js';
 import { findThreadPage } from './thread-list-rows.js';
 import { findToolCallRows } from './tool-call-rows.js';
 import type { StepCommit } from '../contracts/step-commit.js';
@@ -95,6 +96,18 @@ export class TypeOrmSessionStore implements SessionStore {
   async loadMessages(threadId: string): Promise<StoredMessage[]> {
     const rows = await this.dataSource.getRepository(MessageEntity).find({ where: { threadId }, order: { seq: 'ASC' } });
     return rows.map(toStoredMessage);
+  }
+
+  async loadMessagePage(query: MessagePageQuery): Promise<MessagePage> {
+    const { threadId, limit, afterSeq } = query;
+    // One row past the page says whether another page follows.
+    const rows = await this.dataSource.getRepository(MessageEntity).find({
+      where: afterSeq === undefined ? { threadId } : { threadId, seq: MoreThan(afterSeq) },
+      order: { seq: 'ASC' },
+      take: limit + 1,
+    });
+    const messages = rows.slice(0, limit).map(toStoredMessage);
+    return { messages, nextAfterSeq: rows.length > limit ? messages[messages.length - 1].seq : null };
   }
 
   async startRun(command: StartRunCommand): Promise<StartedRun> {

@@ -16,6 +16,7 @@ export {
 } from '../contracts/session-store.interface.js';
 export type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records.js';
 export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary } from '../contracts/thread-list.js';
+export type { MessagePage, MessagePageQuery } from '../contracts/message-page.js';
 export type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface.js';
 export type { StepCommit } from '../contracts/step-commit.js';
 export type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';

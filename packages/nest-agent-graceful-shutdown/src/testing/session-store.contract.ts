@@ -8,6 +8,7 @@ import { describeRunEndMessages } from './run-end-messages.contract.js';
 import { describeFencingTokens } from './fencing-tokens.contract.js';
 import { describeRunSlots } from './run-slots.contract.js';
 import { describeThreadListing } from './thread-list.contract.js';
+import { describeMessagePages } from './message-page.contract.js';
 import { describeStepCommits } from './step-commit.contract.js';
 
 /** A store under test and how to release it. */
@@ -525,6 +526,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     });
 
     describeThreadListing(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
+    describeMessagePages(() => ({ store }));
     describeRunSlots(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeRunEndMessages(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeFencingTokens(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));

@@ -86,7 +86,15 @@ describe('ThreadQueryService with CreatorOwnsThread', () => {
   it("gives the creator the thread's messages", async () => {
     const history = await service().getMessages('alice', 't1');
 
-    expect(history).toEqual({ threadId: 't1', messages: [expect.objectContaining({ id: 'm1', role: 'user', content: 'hello', runId: 'r1' })] });
+    expect(history).toEqual({
+      threadId: 't1',
+      messages: [expect.objectContaining({ id: 'm1', role: 'user', content: 'hello', runId: 'r1' })],
+      nextCursor: null,
+    });
+  });
+
+  it('refuses a messages page size out of bounds with a 400 naming limit', async () => {
+    await expect(service().getMessages('alice', 't1', { limit: 1001 })).rejects.toMatchObject({ code: 'INVALID_LIMIT', field: 'limit' });
   });
 
   it('refuses the status to another user with a 403 ThreadAccessDeniedError', async () => {

@@ -9,7 +9,9 @@ import { SESSION_STORE, type SessionStore } from '../contracts/session-store.int
 import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './thread-access.policy.js';
 import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor.js';
 import { DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE, toThreadListItemView, type ThreadListRequest, type ThreadListView } from './thread-list-view.js';
-import { toMessageView, toThreadView, type MessageView, type ThreadView } from './thread-views.js';
+import { toMessageView, toThreadView, type ThreadView } from './thread-views.js';
+import { decodeMessageCursor, encodeMessageCursor } from './message-cursor.js';
+import { DEFAULT_MESSAGE_PAGE_SIZE, MAX_MESSAGE_PAGE_SIZE, type MessagePageRequest, type MessagePageView } from './message-page-view.js';
 
 /** Reads a user's threads: the list, each one's status and history. Served during a shutdown too. */
 @Injectable()
@@ -48,22 +50,40 @@ export class ThreadQueryService {
   @AnswersStoreOutages()
   async listThreads(userId: string, request: ThreadListRequest = {}): Promise<ThreadListView> {
     checkUserId(userId);
-    if (request.cursor !== undefined && typeof request.cursor !== 'string') {
-      throw new InvalidThreadListQueryError('cursor', 'must be the nextCursor of the previous page, a string');
-    }
-    const limit = request.limit ?? DEFAULT_THREAD_PAGE_SIZE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_THREAD_PAGE_SIZE) {
-      throw new InvalidThreadListQueryError('limit', `must be an integer from 1 to ${MAX_THREAD_PAGE_SIZE}`);
-    }
-    const after = request.cursor === undefined ? undefined : decodeThreadCursor(request.cursor);
+    const after = pageCursor(request.cursor, decodeThreadCursor);
+    const limit = pageLimit(request.limit, DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE);
     const page = await this.store.listThreads({ ownerId: userId, limit, after });
     return { threads: page.threads.map(toThreadListItemView), ...(page.next ? { nextCursor: encodeThreadCursor(page.next) } : {}) };
   }
 
+  /**
+   * A page of the thread's history, in order; follow `nextCursor` (null on the last page) for
+   * the next. The store reads one page, so a large thread costs O(limit) per request.
+   * @throws InvalidThreadListQueryError (400) for a `limit` out of 1..1000 or a foreign `cursor`.
+   */
   @AnswersStoreOutages()
-  async getMessages(userId: string, threadId: string): Promise<{ threadId: string; messages: MessageView[] }> {
+  async getMessages(userId: string, threadId: string, request: MessagePageRequest = {}): Promise<MessagePageView> {
+    const limit = pageLimit(request.limit, DEFAULT_MESSAGE_PAGE_SIZE, MAX_MESSAGE_PAGE_SIZE);
+    const afterSeq = pageCursor(request.cursor, decodeMessageCursor);
     await this.getOwnedThread(userId, threadId);
-    const messages = await this.store.loadMessages(threadId);
-    return { threadId, messages: messages.map(toMessageView) };
+    const page = await this.store.loadMessagePage({ threadId, limit, afterSeq });
+    const nextCursor = page.nextAfterSeq === null ? null : encodeMessageCursor(page.nextAfterSeq);
+    return { threadId, messages: page.messages.map(toMessageView), nextCursor };
   }
+}
+
+/** The page size asked for, or `fallback`; 400 `INVALID_LIMIT` unless an integer from 1 to `max`. */
+function pageLimit(limit: number | undefined, fallback: number, max: number): number {
+  const value = limit ?? fallback;
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new InvalidThreadListQueryError('limit', `must be an integer from 1 to ${max}`);
+  }
+  return value;
+}
+
+/** The position a `cursor` holds, or undefined without one; 400 `INVALID_CURSOR` for a non-string. */
+function pageCursor<T>(cursor: unknown, decode: (cursor: string) => T): T | undefined {
+  if (cursor === undefined) return undefined;
+  if (typeof cursor !== 'string') throw new InvalidThreadListQueryError('cursor', 'must be the nextCursor of the previous page, a string');
+  return decode(cursor);
 }

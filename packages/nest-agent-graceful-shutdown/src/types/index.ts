@@ -29,6 +29,7 @@ export type { ExistingRunAnswerKind } from '../streams/existing-run-stream.js';
 export type { HttpResponseTarget } from '../http/server-response.js';
 export type { MessageView, ThreadView } from '../threads/thread-views.js';
 export type { ThreadListItemView, ThreadListRequest, ThreadListView } from '../threads/thread-list-view.js';
+export type { MessagePageRequest, MessagePageView } from '../threads/message-page-view.js';
 
 export type { ShutdownPhase } from '../shutdown/shutdown-coordinator.service.js';
 export type { ParticipantOptions, ShutdownHandler } from '../shutdown/shutdown-participants.js';
