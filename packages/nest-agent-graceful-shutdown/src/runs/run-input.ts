@@ -3,11 +3,9 @@ import type { ResumeAnswer } from '../resume/approval-answers.js';
 import type { RunAgentInput } from '@ag-ui/core';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { ID_RULE, isValidId } from '../arguments/id-rule.js';
+import { isStorableText, TEXT_RULE } from '../arguments/text-rule.js';
 
 export { ID_PATTERN, ID_RULE, isValidId } from '../arguments/id-rule.js';
-
-/** The longest message id the history holds, in characters. */
-const MAX_MESSAGE_ID_LENGTH = 128;
 
 /** A message of the client's input that the service may add to the history. */
 export interface IncomingUserMessage {
@@ -45,12 +43,15 @@ export function parseRunInput(body: unknown): ValidRunInput {
   const userMessages: IncomingUserMessage[] = [];
   input.messages.forEach((message, index) => {
     checkMessageId(`messages[${index}].id`, message.id);
+    checkToolCallIds(message, index);
     if (message.role !== 'user' || seen.has(message.id)) {
       seen.add(message.id);
       return;
     }
     seen.add(message.id);
-    userMessages.push({ id: message.id, content: userText(message.content, index) });
+    const content = userText(message.content, index);
+    checkText(`messages[${index}].content`, content);
+    userMessages.push({ id: message.id, content });
   });
   const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({ interruptId, status, payload }));
   return { threadId: input.threadId, runId: input.runId, userMessages, resume };
@@ -68,6 +69,7 @@ export function checkRunInput(input: ValidRunInput): ValidRunInput {
   listOf<IncomingUserMessage>(input.userMessages, 'userMessages').forEach((message, index) => {
     checkMessageId(`userMessages[${index}].id`, message?.id);
     if (typeof message?.content !== 'string') throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
+    checkText(`userMessages[${index}].content`, message.content);
   });
   listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => {
     if (typeof answer?.interruptId !== 'string' || !answer.interruptId)
@@ -83,11 +85,24 @@ function checkInputId(field: string, value: unknown): void {
   if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
 }
 
-/** A message id the history can hold: a string of 1 to `MAX_MESSAGE_ID_LENGTH` characters. */
+/**
+ * A message id follows the thread and run id rule (`isValidId`): what the history holds is then
+ * what the client sent, and a retry's ids compare equal to the stored ones on every store.
+ */
 function checkMessageId(field: string, value: unknown): void {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_MESSAGE_ID_LENGTH) {
-    throw new InvalidRunInputError(field, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
-  }
+  if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
+}
+
+/** The tool-call ids an echoed message carries follow the same rule (`isValidId`). */
+function checkToolCallIds(message: RunAgentInput['messages'][number], index: number): void {
+  if (message.role === 'tool') checkMessageId(`messages[${index}].toolCallId`, message.toolCallId);
+  if (message.role !== 'assistant') return;
+  (message.toolCalls ?? []).forEach((call, at) => checkMessageId(`messages[${index}].toolCalls[${at}].id`, call.id));
+}
+
+/** Text every store holds as sent (`isStorableText`), else `InvalidRunInputError` naming `field`. */
+function checkText(field: string, text: string): void {
+  if (!isStorableText(text)) throw new InvalidRunInputError(field, TEXT_RULE);
 }
 
 /** The entries of a list a caller built: any of them may be anything. */
