@@ -46,12 +46,15 @@ describe('parseRunInput', () => {
     expect(parseRunInput(body).userMessages).toEqual([{ id, content: 'hi' }]);
   });
 
-  it('refuses an echoed tool-call id or tool result outside the rule, naming the field', () => {
-    const call = { id: 'call 1', type: 'function', function: { name: 'x', arguments: '{}' } };
-    const assistant = { ...input('thread-1'), messages: [{ id: 'a1', role: 'assistant', content: '', toolCalls: [call] }] };
-    expect(() => parseRunInput(assistant)).toThrow(/^messages\[0\]\.toolCalls\[0\]\.id: must match/);
-    const tool = { ...input('thread-1'), messages: [{ id: 't1', role: 'tool', content: 'ok', toolCallId: 'c/1' }] };
-    expect(() => parseRunInput(tool)).toThrow(/^messages\[0\]\.toolCallId: must match/);
+  it('takes the ids of echoed assistant and tool messages as the stream sent them, bounded in size', () => {
+    const call = { id: 'call 1/ü', type: 'function', function: { name: 'x', arguments: '{}' } };
+    const echoes = [
+      { id: 'a 1', role: 'assistant', content: '', toolCalls: [call] },
+      { id: 't/1', role: 'tool', content: 'ok', toolCallId: 'call 1/ü' },
+    ];
+    expect(parseRunInput({ ...input('thread-1'), messages: echoes }).userMessages).toEqual([]);
+    const long = { ...input('thread-1'), messages: [{ id: 'a'.repeat(129), role: 'assistant', content: '' }] };
+    expect(() => parseRunInput(long)).toThrow(/^messages\[0\]\.id: must be a string of 1 to 128 characters/);
   });
 
   it.each(['a\u0000b', 'a\ud800b', 'ab\ud83d', '\udc00x'])('refuses the text %p, which a store would not hold as sent', (content) => {

@@ -7,6 +7,9 @@ import { isStorableText, TEXT_RULE } from '../arguments/text-rule.js';
 
 export { ID_PATTERN, ID_RULE, isValidId } from '../arguments/id-rule.js';
 
+/** The longest id of an echoed (never stored) message, in characters. */
+const MAX_ECHO_ID_LENGTH = 128;
+
 /** A message of the client's input that the service may add to the history. */
 export interface IncomingUserMessage {
   id: string;
@@ -42,8 +45,8 @@ export function parseRunInput(body: unknown): ValidRunInput {
   const seen = new Set<string>();
   const userMessages: IncomingUserMessage[] = [];
   input.messages.forEach((message, index) => {
-    checkMessageId(`messages[${index}].id`, message.id);
-    checkToolCallIds(message, index);
+    if (message.role === 'user') checkMessageId(`messages[${index}].id`, message.id);
+    else checkEchoId(`messages[${index}].id`, message.id);
     if (message.role !== 'user' || seen.has(message.id)) {
       seen.add(message.id);
       return;
@@ -86,18 +89,22 @@ function checkInputId(field: string, value: unknown): void {
 }
 
 /**
- * A message id follows the thread and run id rule (`isValidId`): what the history holds is then
+ * A user message id follows the thread and run id rule (`isValidId`): what the history holds is then
  * what the client sent, and a retry's ids compare equal to the stored ones on every store.
  */
 function checkMessageId(field: string, value: unknown): void {
   if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
 }
 
-/** The tool-call ids an echoed message carries follow the same rule (`isValidId`). */
-function checkToolCallIds(message: RunAgentInput['messages'][number], index: number): void {
-  if (message.role === 'tool') checkMessageId(`messages[${index}].toolCallId`, message.toolCallId);
-  if (message.role !== 'assistant') return;
-  (message.toolCalls ?? []).forEach((call, at) => checkMessageId(`messages[${index}].toolCalls[${at}].id`, call.id));
+/**
+ * The id of an echoed assistant, tool or system message: never stored (the stored history is the
+ * source of truth), and chosen by the stream that sent it (an adapter's or a model's id), so a
+ * client can always send back what it received; only its size is bounded.
+ */
+function checkEchoId(field: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ECHO_ID_LENGTH) {
+    throw new InvalidRunInputError(field, `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`);
+  }
 }
 
 /** Text every store holds as sent (`isStorableText`), else `InvalidRunInputError` naming `field`. */
