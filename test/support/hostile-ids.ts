@@ -38,6 +38,13 @@ export const ID_ROWS: HostileRow[] = [
   refused('a message text ending in a lone high surrogate', run('hostile-ids', [message('u1', 'ab\ud83d')]), 'messages[0].content'),
   refused('a message text with a lone low surrogate', run('hostile-ids', [message('u1', '\udc00')]), 'messages[0].content'),
   refused('a text part with U+0000', run('hostile-ids', [message('u1', [{ type: 'text', text: 'a\u0000' }])]), 'messages[0].content'),
+  {
+    name: 'a thread-list cursor naming a thread id with U+0000',
+    send: get(`/v1/threads?cursor=${Buffer.from('["2025-01-02T03:04:05.000Z","t\\u0000"]').toString('base64url')}`, auth(valid)),
+    status: 400,
+    code: 'INVALID_CURSOR',
+    names: 'cursor',
+  },
   badSub('blank', '   '),
   badSub('padded on the left', ' alice'),
   badSub('padded on the right', 'alice '),
