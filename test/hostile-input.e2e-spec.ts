@@ -1,6 +1,7 @@
 import { freePort, waitFor } from 'dev-services';
 import { MAX_TOKEN_AGE_S, SECRETS, tokens } from './support/forged-tokens';
 import { runInput } from './support/http';
+import { ID_ROWS } from './support/hostile-ids';
 import { devToken, HOSTILE_ROWS, type Target } from './support/hostile-requests';
 import { rawRequest, trickledRequest } from './support/raw-http';
 import { ServiceProcess } from './support/service-process';
@@ -47,7 +48,7 @@ describe('hostile input', () => {
     await Promise.all([target?.api.stop(), target?.dev.stop()]);
   });
 
-  it.each(HOSTILE_ROWS.map((row) => [row.name, row] as const))(
+  it.each([...HOSTILE_ROWS, ...ID_ROWS].map((row) => [row.name, row] as const))(
     'answers %s as it must, writes nothing, logs no secret and stays healthy',
     async (_name, row) => {
       const service = row.onDev ? target.dev : target.api;
@@ -65,6 +66,19 @@ describe('hostile input', () => {
       for (const probe of ['/health/live', '/health/ready']) expect((await rawRequest(service.baseUrl, { path: probe })).status).toBe(200);
     },
   );
+
+  it('stores ids at the edge of the rule and text of every allowed class as sent, and replays their retry', async () => {
+    const id = `${'A-z.0:9_'.repeat(16)}`; // 128 characters, every class the id rule allows
+    const text = "tab\tline\r\n\u0001\u007f é 漢字 עברית 👩‍👩‍👧 e\u0301 \ufeff\uffff \u{10ffff} \u2028 <b>&amp;</b> '; DROP";
+    const input = runInput('hostile-edge', 'run-1', [{ id, content: text }]);
+    expect(await (await startRun(target.api.baseUrl, valid, input)).terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    const read = await rawRequest(target.api.baseUrl, { path: '/v1/threads/hostile-edge/messages', headers: { authorization: `Bearer ${valid}` } });
+    expect(read.body.messages[0]).toMatchObject({ id, role: 'user', content: text });
+    const before = await stores.api.counts();
+    const retry = await startRun(target.api.baseUrl, valid, input);
+    expect(await retry.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect(await stores.api.counts()).toEqual(before);
+  });
 
   it('logs a body the client abandons once, at warn, without a stack, and writes nothing', async () => {
     const before = await stores.api.counts();

@@ -12,7 +12,7 @@ import type { ServiceProcess } from './service-process';
 
 const valid = tokens.valid;
 const JSON_TYPE = { 'content-type': 'application/json' };
-const auth = (token: string, scheme = 'Bearer') => ({ authorization: `${scheme} ${token}` });
+export const auth = (token: string, scheme = 'Bearer') => ({ authorization: `${scheme} ${token}` });
 const runBody = (threadId: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ ...runInput(threadId, 'run-1', [{ id: 'u1', content: 'hi' }]), ...extra });
 
@@ -39,11 +39,11 @@ export interface HostileRow {
   onDev?: boolean;
 }
 
-const post =
+export const post =
   (token: string | undefined, body: string | Buffer, headers: Record<string, string> = {}) =>
   (target: Target) =>
     rawRequest(target.api.baseUrl, { method: 'POST', path: '/v1/runs', headers: { ...JSON_TYPE, ...(token ? auth(token) : {}), ...headers }, body });
-const get =
+export const get =
   (path: string, headers: Record<string, string> = {}) =>
   (target: Target) =>
     rawRequest(target.api.baseUrl, { path, headers });

@@ -43,6 +43,7 @@ export { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service.js'
 export { AgentRegistry } from './runtime/agent-registry.js';
 
 export { parseRunInput, ID_RULE, isValidId } from './runs/run-input.js';
+export { isStorableText, isValidUserId, MAX_USER_ID_LENGTH, TEXT_RULE, USER_ID_RULE } from './arguments/text-rule.js';
 export type { RunAnswer } from './runs/run-answer.js';
 export type { AgentRun } from './runs/agent-run.js';
 export { ExistingRunStream } from './streams/existing-run-stream.js';

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
 import { decodeProtectedHeader, type ProtectedHeaderParameters } from 'jose';
+import { isValidUserId, USER_ID_RULE } from 'nest-agent-graceful-shutdown';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
 import { bearerToken } from './bearer-token';
 import { JwksVerifier } from './jwks-verifier';
@@ -13,7 +14,9 @@ const INVALID = 'the bearer token is invalid or expired';
 
 /**
  * Requires `Authorization: Bearer <JWT>` (the scheme in any case, nothing after the token); the
- * user is the token's `sub`, a non-empty string. HS256 tokens are checked with
+ * user is the token's `sub`, kept as sent: a string of the library's user id rule
+ * (`isValidUserId`: no blank at either end, so `" alice"` is refused rather than a second
+ * alice, and nothing a store would change). HS256 tokens are checked with
  * `AUTH_JWT_SECRET` and must carry `exp`, at most `AUTH_MAX_TOKEN_AGE_S` after `iat`; RS256 and
  * ES256 tokens against `AUTH_JWKS_URL` (`JwksVerifier`). The token's header picks the check, and
  * each check allows only its own algorithms: `alg: none` or an HS256 token made with a public
@@ -41,6 +44,7 @@ export class JwtAuthGuard implements CanActivate {
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) {
       throw new UnauthorizedException('the bearer token has no subject (sub)');
     }
+    if (!isValidUserId(payload.sub)) throw new UnauthorizedException(`the bearer token's subject (sub) ${USER_ID_RULE}`);
     request.userId = payload.sub;
     return true;
   }

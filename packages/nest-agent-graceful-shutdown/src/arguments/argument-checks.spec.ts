@@ -35,14 +35,18 @@ describe('checkId and checkOptionalId', () => {
 });
 
 describe('checkUserId', () => {
-  it('accepts any string of 1 to 256 characters, as the stores hold it', () => {
+  it('accepts a string of 1 to 256 characters in any script, as the stores hold it', () => {
     expect(checkUserId('auth0|user 1')).toBe('auth0|user 1');
+    expect(checkUserId('ü@例え.jp 👩‍👧')).toBe('ü@例え.jp 👩‍👧');
     expect(checkUserId('u'.repeat(MAX_USER_ID_LENGTH))).toHaveLength(MAX_USER_ID_LENGTH);
   });
 
-  it.each(['', 'u'.repeat(MAX_USER_ID_LENGTH + 1), undefined, 7])('refuses %p, naming userId', (value) => {
-    expect(() => checkUserId(value)).toThrow(/^userId: must be a string of 1 to 256 characters$/);
-  });
+  it.each(['', ' ', ' alice', 'alice\t', 'al\u0000ice', 'al\nice', 'al\ud800ice', 'u'.repeat(MAX_USER_ID_LENGTH + 1), undefined, 7])(
+    'refuses %p, naming userId',
+    (value) => {
+      expect(() => checkUserId(value)).toThrow(/^userId: must be 1 to 256 characters, without leading or trailing blanks/);
+    },
+  );
 });
 
 describe('checkWaitMs', () => {

@@ -5,9 +5,9 @@ import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
 import { ID_RULE, isValidId } from './id-rule.js';
+import { isValidUserId, USER_ID_RULE } from './text-rule.js';
 
-/** The longest user id the stores hold (the token's `sub`, kept as sent), in characters. */
-export const MAX_USER_ID_LENGTH = 256;
+export { MAX_USER_ID_LENGTH } from './text-rule.js';
 
 /** The longest wait a cancel accepts, in milliseconds: what a timer can hold. */
 export const MAX_WAIT_MS = 2_147_483_647;
@@ -23,11 +23,9 @@ export function checkOptionalId(field: string, value: unknown): string | undefin
   return value === undefined ? undefined : checkId(field, value);
 }
 
-/** The user a service acts for: a string of 1 to `MAX_USER_ID_LENGTH` characters. */
+/** The user a service acts for (`isValidUserId`); `InvalidIdError` naming `userId` otherwise. */
 export function checkUserId(value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_USER_ID_LENGTH) {
-    throw new InvalidIdError('userId', `must be a string of 1 to ${MAX_USER_ID_LENGTH} characters`);
-  }
+  if (typeof value !== 'string' || !isValidUserId(value)) throw new InvalidIdError('userId', USER_ID_RULE);
   return value;
 }
 

@@ -22,7 +22,8 @@ export interface ExistingRunFacts {
  * The idempotency rules of a run request that names an existing run. Null when the run was
  * interrupted and the request resumes it (as a new attempt: the caller admits it); else the
  * run's stream: joined while the run is active, replayed once it ended. Nothing is written
- * either way. Throws `RunIdReusedError` for input the run never had, and
+ * either way. Throws `RunIdReusedError` for input the run never had (a message the thread does
+ * not hold, or one it holds with other content), and
  * `RunAlreadyEndedError` for an ended run whose log is gone.
  */
 export async function existingRunRequest(facts: ExistingRunFacts, deps: { store: SessionStore; streams: RunStreamService }): Promise<ExistingRunStream | null> {
@@ -46,9 +47,15 @@ export async function existingRunRequest(facts: ExistingRunFacts, deps: { store:
 async function assertSameInput({ thread, run, input }: ExistingRunFacts, store: SessionStore): Promise<void> {
   if (input.resume.length) throw new RunIdReusedError(thread.threadId, run.runId, 'resume', 'approval answers go in a new run');
   if (!input.userMessages.length) return;
-  const held = new Set((await store.loadMessages(thread.threadId)).map((message) => message.id));
+  const held = new Map((await store.loadMessages(thread.threadId)).map((message) => [message.id, message]));
   const fresh = input.userMessages.find((message) => !held.has(message.id));
   if (fresh) throw new RunIdReusedError(thread.threadId, run.runId, 'messages', `message ${fresh.id} is not in the thread`);
+  // A known id with other text is other input, not a retry: replaying would drop the new text.
+  const changed = input.userMessages.find(({ id, content }) => {
+    const stored = held.get(id);
+    return stored?.role !== 'user' || stored.content !== content;
+  });
+  if (changed) throw new RunIdReusedError(thread.threadId, run.runId, 'messages', `message ${changed.id} differs from the thread's`);
 }
 
 /** How the run ended, as clients see it (a pause for approval is stored as an interruption). */

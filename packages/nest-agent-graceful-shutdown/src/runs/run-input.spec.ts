@@ -1,5 +1,5 @@
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
-import { isValidId, parseRunInput } from './run-input.js';
+import { checkRunInput, isValidId, parseRunInput } from './run-input.js';
 
 const input = (threadId: string, runId = 'run-1') => ({
   threadId,
@@ -33,5 +33,49 @@ describe('parseRunInput', () => {
 
   it.each(['.', '..'])('refuses the runId %p, naming the field', (runId) => {
     expect(() => parseRunInput(input('thread-1', runId))).toThrow(/runId/);
+  });
+
+  it.each(['', 'a b', 'a/b', '..', 'ü', 'm\u0000', 'm\ud800', 'a'.repeat(129)])('refuses the message id %p, naming the field', (id) => {
+    const body = { ...input('thread-1'), messages: [{ id, role: 'user', content: 'hi' }] };
+    expect(() => parseRunInput(body)).toThrow(/^messages\[0\]\.id: must match/);
+  });
+
+  it('keeps a message id at the edge of the rule as sent', () => {
+    const id = 'Az09._:-'.repeat(16);
+    const body = { ...input('thread-1'), messages: [{ id, role: 'user', content: 'hi' }] };
+    expect(parseRunInput(body).userMessages).toEqual([{ id, content: 'hi' }]);
+  });
+
+  it('takes the ids of echoed assistant and tool messages as the stream sent them, bounded in size', () => {
+    const call = { id: 'call 1/ü', type: 'function', function: { name: 'x', arguments: '{}' } };
+    const echoes = [
+      { id: 'a 1', role: 'assistant', content: '', toolCalls: [call] },
+      { id: 't/1', role: 'tool', content: 'ok', toolCallId: 'call 1/ü' },
+    ];
+    expect(parseRunInput({ ...input('thread-1'), messages: echoes }).userMessages).toEqual([]);
+    const long = { ...input('thread-1'), messages: [{ id: 'a'.repeat(129), role: 'assistant', content: '' }] };
+    expect(() => parseRunInput(long)).toThrow(/^messages\[0\]\.id: must be a string of 1 to 128 characters/);
+  });
+
+  it.each(['a\u0000b', 'a\ud800b', 'ab\ud83d', '\udc00x'])('refuses the text %p, which a store would not hold as sent', (content) => {
+    const body = { ...input('thread-1'), messages: [{ id: 'm1', role: 'user', content }] };
+    expect(() => parseRunInput(body)).toThrow(/^messages\[0\]\.content: must not contain U\+0000/);
+    const parts = { ...input('thread-1'), messages: [{ id: 'm1', role: 'user', content: [{ type: 'text', text: content }] }] };
+    expect(() => parseRunInput(parts)).toThrow(/^messages\[0\]\.content: must not contain U\+0000/);
+  });
+
+  it('keeps text with control characters, astral characters and paired surrogates as sent', () => {
+    const content = '\u0001\t\n\u007f 漢字 👩‍👧 \u{10ffff} \ufeff\uffff';
+    const body = { ...input('thread-1'), messages: [{ id: 'm1', role: 'user', content }] };
+    expect(parseRunInput(body).userMessages).toEqual([{ id: 'm1', content }]);
+  });
+});
+
+describe('checkRunInput', () => {
+  it('refuses a caller-built message whose id or text a store would change, naming the field', () => {
+    const run = (id: string, content: string) => ({ threadId: 't1', runId: 'r1', userMessages: [{ id, content }], resume: [] });
+    expect(() => checkRunInput(run('m 1', 'hi'))).toThrow(/^userMessages\[0\]\.id: must match/);
+    expect(() => checkRunInput(run('m1', 'a\u0000'))).toThrow(/^userMessages\[0\]\.content: must not contain/);
+    expect(checkRunInput(run('m1', 'hi'))).toEqual(run('m1', 'hi'));
   });
 });

@@ -3,11 +3,12 @@ import type { ResumeAnswer } from '../resume/approval-answers.js';
 import type { RunAgentInput } from '@ag-ui/core';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { ID_RULE, isValidId } from '../arguments/id-rule.js';
+import { isStorableText, TEXT_RULE } from '../arguments/text-rule.js';
 
 export { ID_PATTERN, ID_RULE, isValidId } from '../arguments/id-rule.js';
 
-/** The longest message id the history holds, in characters. */
-const MAX_MESSAGE_ID_LENGTH = 128;
+/** The longest id of an echoed (never stored) message, in characters. */
+const MAX_ECHO_ID_LENGTH = 128;
 
 /** A message of the client's input that the service may add to the history. */
 export interface IncomingUserMessage {
@@ -44,13 +45,16 @@ export function parseRunInput(body: unknown): ValidRunInput {
   const seen = new Set<string>();
   const userMessages: IncomingUserMessage[] = [];
   input.messages.forEach((message, index) => {
-    checkMessageId(`messages[${index}].id`, message.id);
+    if (message.role === 'user') checkMessageId(`messages[${index}].id`, message.id);
+    else checkEchoId(`messages[${index}].id`, message.id);
     if (message.role !== 'user' || seen.has(message.id)) {
       seen.add(message.id);
       return;
     }
     seen.add(message.id);
-    userMessages.push({ id: message.id, content: userText(message.content, index) });
+    const content = userText(message.content, index);
+    checkText(`messages[${index}].content`, content);
+    userMessages.push({ id: message.id, content });
   });
   const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({ interruptId, status, payload }));
   return { threadId: input.threadId, runId: input.runId, userMessages, resume };
@@ -68,6 +72,7 @@ export function checkRunInput(input: ValidRunInput): ValidRunInput {
   listOf<IncomingUserMessage>(input.userMessages, 'userMessages').forEach((message, index) => {
     checkMessageId(`userMessages[${index}].id`, message?.id);
     if (typeof message?.content !== 'string') throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
+    checkText(`userMessages[${index}].content`, message.content);
   });
   listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => {
     if (typeof answer?.interruptId !== 'string' || !answer.interruptId)
@@ -83,11 +88,28 @@ function checkInputId(field: string, value: unknown): void {
   if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
 }
 
-/** A message id the history can hold: a string of 1 to `MAX_MESSAGE_ID_LENGTH` characters. */
+/**
+ * A user message id follows the thread and run id rule (`isValidId`): what the history holds is then
+ * what the client sent, and a retry's ids compare equal to the stored ones on every store.
+ */
 function checkMessageId(field: string, value: unknown): void {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_MESSAGE_ID_LENGTH) {
-    throw new InvalidRunInputError(field, `must be a string of 1 to ${MAX_MESSAGE_ID_LENGTH} characters`);
+  if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
+}
+
+/**
+ * The id of an echoed assistant, tool or system message: never stored (the stored history is the
+ * source of truth), and chosen by the stream that sent it (an adapter's or a model's id), so a
+ * client can always send back what it received; only its size is bounded.
+ */
+function checkEchoId(field: string, value: unknown): void {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ECHO_ID_LENGTH) {
+    throw new InvalidRunInputError(field, `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`);
   }
+}
+
+/** Text every store holds as sent (`isStorableText`), else `InvalidRunInputError` naming `field`. */
+function checkText(field: string, text: string): void {
+  if (!isStorableText(text)) throw new InvalidRunInputError(field, TEXT_RULE);
 }
 
 /** The entries of a list a caller built: any of them may be anything. */

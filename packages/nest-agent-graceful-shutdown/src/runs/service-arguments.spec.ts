@@ -7,6 +7,7 @@ import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
+import { RunIdReusedError } from '../errors/run-id-reused.error.js';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
 import { startModuleApp } from './module-app.fixtures.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';
@@ -80,6 +81,9 @@ describe('the services refuse malformed arguments before reading or writing anyt
     ['runId', { runId: '' }],
     ['userMessages[0].id', { userMessages: [{ id: 'x'.repeat(129), content: 'hi' }] }],
     ['userMessages[0].content', { userMessages: [{ id: 'm1', content: 7 as unknown as string }] }],
+    ['userMessages[0].id', { userMessages: [{ id: 'm 1', content: 'hi' }] }],
+    ['userMessages[0].content', { userMessages: [{ id: 'm1', content: 'a\u0000b' }] }],
+    ['userMessages[0].content', { userMessages: [{ id: 'm1', content: 'a\ud800b' }] }],
     ['resume[0].status', { resume: [{ interruptId: 'approve:c1', status: 'maybe' as 'resolved' }] }],
   ])('start refuses an input built by hand with a bad %s (422 naming it), and writes no thread', async (field, change) => {
     const refused = app.get(AgentRunService).start('alice', { ...input('t-hand'), ...change }, agent);
@@ -92,6 +96,21 @@ describe('the services refuse malformed arguments before reading or writing anyt
   it('start and the thread reads refuse a user id no store holds', async () => {
     await expect(app.get(AgentRunService).start('', input('t-nobody'), agent)).rejects.toMatchObject({ field: 'userId', code: 'INVALID_ID' });
     await expect(app.get(ThreadQueryService).getStatus('u'.repeat(257), 't1')).rejects.toThrow(InvalidIdError);
+    for (const userId of [' ', ' alice', 'alice ', 'ali\u0000ce', 'ali\ud800ce']) {
+      await expect(app.get(AgentRunService).start(userId, input('t-nobody'), agent)).rejects.toMatchObject({ field: 'userId' });
+    }
+    expect(await sqlite.store.findThread('t-nobody')).toBeNull();
+  });
+
+  it('start refuses a retry of an ended run whose known message carries other text (409), writing nothing', async () => {
+    const before = await sqlite.store.loadMessages('t1');
+    const retry = { ...input('t1'), userMessages: [{ id: 't1-m1', content: 'not what was sent' }] };
+
+    const refused = app.get(AgentRunService).start('alice', retry, agent);
+
+    await expect(refused).rejects.toThrow(RunIdReusedError);
+    await expect(refused).rejects.toMatchObject({ code: 'RUN_ID_REUSED', status: 409, field: 'messages' });
+    expect(await sqlite.store.loadMessages('t1')).toEqual(before);
   });
 
   it('the thread reads refuse a malformed thread id, a cursor that is no string and a limit that is no integer', async () => {

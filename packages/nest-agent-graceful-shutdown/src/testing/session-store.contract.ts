@@ -10,6 +10,7 @@ import { describeRunSlots } from './run-slots.contract.js';
 import { describeThreadListing } from './thread-list.contract.js';
 import { describeMessagePages } from './message-page.contract.js';
 import { describeStepCommits } from './step-commit.contract.js';
+import { describeStoredAsSent } from './stored-as-sent.contract.js';
 
 /** A store under test and how to release it. */
 export interface SessionStoreFixture {
@@ -531,5 +532,6 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
     describeRunEndMessages(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeFencingTokens(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
     describeStepCommits(() => ({ store, advance, leaseTtlMs: LEASE_TTL_MS }));
+    describeStoredAsSent(() => ({ store }));
   });
 }

@@ -20,6 +20,9 @@ describe('thread cursors', () => {
     ['a pair whose time does not parse', Buffer.from('["yesterday","t1"]').toString('base64url')],
     ['a pair with an empty thread id', Buffer.from('["2025-01-02T03:04:05.000Z",""]').toString('base64url')],
     ['a string longer than any cursor', 'a'.repeat(600)],
+    ['a pair whose thread id has U+0000', Buffer.from('["2025-01-02T03:04:05.000Z","t\\u0000"]').toString('base64url')],
+    ['a pair whose thread id breaks the id rule', Buffer.from('["2025-01-02T03:04:05.000Z","a/b"]').toString('base64url')],
+    ['a pair whose time has a lone surrogate', Buffer.from('["2025-01-02T03:04:05.000Z\\ud800","t1"]').toString('base64url')],
   ])('refuses %s with a 400 naming the cursor', (_, cursor) => {
     let error: unknown;
     try {

@@ -1,9 +1,10 @@
+import { isValidId } from '../arguments/id-rule.js';
+import { isStorableText } from '../arguments/text-rule.js';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
 import type { ThreadListPosition } from '../contracts/thread-list.js';
 
 // Longest cursor accepted, in characters: an ISO time and a 128-character id fit with room to spare.
 const MAX_CURSOR_LENGTH = 512;
-const MAX_THREAD_ID_LENGTH = 128;
 
 /**
  * The opaque `nextCursor` of a thread list: its position as base64url JSON. Clients pass it
@@ -32,8 +33,9 @@ export function decodeThreadCursor(cursor: string): ThreadListPosition {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw refuse();
   const [updatedAt, threadId] = parsed as unknown[];
-  const validTime = typeof updatedAt === 'string' && updatedAt.length <= 32 && !Number.isNaN(Date.parse(updatedAt));
-  const validId = typeof threadId === 'string' && threadId.length > 0 && threadId.length <= MAX_THREAD_ID_LENGTH;
+  // Both go to the store as query values: nothing in them may be what a store refuses.
+  const validTime = typeof updatedAt === 'string' && updatedAt.length <= 32 && isStorableText(updatedAt) && !Number.isNaN(Date.parse(updatedAt));
+  const validId = typeof threadId === 'string' && isValidId(threadId);
   if (!validTime || !validId) throw refuse();
   return { updatedAt, threadId };
 }
