@@ -331,15 +331,7 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       await store.startRun(command);
       const marker = { ...shutdownMarker('r1'), agentVersion: '1.0.0', agentFingerprint: 'fedcba9876543210' };
 
-      await store.finishRun({
-        threadId: 't1',
-        runKey: command.runKey,
-        status: 'interrupted',
-        stopReason: 'interrupted',
-        iteration: 1,
-        phase: 'acting',
-        interrupt: marker,
-      });
+      await store.finishRun(shutdownEndOf(command, marker));
 
       expect((await store.findThread('t1'))?.interrupt).toMatchObject({ agentVersion: '1.0.0', agentFingerprint: 'fedcba9876543210' });
     });

@@ -1,4 +1,4 @@
-import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
+import { decodeCursorPair, invalidCursor } from './page-cursor.js';
 
 // Longest cursor accepted, in characters: a message position needs far fewer.
 const MAX_CURSOR_LENGTH = 64;
@@ -19,17 +19,7 @@ export function encodeMessageCursor(afterSeq: number): string {
  * @throws InvalidThreadListQueryError (400 `INVALID_CURSOR`) for anything else.
  */
 export function decodeMessageCursor(cursor: string): number {
-  const refuse = () =>
-    new InvalidThreadListQueryError('cursor', 'not a cursor this service gave; pass the nextCursor of the previous page unchanged, or omit it');
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || parsed[0] !== 'm') throw refuse();
-  const seq: unknown = parsed[1];
-  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw refuse();
+  const [tag, seq] = decodeCursorPair(cursor, MAX_CURSOR_LENGTH);
+  if (tag !== 'm' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw invalidCursor();
   return seq;
 }

@@ -1,6 +1,6 @@
 import { isValidId } from '../arguments/id-rule.js';
 import { isStorableText } from '../arguments/text-rule.js';
-import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
+import { decodeCursorPair, invalidCursor } from './page-cursor.js';
 import type { ThreadListPosition } from '../contracts/thread-list.js';
 
 // Longest cursor accepted, in characters: an ISO time and a 128-character id fit with room to spare.
@@ -22,20 +22,10 @@ export function encodeThreadCursor(position: ThreadListPosition): string {
  * @throws InvalidThreadListQueryError (400 `INVALID_CURSOR`) for anything else.
  */
 export function decodeThreadCursor(cursor: string): ThreadListPosition {
-  const refuse = () =>
-    new InvalidThreadListQueryError('cursor', 'not a cursor this service gave; pass the nextCursor of the previous page unchanged, or omit it');
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw refuse();
-  const [updatedAt, threadId] = parsed as unknown[];
+  const [updatedAt, threadId] = decodeCursorPair(cursor, MAX_CURSOR_LENGTH);
   // Both go to the store as query values: nothing in them may be what a store refuses.
   const validTime = typeof updatedAt === 'string' && updatedAt.length <= 32 && isStorableText(updatedAt) && !Number.isNaN(Date.parse(updatedAt));
   const validId = typeof threadId === 'string' && isValidId(threadId);
-  if (!validTime || !validId) throw refuse();
+  if (!validTime || !validId) throw invalidCursor();
   return { updatedAt, threadId };
 }
