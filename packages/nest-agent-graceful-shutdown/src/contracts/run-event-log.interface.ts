@@ -21,6 +21,16 @@ export interface RunLogListener {
   onError?(error: Error): void;
 }
 
+/** How an append treats a log that ends before the batch's first event. */
+export interface RunLogAppendOptions {
+  /**
+   * Refuse, storing nothing, a batch whose first new event is more than one above the log's
+   * last one, with `EventLogGapError` naming that last id: the store lost events its writer may
+   * still hold. Unset, such a batch is stored, and readers see the gap.
+   */
+  contiguous?: boolean;
+}
+
 /**
  * The durable log of every AG-UI event each run emitted, kept `retentionMs` after the run
  * ends, so a client can join a run's stream on any instance and resume it after any event.
@@ -31,9 +41,11 @@ export interface RunEventLog {
   /**
    * Appends events in id order (each id one more than the one before it). Ids not above the
    * log's last one are skipped: a retried batch already stored. With `writer`, throws
-   * `EventLogFencedError` and stores nothing when another writer has claimed the log.
+   * `EventLogFencedError` and stores nothing when another writer has claimed the log. With
+   * `options.contiguous`, throws `EventLogGapError` and stores nothing when the log ends before
+   * the batch's first new event.
    */
-  append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void>;
+  append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void>;
   /**
    * Makes `writer` (a run attempt) the log's writer: from now on the appends of any other
    * writer are refused. Returns the log's last event (null when it has none), read in the same step.

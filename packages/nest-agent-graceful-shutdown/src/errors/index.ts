@@ -13,6 +13,7 @@ export { RunStoppedError } from './run-stopped.error.js';
 export { EventLogUnavailableError } from './event-log-unavailable.error.js';
 export { StreamGoneError } from './stream-gone.error.js';
 export { EventLogFencedError } from './event-log-fenced.error.js';
+export { EventLogGapError } from './event-log-gap.error.js';
 export { InvalidThreadListQueryError } from './invalid-thread-list-query.error.js';
 export { TooManyRunsError } from './too-many-runs.error.js';
 export { TooManyMessagesError } from './too-many-messages.error.js';

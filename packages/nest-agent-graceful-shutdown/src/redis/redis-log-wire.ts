@@ -76,25 +76,41 @@ function fieldOf(fields: readonly string[]): string {
 /** The error the append script answers to a writer that another one replaced. */
 export const FENCED_REPLY = 'FENCED';
 
+/** The error the append script answers to a contiguous batch the stream ends before, followed by the stream's last id. */
+export const GAP_REPLY = 'GAP';
+
 /**
  * Appends events to a run's stream in one step. KEYS[1] is the stream, KEYS[2] its writer key;
- * ARGV[1] is the appending writer ('' for none), then id, JSON pairs in id order. A writer other
- * than the one that claimed the log last is refused with {@link FENCED_REPLY}, storing nothing.
- * Ids not above the stream's last one are skipped: a retried batch that was partly (or wholly)
- * stored. Storing anything removes the keys' expiry, since a later attempt of an ended run
- * keeps its log alive. An id far above the last one is still stored: readers see the gap of a
- * Redis that lost data. Returns how many events were stored.
+ * ARGV[1] is the appending writer ('' for none), ARGV[2] '1' for a contiguous batch, then id,
+ * JSON pairs in id order. A writer other than the one that claimed the log last is refused with
+ * {@link FENCED_REPLY}, storing nothing; a writer whose claim the store lost (a restart, a
+ * failover) is made the writer again. Ids not above the stream's last one are skipped: a retried
+ * batch that was partly (or wholly) stored. A contiguous batch whose first new id is more than
+ * one above the stream's last one is refused with {@link GAP_REPLY} and that last id, storing
+ * nothing; otherwise such an id is stored, and readers see the gap of a Redis that lost data.
+ * Storing anything removes the keys' expiry, since a later attempt of an ended run keeps its
+ * log alive. Returns how many events were stored.
  */
 export const APPEND_SCRIPT = `
+local writer = false
 if ARGV[1] ~= '' then
-  local writer = redis.call('GET', KEYS[2])
+  writer = redis.call('GET', KEYS[2])
   if writer and writer ~= ARGV[1] then return redis.error_reply('${FENCED_REPLY} another attempt claimed this log') end
 end
 local top = 0
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last > 0 then top = tonumber(string.match(last[1][1], '^%d+')) end
+if ARGV[2] == '1' then
+  for i = 3, #ARGV, 2 do
+    local id = tonumber(ARGV[i])
+    if id > top then
+      if id > top + 1 then return redis.error_reply('${GAP_REPLY} ' .. top) end
+      break
+    end
+  end
+end
 local stored = 0
-for i = 2, #ARGV, 2 do
+for i = 3, #ARGV, 2 do
   local id = tonumber(ARGV[i])
   if id > top then
     redis.call('XADD', KEYS[1], ARGV[i] .. '-0', '${EVENT_FIELD}', ARGV[i + 1])
@@ -103,6 +119,7 @@ for i = 2, #ARGV, 2 do
   end
 end
 if stored > 0 then
+  if ARGV[1] ~= '' and not writer then redis.call('SET', KEYS[2], ARGV[1]) end
   redis.call('PERSIST', KEYS[1])
   redis.call('PERSIST', KEYS[2])
 end

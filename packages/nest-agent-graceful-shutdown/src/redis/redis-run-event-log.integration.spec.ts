@@ -7,6 +7,7 @@ import { describeRunEventLogContract } from '../testing/run-event-log.contract.j
 import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes.js';
 import { FOLLOW_BLOCK_MS } from './redis-log-follower.js';
 import { RedisRunEventLog } from './redis-run-event-log.js';
+import { RunEventChannel } from '../streams/run-event-channel.js';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 
 /** The first run may install redis-server with apt, which takes minutes. */
@@ -167,6 +168,25 @@ describe('RedisRunEventLog', () => {
     await waitFor(() => listener.received.length === 5, 'the events after the restart', 20_000);
     expect(listener.ids).toEqual([1, 2, 3, 4, 5]);
     expect(idsOf(await log.read(run, 0, 100))).toEqual([4, 5]);
+  }, 60_000);
+
+  it("gets back, from the run's writer, what a restarted Redis lost: the log is whole again after the writer's next event", async () => {
+    const own = await RedisServer.start();
+    extraServers.push(own);
+    const log = await openLog(own.url);
+    const run = freshRun();
+    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => true });
+    await channel.activate('attempt-1');
+    for (const event of loggedEvents(1, 3)) channel.emit(event.event);
+    await channel.settle(5_000);
+
+    await own.stop();
+    await own.startAgain();
+    for (const event of loggedEvents(4, 5)) channel.emit(event.event);
+    await waitFor(async () => idsOf(await log.read(run, 0, 100).catch(() => null))?.length === 5, 'the log to hold every event again', 20_000);
+
+    expect(await log.read(run, 0, 100)).toEqual(loggedEvents(1, 5));
+    await channel.close(1_000, 60_000);
   }, 60_000);
 
   it('sends at most the one read in progress once its last follower left', async () => {

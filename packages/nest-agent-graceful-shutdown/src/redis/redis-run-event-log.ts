@@ -1,12 +1,13 @@
 import { type LoggerService } from '@nestjs/common';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 import { RedisClusterLogFollower } from './redis-cluster-log-follower.js';
 import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
 import { RedisLinkState } from './redis-link-state.js';
 import { RedisLogFollower } from './redis-log-follower.js';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
-import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire.js';
+import { EventLogGapError } from '../errors/event-log-gap.error.js';
+import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, GAP_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire.js';
 import { EventLogger } from '../logging/event-logger.js';
 
 /** How long `connect()` waits for Redis before the app boots without it, in milliseconds. */
@@ -31,7 +32,7 @@ export interface RedisRunEventLogOptions extends RedisConnectionOptions {
 
 /** The command connection, with the append script defined on it (sent by its SHA once Redis knows it). */
 type LogCommands = RedisClient & {
-  appendRunEvents(key: string, writerKey: string, writer: string, ...idsAndEvents: string[]): Promise<number>;
+  appendRunEvents(key: string, writerKey: string, writer: string, contiguous: '0' | '1', ...idsAndEvents: string[]): Promise<number>;
   claimRunLog(key: string, writerKey: string, writer: string): Promise<StreamEntry[]>;
 };
 
@@ -91,12 +92,15 @@ export class RedisRunEventLog implements RunEventLog {
     return this.closing;
   }
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
+  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
     if (events.length === 0) return;
+    const contiguous = options?.contiguous ? '1' : '0';
     try {
-      await this.commands.appendRunEvents(this.wire.logKey(run), this.wire.writerKey(run), writer ?? '', ...this.wire.encode(events));
+      await this.commands.appendRunEvents(this.wire.logKey(run), this.wire.writerKey(run), writer ?? '', contiguous, ...this.wire.encode(events));
     } catch (error) {
-      if (error instanceof Error && error.message.startsWith(FENCED_REPLY)) throw new EventLogFencedError(run.threadId, run.runId);
+      if (!(error instanceof Error)) throw error;
+      if (error.message.startsWith(FENCED_REPLY)) throw new EventLogFencedError(run.threadId, run.runId);
+      if (error.message.startsWith(`${GAP_REPLY} `)) throw new EventLogGapError(run.threadId, run.runId, Number(error.message.slice(GAP_REPLY.length + 1)));
       throw error;
     }
   }

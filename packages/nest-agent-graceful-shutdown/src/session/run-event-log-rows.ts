@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import { EventLogGapError } from '../errors/event-log-gap.error.js';
 import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
 import type { BatchOutcome } from './group-commit.js';
 
@@ -8,6 +9,8 @@ export interface AppendRequest {
   run: RunLogKey;
   events: readonly LoggedEvent[];
   writer?: string;
+  /** Refuse a batch that would leave a gap after the log's last event (see `RunLogAppendOptions`). */
+  contiguous?: boolean;
 }
 
 /** One `retain` call of a batch: the log is evicted after `expiresAt` (ISO time). */
@@ -33,8 +36,8 @@ const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
 /**
  * Appends the events of many runs' `append` calls inside the caller's transaction: each log's
  * row is read (locked on PostgreSQL) once, the calls are applied in order (a call of a writer
- * other than the log's claimant gets `EventLogFencedError`; ids already stored are skipped, so
- * a retry is harmless), then every new event and every changed log row is written in bulk.
+ * other than the log's claimant gets `EventLogFencedError`, a contiguous call that would leave a
+ * gap `EventLogGapError`; ids already stored are skipped, so a retry is harmless), then every new event and every changed log row is written in bulk.
  * Answers the events each call added.
  */
 export async function appendEventBatch(manager: EntityManager, postgres: boolean, requests: readonly AppendRequest[]): Promise<BatchOutcome<LoggedEvent[]>[]> {
@@ -50,6 +53,9 @@ export async function appendEventBatch(manager: EntityManager, postgres: boolean
     }
     const fresh = request.events.filter((entry) => entry.id > (log?.lastId ?? 0));
     if (fresh.length === 0) return { ok: true, value: fresh };
+    if (request.contiguous && fresh[0].id > (log?.lastId ?? 0) + 1) {
+      return { ok: false, error: new EventLogGapError(request.run.threadId, request.run.runId, log?.lastId ?? 0) };
+    }
     for (const { id, event } of fresh) added.push({ run: request.run, id, event: JSON.stringify(event) });
     logs.set(key, { lastId: fresh.at(-1)!.id, writer: log?.writer ?? request.writer ?? null, touched: true });
     return { ok: true, value: fresh };

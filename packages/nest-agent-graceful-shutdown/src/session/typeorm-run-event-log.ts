@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
 import { LessThan, MoreThan, type DataSource } from 'typeorm';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 import { DEFAULT_RETRY_POLICY } from './connection-retry.js';
 import { RunEventLogEntity } from './entities/run-event-log.entity.js';
 import { RunEventEntity } from './entities/run-event.entity.js';
@@ -58,9 +58,9 @@ export class TypeOrmRunEventLog implements RunEventLog {
     nudges?.onLogAppended((signal) => this.nudged.emit(keyOf(signal), signal.lastId));
   }
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
+  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
     if (events.length === 0) return;
-    const fresh = await this.appends.submit({ run, events, writer });
+    const fresh = await this.appends.submit({ run, events, writer, contiguous: options?.contiguous });
     if (fresh.length) this.appended.emit(keyOf(run), fresh);
     await this.evictExpired();
   }

@@ -19,10 +19,10 @@ export type { ThreadListPage, ThreadListPosition, ThreadListQuery, ThreadSummary
 export type { MessagePage, MessagePageQuery } from '../contracts/message-page.js';
 export type { StepCheckpointer, StepProgress } from '../contracts/step-checkpointer.interface.js';
 export type { StepCommit } from '../contracts/step-commit.js';
-export type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+export type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 export type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
 export type { SavedTraceContext } from '../contracts/interrupted-state.js';
-export { EventLogFencedError, NewerRecordFormatError } from '../errors/index.js';
+export { EventLogFencedError, EventLogGapError, NewerRecordFormatError } from '../errors/index.js';
 
 export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from '../session/session-schema.js';
 export { runSessionMigrations } from '../session/run-session-migrations.js';

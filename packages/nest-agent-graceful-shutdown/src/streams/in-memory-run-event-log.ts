@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import { EventLogGapError } from '../errors/event-log-gap.error.js';
 import { deliverSafely } from '../contracts/deliver-safely.js';
-import type { LoggedEvent, RunEventLog, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 
 /** One run's events in memory. */
 interface MemoryLog {
@@ -27,7 +28,7 @@ export class InMemoryRunEventLog implements RunEventLog {
   /** @param now the clock, in epoch milliseconds; tests inject one. */
   constructor(private readonly now: () => number = Date.now) {}
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
+  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
     const key = keyOf(run);
     const log = this.live(key) ?? { events: [] };
     if (writer !== undefined && log.writer !== undefined && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
@@ -35,6 +36,7 @@ export class InMemoryRunEventLog implements RunEventLog {
     // A retry of a batch already stored: skipped.
     const fresh = events.filter((entry) => entry.id > top);
     if (fresh.length === 0) return;
+    if (options?.contiguous && fresh[0].id > top + 1) throw new EventLogGapError(run.threadId, run.runId, top);
     log.events.push(...fresh);
     log.expiresAt = undefined;
     this.logs.set(key, log);

@@ -5,6 +5,7 @@ import { SseEventStream } from '../http/sse-event-stream.js';
 import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
 import { JoinedStream, type RunLiveness } from './joined-stream.js';
 import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
+import { until } from '../testing/run-event-log-probes.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const text = (id: number): LoggedEvent => ({ id, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta: `d${id}` } as BaseEvent });
@@ -74,14 +75,27 @@ describe('JoinedStream', () => {
     expect(ids).toEqual([1, 2, 3, 4]);
   });
 
-  it('ends, without a terminal event, a stream whose log now ends before its cursor', async () => {
+  it('ends, without a terminal event, a stream of a stopped run whose log now ends before its cursor', async () => {
     const log = new DeafLog();
     await log.append(run, [text(1), text(2), text(3)]);
-    const liveness: RunLiveness = { intervalMs: 20, check: async () => undefined };
 
-    const ids = await join(log, 5, liveness, async () => undefined);
+    const ids = await join(log, 5, stopped, async () => undefined);
 
     expect(ids).toEqual([]);
+  });
+
+  it('waits, while the run goes on, for a log that fell behind its cursor, and goes on once its writer appended the lost events again', async () => {
+    const log = new DeafLog();
+    await log.append(run, [text(1), text(2), text(3)]);
+    let checks = 0;
+    const liveness: RunLiveness = { intervalMs: 20, check: async () => void checks++ };
+
+    const ids = await join(log, 5, liveness, async () => {
+      await until(() => checks >= 3, 'liveness checks of the log behind the cursor');
+      await log.append(run, [text(4), text(5), text(6), finished(7)]);
+    });
+
+    expect(ids).toEqual([6, 7]);
   });
 
   it("replays a run its client retried as one sequence: one RUN_STARTED, the interrupted attempt as notices, the run's end last", async () => {

@@ -23,8 +23,10 @@ export interface RunLiveness {
 
 /**
  * One client following a run's log: the events after its last id, then the live ones, each
- * once, until the terminal event. A gap in the ids (the log's store lost events) ends the
- * connection without a terminal event, so the client's next join gets the clear answer.
+ * once, until the terminal event. A gap in the ids (the log's store lost events), or a run that
+ * stopped while its log ends before the stream's cursor, ends the connection without a terminal
+ * event, so the client's next join gets the clear answer; while the run goes on, a log that
+ * fell behind the cursor is waited for, as its writer appends the lost events again.
  *
  * The log is read as one run across its attempts (see `readAsOneRun`): a `RUN_ERROR` ends the
  * stream only once nothing follows it in the log and the run is not going on, so an attempt
@@ -149,14 +151,17 @@ export class JoinedStream {
     if (this.held) return this.settleHeld();
     this.checking = true;
     try {
-      // A log that now ends before this stream's cursor lost events (its store was emptied): the client's next join gets the clear answer.
       const last = await this.log.last(this.key);
-      if ((last?.id ?? 0) < this.cursor) return this.end();
+      // A log that now ends before this stream's cursor lost events its store had (a failover, a restart).
+      const behind = (last?.id ?? 0) < this.cursor;
       // Events the follow did not bring (a log whose live delivery stays on the writer's instance) come now.
       if ((last?.id ?? 0) > this.cursor) this.deliver((await this.log.read(this.key, this.cursor, REPLAY_PAGE)) ?? []);
       if (this.finished) return;
+      // While the run goes on, its writer appends the lost events again (or its next event shows the gap).
       const notice = await this.liveness.check(last);
       if (notice === undefined || this.finished) return;
+      // The run stopped and its log lost its end: the client's next join gets the clear answer.
+      if (behind) return this.end();
       // The run stopped: what its log got meanwhile comes first, its own terminal event included.
       this.deliver((await this.log.read(this.key, this.cursor, REPLAY_PAGE)) ?? []);
       if (this.finished) return;

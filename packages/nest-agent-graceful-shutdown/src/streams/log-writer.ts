@@ -1,6 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
+import { EventLogGapError } from '../errors/event-log-gap.error.js';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
+import { EventLogger } from '../logging/event-logger.js';
 import { LoopNudge } from './loop-nudge.js';
 import type { ChannelEvent, LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
 
@@ -11,6 +13,10 @@ interface Pending extends ChannelEvent {
   sent?: boolean;
 }
 
+const logger = new EventLogger('RunEventLog');
+
+/** How many of its latest stored events a writer keeps, to append again what its log's store lost. */
+export const REFILL_TAIL = 1_000;
 const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 2_000;
 /** How long, after an attempt ends, its last events are still offered to a log that is down, in milliseconds. */
@@ -22,6 +28,12 @@ const LATE_FLUSH_MS = 60_000;
  * store is down (appends fail fast) the events are sent at once anyway and retried in order
  * until the log takes them. Once a newer attempt claimed the log, nothing more is stored: the
  * events go to this attempt's connections only, without ids.
+ *
+ * A claimed writer's appends are contiguous: a store that lost its latest events (a Redis
+ * failover that dropped writes not yet replicated, a restart without persistence) refuses them,
+ * and the writer appends the lost events again from the last {@link REFILL_TAIL} it stored, so
+ * the log stays whole and its readers see no gap. Events older than that are lost for good: the
+ * batch is stored after the gap, which its readers then see.
  */
 export class LogWriter {
   /** The attempt whose claim the appends carry; unset while the log could not be claimed. */
@@ -34,6 +46,10 @@ export class LogWriter {
   private giveUpAt = Infinity;
   private logDown = false;
   private fencedOff = false;
+  /** The latest events this writer stored, oldest first, at most {@link REFILL_TAIL}. */
+  private readonly stored: LoggedEvent[] = [];
+  /** The store lost events older than the tail: the next batch is stored after the gap. */
+  private acceptGap = false;
 
   constructor(
     private readonly log: RunEventLog,
@@ -91,16 +107,22 @@ export class LogWriter {
   private async flush(): Promise<void> {
     for (let pause = RETRY_FIRST_MS; this.queue.length;) {
       const batch = this.queue.slice();
+      const logged = batch.flatMap(({ id, event }): LoggedEvent[] => (id === undefined ? [] : [{ id, event }]));
       try {
-        const logged = batch.filter((entry): entry is Pending & LoggedEvent => entry.id !== undefined);
-        await this.log.append(this.key, logged, this.writer);
+        await this.log.append(this.key, logged, this.writer, { contiguous: this.writer !== undefined && !this.acceptGap });
+        this.acceptGap = false;
         this.queue.splice(0, batch.length);
+        this.keep(logged);
         this.logDown = false;
         pause = RETRY_FIRST_MS;
         this.send(batch);
       } catch (error) {
         if (error instanceof EventLogFencedError) {
           this.fenceOff(error);
+          continue;
+        }
+        if (error instanceof EventLogGapError) {
+          this.refill(error.lastId);
           continue;
         }
         this.logDown = true;
@@ -114,6 +136,29 @@ export class LogWriter {
         pause = Math.min(pause * 2, RETRY_MAX_MS);
       }
     }
+  }
+
+  /** Remembers what was stored, up to the tail's bound. */
+  private keep(logged: readonly LoggedEvent[]): void {
+    this.stored.push(...logged);
+    if (this.stored.length > REFILL_TAIL) this.stored.splice(0, this.stored.length - REFILL_TAIL);
+  }
+
+  /**
+   * The log ends at `lastId`, before what is queued: what this writer stored after it goes
+   * before the queue again (already sent, so only stored), or, when the tail no longer holds it
+   * all, the queue is stored after the gap.
+   */
+  private refill(lastId: number): void {
+    const from = this.stored.findIndex((entry) => entry.id === lastId + 1);
+    if (from === -1) {
+      this.acceptGap = true;
+      this.onError(new EventLogGapError(this.key.threadId, this.key.runId, lastId));
+      return;
+    }
+    const lost = this.stored.splice(from);
+    this.queue.unshift(...lost.map((entry): Pending => ({ ...entry, sent: true })));
+    logger.warn('run event log lost events, appending them again', { ...this.key, fromId: lost[0].id, toId: lost.at(-1)!.id });
   }
 
   /** A newer attempt owns the log: what is queued goes to this attempt's connections only, as notices. */

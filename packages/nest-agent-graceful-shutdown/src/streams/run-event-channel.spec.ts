@@ -1,7 +1,8 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
 import { RunEventChannel, type ChannelEvent } from './run-event-channel.js';
-import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
+import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey } from '../contracts/run-event-log.interface.js';
+import { REFILL_TAIL } from './log-writer.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const RETENTION_MS = 60_000;
@@ -12,10 +13,29 @@ const step = (kind: 'start' | 'finish', stepName: string) =>
 /** The in-memory log, made to fail its appends while `down` is set. */
 class FlakyLog extends InMemoryRunEventLog {
   down = false;
-  override async append(key: RunLogKey, events: readonly LoggedEvent[], writer?: string): Promise<void> {
+  override async append(key: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
     if (this.down) throw new Error('log unreachable');
-    return super.append(key, events, writer);
+    return super.append(key, events, writer, options);
   }
+}
+
+/** A log whose store can lose its latest events and its writer's claim, as a Redis failover that dropped writes not yet replicated. */
+class ForgetfulLog implements RunEventLog {
+  private inner = new InMemoryRunEventLog();
+
+  /** The store comes back holding only the run's events up to `id`. */
+  async forgetAfter(key: RunLogKey, id: number): Promise<void> {
+    const kept = ((await this.inner.read(key, 0, 100_000)) ?? []).filter((entry) => entry.id <= id);
+    this.inner = new InMemoryRunEventLog();
+    if (kept.length) await this.inner.append(key, kept);
+  }
+
+  append: RunEventLog['append'] = (...args) => this.inner.append(...args);
+  claim: RunEventLog['claim'] = (...args) => this.inner.claim(...args);
+  read: RunEventLog['read'] = (...args) => this.inner.read(...args);
+  last: RunEventLog['last'] = (...args) => this.inner.last(...args);
+  follow: RunEventLog['follow'] = (...args) => this.inner.follow(...args);
+  retain: RunEventLog['retain'] = (...args) => this.inner.retain(...args);
 }
 
 async function openChannel(log: InMemoryRunEventLog, writer = 'attempt-1'): Promise<{ channel: RunEventChannel; seen: ChannelEvent[] }> {
@@ -139,6 +159,36 @@ describe('RunEventChannel', () => {
 
     expect(older.seen).toEqual([{ id: 1, event: text('a') }, { event: text('stale') }]);
     expect((await log.read(run, 0, 10))?.map((entry) => (entry.event as { delta?: string }).delta)).toEqual(['a', 'b']);
+  });
+
+  it('appends again the events its store lost after they were stored, so the log stays whole and in order', async () => {
+    const log = new ForgetfulLog();
+    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => true });
+    await channel.activate('attempt-1');
+    for (const delta of ['a', 'b', 'c']) channel.emit(text(delta));
+    await channel.settle(1_000);
+
+    await log.forgetAfter(run, 1);
+    channel.emit(text('d'));
+    await channel.settle(1_000);
+
+    expect(await log.read(run, 0, 100)).toEqual(['a', 'b', 'c', 'd'].map((delta, index) => ({ id: index + 1, event: text(delta) })));
+  });
+
+  it('stores after the gap, and reports it, when the store lost more events than the writer keeps', async () => {
+    const log = new ForgetfulLog();
+    const errors: unknown[] = [];
+    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => true, onError: (error) => errors.push(error) });
+    await channel.activate('attempt-1');
+    for (let index = 0; index < REFILL_TAIL + 5; index++) channel.emit(text(String(index)));
+    await channel.settle(5_000);
+
+    await log.forgetAfter(run, 2);
+    channel.emit(text('late'));
+    await channel.settle(1_000);
+
+    expect((await log.read(run, 0, 100))?.map((entry) => entry.id)).toEqual([1, 2, REFILL_TAIL + 6]);
+    expect(errors).toEqual([expect.objectContaining({ name: 'EventLogGapError', lastId: 2 })]);
   });
 });
 

@@ -133,6 +133,18 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       expect(idsOf(await log.read(run, 0, 100))).toEqual([1, 2, 3]);
     });
 
+    it('refuses, storing nothing, a contiguous append the log ends before, naming its last id', async () => {
+      const run = freshRun();
+      await log.append(run, loggedEvents(1, 2));
+
+      await expect(log.append(run, loggedEvents(4, 5), undefined, { contiguous: true })).rejects.toMatchObject({ name: 'EventLogGapError', lastId: 2 });
+      await expect(log.append(freshRun(), loggedEvents(3, 3), undefined, { contiguous: true })).rejects.toMatchObject({ lastId: 0 });
+      await log.append(run, loggedEvents(1, 3), undefined, { contiguous: true });
+      await log.append(run, loggedEvents(5, 5));
+
+      expect(idsOf(await log.read(run, 0, 100))).toEqual([1, 2, 3, 5]);
+    });
+
     it('answers a claim of a run never written with null', async () => {
       await expect(log.claim(freshRun(), 'attempt-1')).resolves.toBeNull();
     });
