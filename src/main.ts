@@ -6,7 +6,7 @@ import pino from 'pino';
 import { AppModule } from './app/app.module';
 import { loadAppConfig, type AppConfig } from './app/config/app-config';
 import { answerClientErrors } from './app/http/client-error.handler';
-import { jsonBodyParser } from './app/http/json-body.parser';
+import { deferContinue } from './app/http/expect-continue';
 import { applyServerTimeouts } from './app/http/server-timeouts';
 
 /** Lines written before the application's own logger exists, in the same JSON shape. */
@@ -27,7 +27,8 @@ async function bootstrap(): Promise<void> {
   app.disable('x-powered-by');
   applyServerTimeouts(app.getHttpServer(), config.http);
   answerClientErrors(app.getHttpServer());
-  app.use(jsonBodyParser(config.bodyLimit));
+  // Bodies are read after authentication (`JsonBodyInterceptor`), and so is `Expect: 100-continue` answered.
+  deferContinue(app.getHttpServer());
   await app.listen(config.port);
   bootLogger.info({
     msg: 'listening',

@@ -5,9 +5,9 @@ import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { waitFor } from 'dev-services';
 
-// No AUTH_JWT_SECRET: the service makes one at boot and the page fills in its dev token. Steps
+// No AUTH_JWT_SECRET and AUTH_DEV_TOKEN=true: the service makes a secret at boot and the page fills in its dev token. Steps
 // are short, yet long enough (three rounds of 400 ms calls) for a stop or a SIGTERM to land mid-run.
-const ENV = { AUTH_JWT_SECRET: '', DEMO_STEPS: '3', DEMO_REASONING_MS: '400', DEMO_TOOL_MS: '400', SHUTDOWN_DRAIN_TIMEOUT_MS: '0' };
+const ENV = { AUTH_JWT_SECRET: '', AUTH_DEV_TOKEN: 'true', DEMO_STEPS: '3', DEMO_REASONING_MS: '400', DEMO_TOOL_MS: '400', SHUTDOWN_DRAIN_TIMEOUT_MS: '0' };
 const APPROVAL_ENV = { ...ENV, DEMO_STEPS: '1', DEMO_REQUIRE_APPROVAL: 'true' };
 const RUN_MS = 30_000;
 
@@ -151,13 +151,18 @@ describe('the console page on a service whose tool calls need approval', () => {
 });
 
 describe('the console routes', () => {
-  it('serves no dev token when AUTH_JWT_SECRET is set, and still serves the page with a strict CSP', async () => {
-    const withSecret = await services.start();
+  it('serves no dev token unless AUTH_DEV_TOKEN=true asks for one, even without AUTH_JWT_SECRET, and still serves the page with a strict CSP', async () => {
+    const [withSecret, unasked] = await Promise.all([services.start(), services.start({ env: { AUTH_JWT_SECRET: '' } })]);
 
-    const token = await api(withSecret.baseUrl, '/console/dev-token');
+    const tokens = await Promise.all([withSecret, unasked].map((service) => api(service.baseUrl, '/console/dev-token')));
     const home = await fetch(`${withSecret.baseUrl}/`);
 
-    expect([token.status, token.body?.code]).toEqual([404, 'NO_DEV_TOKEN']);
+    expect(tokens.map((token) => [token.status, token.body?.code])).toEqual([
+      [404, 'NO_DEV_TOKEN'],
+      [404, 'NO_DEV_TOKEN'],
+    ]);
+    expect(unasked.logs).toContain('Set AUTH_DEV_TOKEN=true for a dev token');
+    expect(unasked.logs).not.toMatch(/"token":"eyJ/);
     expect(home.status).toBe(200);
     expect(home.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
     expect(await home.text()).toContain('/console/assets/console.js');

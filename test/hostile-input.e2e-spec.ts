@@ -2,8 +2,8 @@ import { freePort, waitFor } from 'dev-services';
 import { MAX_TOKEN_AGE_S, SECRETS, tokens } from './support/forged-tokens';
 import { runInput } from './support/http';
 import { ID_ROWS } from './support/hostile-ids';
-import { devToken, HOSTILE_ROWS, type Target } from './support/hostile-requests';
-import { rawRequest, trickledRequest } from './support/raw-http';
+import { auth, devToken, HOSTILE_ROWS, type Target } from './support/hostile-requests';
+import { continueRequest, rawRequest, trickledRequest } from './support/raw-http';
 import { ServiceProcess } from './support/service-process';
 import { startRun } from './support/sse';
 import { StoreRows } from './support/store-rows';
@@ -12,8 +12,8 @@ import { StoreRows } from './support/store-rows';
  * Requests an attacker would send, one row each (`support/hostile-requests.ts`), against one
  * running service: each is refused with its status and code, writes nothing to the store (read
  * directly), leaves no secret in the process's log, and leaves the service healthy; a valid run
- * works at the end. The dev-token rows go to a second service, one without AUTH_JWT_SECRET:
- * only such a service has a dev token to refuse.
+ * works at the end. The dev-token rows go to a second service, one that asked for a dev token
+ * (AUTH_DEV_TOKEN=true): only such a service has a dev token to refuse.
  */
 
 const valid = tokens.valid;
@@ -36,7 +36,7 @@ describe('hostile input', () => {
           DEMO_TOOL_MS: '1200',
         },
       }),
-      ServiceProcess.start({ env: { AUTH_JWT_SECRET: '' } }),
+      ServiceProcess.start({ env: { AUTH_JWT_SECRET: '', AUTH_DEV_TOKEN: 'true' } }),
     ]);
     target = { api, dev, metricsUrl: `http://127.0.0.1:${metricsPort}` };
     const first = await startRun(api.baseUrl, valid, runInput('hostile-own', 'run-1', [{ id: 'own-u1', content: 'mine' }]));
@@ -91,6 +91,20 @@ describe('hostile input', () => {
     expect(line).toMatchObject({ level: 'warn', method: 'POST', url: '/v1/runs' });
     expect(JSON.stringify(line)).not.toMatch(/stack|\bat .*\(/);
     expect(await stores.api.counts()).toEqual(before);
+  });
+
+  it('answers Expect: 100-continue only after authentication: a refused client never sends its body', async () => {
+    const body = JSON.stringify(runInput('hostile-continue', 'run-1', [{ id: 'c-u1', content: 'go' }]));
+    const headers = { 'content-type': 'application/json' };
+    const before = await stores.api.counts();
+
+    const refused = await continueRequest(target.api.baseUrl, { path: '/v1/runs', headers: { ...headers, ...auth(tokens.expired) }, body });
+    expect(refused).toMatchObject({ continued: false, status: 401, body: { code: 'UNAUTHORIZED' } });
+    expect(await stores.api.counts()).toEqual(before);
+
+    const served = await continueRequest(target.api.baseUrl, { path: '/v1/runs', headers: { ...headers, ...auth(valid) }, body });
+    expect(served).toMatchObject({ continued: true, status: 200 });
+    expect(served.body).toContain('RUN_FINISHED');
   });
 
   it('serves the dev token to a direct local request, so the proxy rows above prove the refusal', async () => {

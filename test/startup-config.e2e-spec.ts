@@ -42,6 +42,13 @@ describe('the service at startup', () => {
     expect(output).toContain(name);
   });
 
+  it('refuses to start with AUTH_DEV_TOKEN=true in production, saying why', async () => {
+    const { code, output } = await startExpectingExit({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'a-secret', AUTH_DEV_TOKEN: 'true' });
+
+    expect(code).not.toBe(0);
+    expect(output).toContain('AUTH_DEV_TOKEN=true is refused when NODE_ENV=production');
+  });
+
   it('refuses to start with POD_DELETION_COST=true outside a pod, naming what it misses', async () => {
     const { code, output } = await startExpectingExit({ POD_DELETION_COST: 'true', POD_NAME: 'agent-service-0', POD_NAMESPACE: 'agents' });
 

@@ -10,6 +10,7 @@ import { databaseOptions } from './database/database-options';
 import { openDataSource } from './database/open-data-source';
 import { HealthModule } from './health/health.module';
 import { ApiExceptionFilter } from './http/api-exception.filter';
+import { JsonBodyInterceptor } from './http/json-body.interceptor';
 import { RunsController } from './runs/runs.controller';
 import { ServiceAgentRegistrar } from './agent/service-agent.registrar';
 import { ThreadsController } from './threads/threads.controller';
@@ -65,6 +66,8 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
   controllers: [RunsController, ThreadsController],
   providers: [
     { provide: APP_FILTER, useClass: ApiExceptionFilter },
+    // The body is read first (after the guards): the log context reads the run input's ids.
+    { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: RequestLogContext },
     ServiceAgentRegistrar,
     OtlpTracing,

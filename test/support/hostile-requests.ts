@@ -161,6 +161,54 @@ export const HOSTILE_ROWS: HostileRow[] = [
     status: 413,
     code: 'PAYLOAD_TOO_LARGE',
   },
+  {
+    name: 'a gzip body of a few kilobytes decoding to more than 100 times its size',
+    send: post(valid, gzipSync(JSON.stringify({ threadId: 'hostile-ratio', pad: ' '.repeat(900_000) })), { 'content-encoding': 'gzip' }),
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    names: 'times its encoded size',
+  },
+  {
+    name: 'a body nesting arrays 65 levels deep',
+    send: post(valid, runBody('hostile-deep', { state: JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`) })),
+    status: 413,
+    code: 'PAYLOAD_TOO_DEEP',
+  },
+  {
+    name: 'a compressed body nesting 60,000 levels, without a token',
+    send: post(undefined, gzipSync('['.repeat(60_000)), { 'content-encoding': 'gzip' }),
+    status: 401,
+    code: 'UNAUTHORIZED',
+    // Refused unread: the connection closes rather than drain it.
+    check: (response) => expect(response.headers.connection).toBe('close'),
+  },
+  {
+    name: 'a compressed body nesting 60,000 levels, with a token',
+    send: post(valid, gzipSync('['.repeat(60_000)), { 'content-encoding': 'gzip' }),
+    status: 413,
+    code: 'PAYLOAD_TOO_DEEP',
+  },
+  {
+    name: 'a body that is not UTF-8',
+    send: post(valid, Buffer.concat([Buffer.from('{"threadId":"hostile-utf8","x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])),
+    status: 400,
+    code: 'INVALID_BODY',
+    names: 'UTF-8',
+  },
+  {
+    name: 'two Authorization headers, the first valid',
+    send: (t) =>
+      rawRequest(t.api.baseUrl, {
+        method: 'POST',
+        path: '/v1/runs',
+        // Node's client adds no Host to headers given as a list.
+        headers: ['host', '127.0.0.1', 'content-type', 'application/json', 'authorization', `Bearer ${valid}`, 'authorization', `Bearer ${tokens.expired}`],
+        body: runBody('hostile-two-auth'),
+      }),
+    status: 400,
+    code: 'DUPLICATE_AUTHORIZATION',
+    names: 'authorization',
+  },
   { name: 'a body trickled slower than HTTP_REQUEST_TIMEOUT_MS', send: trickle, status: 408, code: 'REQUEST_TIMEOUT' },
   {
     name: 'a body over 1 MB',
@@ -189,6 +237,20 @@ export const HOSTILE_ROWS: HostileRow[] = [
     status: 429,
     code: 'TOO_MANY_MESSAGES',
     names: 'messages',
+  },
+  {
+    name: 'an approval answer whose interrupt id holds U+0000',
+    send: post(valid, runBody('hostile-resume', { resume: [{ interruptId: 'call\u0000', status: 'resolved' }] })),
+    status: 422,
+    code: 'VALIDATION_FAILED',
+    names: 'resume[0].interruptId',
+  },
+  {
+    name: 'an approval answer whose payload holds a lone surrogate',
+    send: post(valid, runBody('hostile-resume', { resume: [{ interruptId: 'call-1', status: 'resolved', payload: { note: 'a\ud800' } }] })),
+    status: 422,
+    code: 'VALIDATION_FAILED',
+    names: 'resume[0].payload.note',
   },
   { name: 'the threadId . in the body', send: post(valid, runBody('.')), status: 422, code: 'VALIDATION_FAILED', names: 'threadId' },
   { name: 'the threadId .. in the body', send: post(valid, runBody('..')), status: 422, code: 'VALIDATION_FAILED', names: 'threadId' },

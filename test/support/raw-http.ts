@@ -9,11 +9,12 @@ export interface RawResponse {
 
 /**
  * One HTTP request sent as given: the path is not normalised (`/v1/threads/..` reaches the
- * server as written) and any header, `Content-Encoding` included, goes as set.
+ * server as written) and any header, `Content-Encoding` included, goes as set; headers given
+ * as a flat `[name, value, name, value…]` list may repeat a name.
  */
 export function rawRequest(
   baseUrl: string,
-  options: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string },
+  options: { method?: string; path: string; headers?: Record<string, string> | string[]; body?: Buffer | string },
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -68,5 +69,42 @@ export function trickledRequest(
       const match = /^HTTP\/1\.1 (\d{3})/.exec(text);
       resolve({ status: match ? Number(match[1]) : 0, text });
     });
+  });
+}
+
+/**
+ * A request that sends `Expect: 100-continue` and its body only if the server answers `100
+ * Continue`: resolves with whether it did, and the final answer's status and body.
+ */
+export function continueRequest(
+  baseUrl: string,
+  options: { path: string; headers: Record<string, string>; body: Buffer | string },
+): Promise<{ continued: boolean; status: number; body: any }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    let continued = false;
+    const outgoing = request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: options.path,
+      headers: { ...options.headers, expect: '100-continue', 'content-length': String(Buffer.byteLength(options.body)) },
+      timeout: 30_000,
+    });
+    outgoing.on('continue', () => {
+      continued = true;
+      outgoing.end(options.body);
+    });
+    outgoing.on('response', (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => {
+        outgoing.destroy();
+        resolve({ continued, status: response.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text });
+      });
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 30 s')));
+    outgoing.on('error', (error) => (continued ? undefined : reject(error)));
+    outgoing.flushHeaders();
   });
 }

@@ -36,13 +36,24 @@ import { JwtAuthGuard } from './jwt-auth.guard';
 export class AuthModule implements OnApplicationBootstrap {
   private readonly logger = new Logger('Auth');
 
-  constructor(private readonly devToken: DevToken) {}
+  constructor(
+    private readonly devToken: DevToken,
+    private readonly config: ConfigService,
+  ) {}
 
-  /** Without a configured secret (never in production), log a token to paste into curl. */
+  /** Asked for with `AUTH_DEV_TOKEN=true` (never in production), log a token to paste into curl. */
   onApplicationBootstrap(): void {
-    if (!this.devToken.value) return;
+    const generated = this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY).authSecretGenerated;
+    if (!this.devToken.value) {
+      if (generated) {
+        this.logger.warn({
+          msg: 'AUTH_JWT_SECRET is unset: a secret was made for this boot, and no token can be made for it. Set AUTH_DEV_TOKEN=true for a dev token (any proxy on this host exposes it), or set AUTH_JWT_SECRET',
+        });
+      }
+      return;
+    }
     this.logger.warn({
-      msg: `AUTH_JWT_SECRET is unset: a secret was made for this boot; dev token for user "${DEV_USER}"`,
+      msg: `AUTH_DEV_TOKEN=true: dev token for user "${DEV_USER}", served at /console/dev-token to direct local requests (any proxy on this host exposes it)${generated ? '; AUTH_JWT_SECRET is unset: a secret was made for this boot' : ''}`,
       token: this.devToken.value,
     });
   }

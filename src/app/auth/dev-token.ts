@@ -12,16 +12,17 @@ const DEV_TOKEN_LIFE_S = 12 * 3600;
 /**
  * The dev token: a bearer token for `dev-user`, valid 12 hours (or `AUTH_MAX_TOKEN_AGE_S` when
  * shorter: it carries `iat` and `exp` like any HS256 token), signed once at boot with the
- * secret made for this boot. It exists only when `AUTH_JWT_SECRET` is unset, which the
- * configuration allows outside production only; with a configured secret it is undefined.
+ * service's HS256 secret (the one made for this boot when `AUTH_JWT_SECRET` is unset). It
+ * exists only when asked for with `AUTH_DEV_TOKEN=true`, which the configuration refuses in
+ * production; otherwise it is undefined.
  */
 @Injectable()
 export class DevToken {
   readonly value: string | undefined;
 
   constructor(jwt: JwtService, config: ConfigService) {
-    const { authSecretGenerated, authMaxTokenAgeS } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
+    const { authDevToken, authMaxTokenAgeS } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
     const lifeS = Math.min(DEV_TOKEN_LIFE_S, authMaxTokenAgeS);
-    this.value = authSecretGenerated ? jwt.sign({ sub: DEV_USER }, { algorithm: 'HS256', expiresIn: lifeS }) : undefined;
+    this.value = authDevToken ? jwt.sign({ sub: DEV_USER }, { algorithm: 'HS256', expiresIn: lifeS }) : undefined;
   }
 }

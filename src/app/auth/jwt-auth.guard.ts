@@ -1,7 +1,8 @@
-import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { BadRequestException, Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
+import type { IncomingMessage } from 'node:http';
 import { decodeProtectedHeader, type ProtectedHeaderParameters } from 'jose';
 import { isValidUserId, USER_ID_RULE } from 'nest-agent-graceful-shutdown';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
@@ -21,6 +22,7 @@ const INVALID = 'the bearer token is invalid or expired';
  * ES256 tokens against `AUTH_JWKS_URL` (`JwksVerifier`). The token's header picks the check, and
  * each check allows only its own algorithms: `alg: none` or an HS256 token made with a public
  * key never passes. A token with a `crit` header is refused: no extension is understood here.
+ * Two `Authorization` headers are 400 `DUPLICATE_AUTHORIZATION`, whichever is valid.
  */
 @Injectable()
 export class JwtAuthGuard implements CanActivate {
@@ -37,7 +39,11 @@ export class JwtAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined>; userId?: string }>();
+    const request = context.switchToHttp().getRequest<IncomingMessage & { userId?: string }>();
+    // Node keeps the first of two Authorization headers; a proxy may have meant the other one.
+    if ((request.headersDistinct.authorization?.length ?? 0) > 1) {
+      throw new BadRequestException({ statusCode: 400, code: 'DUPLICATE_AUTHORIZATION', message: 'authorization: sent more than once' });
+    }
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new UnauthorizedException('send Authorization: Bearer <token>');
     const payload = await this.claims(token);

@@ -61,6 +61,13 @@ describe('loadAppConfig', () => {
     expect(() => loadAppConfig({ ...base, AUTH_JWKS_URL: 'not a url' })).toThrow(/AUTH_JWKS_URL/);
   });
 
+  it('makes a dev token only when AUTH_DEV_TOKEN=true asks for one, and refuses that in production', () => {
+    expect(loadAppConfig({}).authDevToken).toBe(false);
+    expect(loadAppConfig({ AUTH_DEV_TOKEN: 'true' }).authDevToken).toBe(true);
+    expect(() => loadAppConfig({ ...base, NODE_ENV: 'production', AUTH_DEV_TOKEN: 'true' })).toThrow(/AUTH_DEV_TOKEN=true is refused when NODE_ENV=production/);
+    expect(() => loadAppConfig({ AUTH_DEV_TOKEN: 'yes' })).toThrow(/AUTH_DEV_TOKEN/);
+  });
+
   it('serves the console by default outside production and not in production', () => {
     expect(loadAppConfig(base).consoleEnabled).toBe(true);
     expect(loadAppConfig({ ...base, NODE_ENV: 'production' }).consoleEnabled).toBe(false);

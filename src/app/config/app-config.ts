@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().url().optional(),
   REDIS_CLUSTER: z.enum(['true', 'false']).default('false'),
   AUTH_JWT_SECRET: z.string().min(1).optional(),
+  AUTH_DEV_TOKEN: z.enum(['true', 'false']).default('false'),
   AUTH_JWKS_URL: z.string().url().optional(),
   AUTH_ISSUER: z.string().min(1).optional(),
   AUTH_AUDIENCE: z.string().min(1).optional(),
@@ -89,8 +90,10 @@ export interface AppConfig {
   redisCluster: boolean;
   /** HS256 secret of bearer tokens; made at random for this boot when unset outside production. */
   authJwtSecret: string;
-  /** True when `authJwtSecret` was made at boot outside production: a dev token is logged. */
+  /** True when `authJwtSecret` was made at boot outside production. */
   authSecretGenerated: boolean;
+  /** Serve (to a direct local request) and log a dev token: asked for with `AUTH_DEV_TOKEN=true`, never in production. */
+  authDevToken: boolean;
   /** The OIDC provider's key set: RS256 and ES256 tokens are checked against it. */
   authJwksUrl?: string;
   /** The `iss` a JWKS token must carry, when set. */
@@ -189,6 +192,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       "AUTH_JWT_SECRET or AUTH_JWKS_URL is required when NODE_ENV=production: set AUTH_JWKS_URL to your identity provider's JWKS, or AUTH_JWT_SECRET to a long random string (e.g. `openssl rand -hex 32`)",
     );
   }
+  if (e.NODE_ENV === 'production' && e.AUTH_DEV_TOKEN === 'true') {
+    throw new Error("AUTH_DEV_TOKEN=true is refused when NODE_ENV=production: a dev token is for a developer's own machine");
+  }
   if (e.SHUTDOWN_TIMEOUT_MS <= e.SHUTDOWN_DRAIN_TIMEOUT_MS) {
     throw new Error('SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs');
   }
@@ -229,6 +235,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     authJwtSecret: e.AUTH_JWT_SECRET ?? randomBytes(32).toString('hex'),
     // With a JWKS in production and no secret, HS256 tokens meet a random secret no one has: none verifies.
     authSecretGenerated: !e.AUTH_JWT_SECRET && e.NODE_ENV !== 'production',
+    authDevToken: e.AUTH_DEV_TOKEN === 'true',
     authJwksUrl: e.AUTH_JWKS_URL,
     authIssuer: e.AUTH_ISSUER,
     authAudience: e.AUTH_AUDIENCE,

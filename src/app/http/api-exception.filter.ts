@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentServiceError } from 'nest-agent-graceful-shutdown';
+import { BodyAbortedError, hasBody } from './json-body.reader';
 
 const CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -28,11 +30,16 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<{ headersSent?: boolean; end(): void }>();
+    // The client left before its body arrived: nobody is left to answer (`JsonBodyInterceptor` logged it).
+    if (error instanceof BodyAbortedError) return;
+    const request = host.switchToHttp().getRequest<IncomingMessage>();
+    const response = host.switchToHttp().getResponse<ServerResponse>();
     if (response.headersSent) {
       response.end();
       return;
     }
+    // A body refused unread (by a guard, or past a bound) is not read to its end: the connection closes after the answer.
+    if (hasBody(request) && !request.complete) response.setHeader('Connection', 'close');
     const body = this.describe(error);
     this.adapterHost.httpAdapter.reply(response, body, body.statusCode);
   }

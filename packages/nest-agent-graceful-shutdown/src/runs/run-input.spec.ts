@@ -71,6 +71,26 @@ describe('parseRunInput', () => {
   });
 });
 
+describe('approval answers', () => {
+  const answering = (answer: Record<string, unknown>) => ({ ...input('thread-1'), resume: [answer] });
+
+  it('takes an answer whose interrupt id and payload every store holds as sent', () => {
+    const answer = { interruptId: 'call_7Xk:1', status: 'resolved', payload: { note: 'ok 漢字', list: ['a', { b: 'c' }] } };
+    expect(parseRunInput(answering(answer)).resume).toEqual([answer]);
+  });
+
+  it.each([
+    [{ interruptId: '', status: 'resolved' }, /^resume\[0\]\.interruptId: must be a string of 1 to 128/],
+    [{ interruptId: 'x'.repeat(129), status: 'resolved' }, /^resume\[0\]\.interruptId: must be a string of 1 to 128/],
+    [{ interruptId: 'call\u00001', status: 'resolved' }, /^resume\[0\]\.interruptId: must not contain U\+0000/],
+    [{ interruptId: 'call-1', status: 'resolved', payload: { note: ['ok', 'a\ud800'] } }, /^resume\[0\]\.payload\.note\[1\]: must not contain/],
+    [{ interruptId: 'call-1', status: 'resolved', payload: { 'k\u0000': 1 } }, /^resume\[0\]\.payload: must not contain/],
+  ])('refuses the answer %p, naming the field', (answer, message) => {
+    expect(() => parseRunInput(answering(answer))).toThrow(message);
+    expect(() => checkRunInput({ threadId: 't1', runId: 'r1', userMessages: [], resume: [answer as never] })).toThrow(message);
+  });
+});
+
 describe('checkRunInput', () => {
   it('refuses a caller-built message whose id or text a store would change, naming the field', () => {
     const run = (id: string, content: string) => ({ threadId: 't1', runId: 'r1', userMessages: [{ id, content }], resume: [] });

@@ -57,6 +57,7 @@ export function parseRunInput(body: unknown): ValidRunInput {
     userMessages.push({ id: message.id, content });
   });
   const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({ interruptId, status, payload }));
+  resume.forEach((answer, index) => checkAnswer(answer, index));
   return { threadId: input.threadId, runId: input.runId, userMessages, resume };
 }
 
@@ -74,13 +75,44 @@ export function checkRunInput(input: ValidRunInput): ValidRunInput {
     if (typeof message?.content !== 'string') throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
     checkText(`userMessages[${index}].content`, message.content);
   });
-  listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => {
-    if (typeof answer?.interruptId !== 'string' || !answer.interruptId)
-      throw new InvalidRunInputError(`resume[${index}].interruptId`, 'must be a non-empty string');
-    if (answer.status !== 'resolved' && answer.status !== 'cancelled')
-      throw new InvalidRunInputError(`resume[${index}].status`, 'must be resolved or cancelled');
-  });
+  listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => checkAnswer(answer, index));
   return input;
+}
+
+/**
+ * An approval answer: its interrupt id (a tool call's, as the run's stream named it) is 1 to
+ * `MAX_ECHO_ID_LENGTH` characters of storable text, its status `resolved` or `cancelled`, and
+ * every string of its payload (keys too) storable text: the payload is stored with the call.
+ */
+function checkAnswer(answer: Partial<ResumeAnswer> | null | undefined, index: number): void {
+  const id = answer?.interruptId;
+  if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ECHO_ID_LENGTH) {
+    throw new InvalidRunInputError(`resume[${index}].interruptId`, `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`);
+  }
+  checkText(`resume[${index}].interruptId`, id);
+  if (answer!.status !== 'resolved' && answer!.status !== 'cancelled') {
+    throw new InvalidRunInputError(`resume[${index}].status`, 'must be resolved or cancelled');
+  }
+  const bad = unstorablePath(answer!.payload, `resume[${index}].payload`);
+  if (bad) throw new InvalidRunInputError(bad, TEXT_RULE);
+}
+
+/** The path of the first string (or key) in a JSON value that a store would not hold as sent; undefined when none. */
+function unstorablePath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const bad = unstorablePath(item, `${path}[${index}]`);
+      if (bad) return bad;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (!isStorableText(key)) return path;
+      const bad = unstorablePath(item, `${path}.${key}`);
+      if (bad) return bad;
+    }
+  }
+  return undefined;
 }
 
 /** A thread or run id of a run request (`isValidId`), else `InvalidRunInputError` naming `field`. */
