@@ -32,6 +32,7 @@ describe('hostile input', () => {
           HTTP_HEADERS_TIMEOUT_MS: '1000',
           HTTP_REQUEST_TIMEOUT_MS: '2000',
           MAX_MESSAGES_PER_REQUEST: '5',
+          MAX_THREAD_BYTES: '200000',
           DEMO_STEPS: '2',
           DEMO_TOOL_MS: '1200',
         },

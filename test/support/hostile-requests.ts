@@ -7,7 +7,7 @@ import type { ServiceProcess } from './service-process';
 /**
  * The requests of the hostile-input table (`test/hostile-input.e2e-spec.ts`): one row per case,
  * with the answer it must get. The service runs with `METRICS_PORT`, a 2 s
- * `HTTP_REQUEST_TIMEOUT_MS` and `MAX_MESSAGES_PER_REQUEST=5`.
+ * `HTTP_REQUEST_TIMEOUT_MS`, `MAX_MESSAGES_PER_REQUEST=5` and `MAX_THREAD_BYTES=200000`.
  */
 
 const valid = tokens.valid;
@@ -301,6 +301,22 @@ export const HOSTILE_ROWS: HostileRow[] = [
     status: 409,
     code: 'RUN_ID_REUSED',
     names: 'messages',
+  },
+  {
+    name: 'a first message past MAX_THREAD_BYTES',
+    send: post(valid, runBody('hostile-size', { messages: [{ id: 'u1', role: 'user', content: 'x'.repeat(300_000) }] })),
+    status: 413,
+    code: 'THREAD_TOO_LARGE',
+    names: 'messages',
+  },
+  { name: 'a message page of limit 0', send: get('/v1/threads/hostile-own/messages?limit=0', auth(valid)), status: 400, names: 'limit' },
+  { name: 'a message page of limit 1001', send: get('/v1/threads/hostile-own/messages?limit=1001', auth(valid)), status: 400, names: 'limit' },
+  {
+    name: 'a message page cursor that is not one',
+    send: get('/v1/threads/hostile-own/messages?cursor=not-a-cursor!', auth(valid)),
+    status: 400,
+    code: 'INVALID_CURSOR',
+    names: 'cursor',
   },
   { name: "a retry of another user's run", send: post(tokenFor('eve'), runBody('hostile-own')), status: 403, code: 'THREAD_FORBIDDEN' },
 ];
