@@ -1,18 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Clock ticks per second of `/proc/<pid>/stat` (`USER_HZ`, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
-
-/** The fields after the command name of `/proc/<pid>/stat` (the name may hold spaces and parentheses). */
-function statFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined; // the process ended meanwhile
-  }
-}
+import { cpuMicrosOf, statFields } from './process-cpu';
 
 /**
  * CPU time, in microseconds, that a PostgreSQL cluster's processes used so far: the
@@ -30,7 +18,7 @@ export function postgresCpuMicros(dataDir: string): number | undefined {
   } catch {
     return undefined;
   }
-  let ticks = 0;
+  let micros = 0;
   let found = false;
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
@@ -39,7 +27,7 @@ export function postgresCpuMicros(dataDir: string): number | undefined {
     // After the name: state (0), ppid (1) … utime (11), stime (12).
     if (!fields || (pid !== postmaster && Number(fields[1]) !== postmaster)) continue;
     found = true;
-    ticks += Number(fields[11]) + Number(fields[12]);
+    micros += cpuMicrosOf(fields);
   }
-  return found ? (ticks / TICKS_PER_SECOND) * 1e6 : undefined;
+  return found ? micros : undefined;
 }

@@ -17,6 +17,8 @@ import { openAiAgentsSubject } from './openai-agents-subject';
 import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCheckpointOptions } from './langgraph-checkpoint.bench';
 import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
+import { measureRequestCost, type RequestCostOptions } from './request-cost.bench';
+import { requestCostReport } from './request-cost-report';
 import { withPostgresServer } from './bench-services';
 import { measureThroughput, type ThroughputOptions } from './throughput.bench';
 import { throughputReport } from './throughput-report';
@@ -63,6 +65,16 @@ const HANDOVER_GAP: HandoverGapOptions = {
   completionTimeoutMs: 60_000,
 };
 const JOIN_REPLAY: JoinReplayOptions = { events: 10_000, steps: 1_250, joins: 9, pageSize: 1_000, produceTimeoutMs: 120_000, joinTimeoutMs: 60_000 };
+const REQUEST_COST: RequestCostOptions = {
+  clients: 2,
+  warmupMs: 1_000,
+  warmupRounds: 2,
+  batchMs: 1_000,
+  batches: 5,
+  maxBatchRequests: 3_000,
+  attackers: 4,
+  latencyWindowMs: 5_000,
+};
 const DRAIN_MODES: DrainModesOptions = { runs: 1_000, reasoningMs: 600_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000, continueDeadlineMs: 60_000 };
 
 /** `--quick`: (l) at small sizes, a check that it runs rather than a measurement. */
@@ -209,6 +221,13 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       throughputReport,
       (r) => r.failures,
       throughputCharts,
+    ),
+  m: () =>
+    section(
+      '(m) request cost before authentication',
+      () => measureRequestCost(REQUEST_COST),
+      requestCostReport,
+      (r) => r.problems,
     ),
 };
 
