@@ -3,7 +3,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
-import { startRun, type AgUiEvent } from './support/sse';
+import { postRun, startRun, type AgUiEvent } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
 import { waitFor } from 'dev-services';
 
@@ -63,6 +63,54 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
     expect(second.error).toMatchObject({ code: 'RUN_IN_PROGRESS' });
     expect(await running.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect((await toolResults(b, 'thread-x-busy')).filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
+  it('stops the run on A for a new run sent to B with multitask=interrupt: A ends RUN_REPLACED naming it, the new run follows on the whole history, each tool once', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const first = await startRun(a.baseUrl, user, runInput('thread-x-interrupt', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    const correction = runInput('thread-x-interrupt', 'run-2', [
+      { id: 'u1', content: 'go' },
+      { id: 'u2', content: 'no, the other account' },
+    ]);
+    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=interrupt`, { authorization: `Bearer ${user}` }, correction);
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_REPLACED', replacedBy: { runId: 'run-2', multitask: 'interrupt' } });
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    const messages = await toolResults(b, 'thread-x-interrupt');
+    const at = messages.findIndex((m) => m.content === 'no, the other account');
+    expect(messages.slice(0, at).every((m) => m.runId === 'run-1')).toBe(true);
+    expect(messages.slice(at).every((m) => m.runId === 'run-2')).toBe(true);
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['go', 'no, the other account']);
+    const started = toolLedger([a, b], 'demo tool started', 'thread-x-interrupt');
+    expect(new Set(started).size).toBe(started.length);
+  });
+
+  it('lets one of two new runs sent at once with multitask=interrupt, to A and to B, follow the active run; the other is refused with 409', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const first = await startRun(a.baseUrl, user, runInput('thread-x-race', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const contenders = await Promise.all(
+      [
+        [a, 'run-2'],
+        [b, 'run-3'],
+      ].map(([service, runId]) =>
+        postRun(
+          `${(service as ServiceProcess).baseUrl}/v1/runs?multitask=interrupt`,
+          { authorization: `Bearer ${user}` },
+          runInput('thread-x-race', runId as string, [{ id: `${runId}-u`, content: 'instead' }]),
+        ),
+      ),
+    );
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_REPLACED' });
+    expect(contenders.map((stream) => stream.status).sort()).toEqual([200, 409]);
+    const winner = contenders.find((stream) => stream.status === 200)!;
+    expect(await winner.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(contenders.find((stream) => stream.status === 409)!.error).toMatchObject({ code: 'RUN_IN_PROGRESS' });
+    expect((await toolResults(b, 'thread-x-race')).filter((m) => m.role === 'user')).toHaveLength(2);
   });
 
   it('joins on B the run active on A when its identical request is retried there, and replays it on B once it ended, with one attempt', async () => {

@@ -32,6 +32,7 @@ export type {
   VersionChangePolicy,
 } from './agent/agent-release.js';
 export { StopReason } from './agent/stop-reason.js';
+export { MULTITASK_STRATEGIES, SERVED_MULTITASK_STRATEGIES, type MultitaskStrategy, type RunReplacement } from './agent/multitask.js';
 export type { InterruptedState } from './contracts/interrupted-state.js';
 export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook.js';
 
@@ -71,6 +72,7 @@ export {
   InvalidRunInputError,
   InvalidThreadListQueryError,
   InvalidWaitError,
+  InvalidMultitaskError,
   LeaseLostError,
   ModelCallError,
   type ModelCallErrorCode,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentRunService, parseRunInput, RunCancelService, RunStreamService } from 'nest-agent-graceful-shutdown';
+import { AgentRunService, parseRunInput, RunCancelService, RunStreamService, type MultitaskStrategy } from 'nest-agent-graceful-shutdown';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { SERVICE_AGENT_NAME } from '../agent/service-agent.registrar';
 import { IdParamPipe } from '../http/id-param.pipe';
@@ -18,18 +18,21 @@ export class RunsController {
 
   /**
    * Body: AG-UI `RunAgentInput`. Answers with the run's AG-UI events as server-sent events; a
-   * request naming an existing run joins or replays it, after `Last-Event-ID` when sent.
+   * request naming an existing run joins or replays it, after `Last-Event-ID` when sent. Query
+   * `multitask` (`reject`, the default, or `interrupt`): what a new run does while the thread's
+   * run is active.
    */
   @Post()
   async run(
     @CurrentUser() userId: string,
     @Body() body: unknown,
     @Headers('last-event-id') lastEventIdHeader: string | undefined,
+    @Query('multitask') multitask: unknown,
     @Res() response: Response,
   ): Promise<void> {
     const input = parseRunInput(body);
     const lastEventId = parseLastEventId(lastEventIdHeader, undefined);
-    const run = await this.runs.start(userId, input, SERVICE_AGENT_NAME, { lastEventId });
+    const run = await this.runs.start(userId, input, SERVICE_AGENT_NAME, { lastEventId, multitask: multitask as MultitaskStrategy | undefined });
     await run.streamTo(response);
   }
 

@@ -1,3 +1,4 @@
+import type { RunReplacement } from './multitask.js';
 import type { StopReason } from './stop-reason.js';
 
 /** A request to stop one run, with who asked and why. */
@@ -8,6 +9,8 @@ export interface StopRequest {
   error?: Error;
   /** When the stop was asked for, in epoch milliseconds (for a cancel: when it was accepted). */
   requestedAt: number;
+  /** A cancel asked for by a new run of the thread (multitask `interrupt`): which, and how. */
+  replacedBy?: RunReplacement;
 }
 
 /**
@@ -31,10 +34,11 @@ export class RunControl {
   /**
    * Asks the run to stop at its next safe point and aborts the call in progress.
    * @param requestedAt when the stop was asked for, in epoch milliseconds; default now.
+   * @param replacedBy the new run a `canceled` stop makes way for (multitask `interrupt`).
    */
-  requestStop(reason: StopReason, detail?: string, error?: Error, requestedAt = Date.now()): void {
+  requestStop(reason: StopReason, detail?: string, error?: Error, requestedAt = Date.now(), replacedBy?: RunReplacement): void {
     if (this.request) return;
-    this.request = { reason, detail, error, requestedAt };
+    this.request = { reason, detail, error, requestedAt, ...(replacedBy ? { replacedBy } : {}) };
     this.abortController.abort(this.request);
   }
 }

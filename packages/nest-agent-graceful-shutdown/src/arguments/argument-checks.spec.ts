@@ -1,7 +1,7 @@
 import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
-import { checkEventId, checkId, checkOptionalId, checkUserId, checkWaitMs, MAX_USER_ID_LENGTH } from './argument-checks.js';
+import { checkEventId, checkId, checkOptionalId, checkUserId, checkWaitMs, MAX_USER_ID_LENGTH, checkMultitask } from './argument-checks.js';
 
 describe('checkEventId', () => {
   it.each([0, 1, 42, Number.MAX_SAFE_INTEGER])('accepts the event id %p', (id) => {
@@ -59,5 +59,19 @@ describe('checkWaitMs', () => {
   it.each([NaN, -1, 2.5, 30_001, '100'])('refuses %p with InvalidWaitError (400 INVALID_WAIT)', (value) => {
     expect(() => checkWaitMs(value, 30_000)).toThrow(InvalidWaitError);
     expect(() => checkWaitMs(value, 30_000)).toThrow('waitMs: must be an integer from 0 to 30000');
+  });
+});
+
+describe('checkMultitask', () => {
+  it('accepts an unset strategy and each one this version serves', () => {
+    expect(checkMultitask(undefined)).toBeUndefined();
+    expect(checkMultitask('reject')).toBe('reject');
+    expect(checkMultitask('interrupt')).toBe('interrupt');
+  });
+
+  it.each(['enqueue', 'rollback', 'sometimes', ['interrupt', 'reject'], 3])('refuses %p with 400 INVALID_MULTITASK naming the field', (value) => {
+    expect(() => checkMultitask(value)).toThrow(
+      expect.objectContaining({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: must be one of reject, interrupt/) }),
+    );
   });
 });

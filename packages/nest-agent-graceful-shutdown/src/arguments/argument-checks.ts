@@ -4,6 +4,8 @@
 import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
+import { InvalidMultitaskError } from '../errors/invalid-multitask.error.js';
+import { SERVED_MULTITASK_STRATEGIES, type MultitaskStrategy } from '../agent/multitask.js';
 import { ID_RULE, isValidId } from './id-rule.js';
 import { isValidUserId, USER_ID_RULE } from './text-rule.js';
 
@@ -44,4 +46,11 @@ export function checkWaitMs(value: unknown, maxMs = MAX_WAIT_MS): number | undef
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > maxMs) throw new InvalidWaitError(maxMs);
   return value as number;
+}
+
+/** A run request's multitask strategy: unset, or one this version serves; `InvalidMultitaskError` (400) otherwise. */
+export function checkMultitask(value: unknown): MultitaskStrategy | undefined {
+  if (value === undefined) return undefined;
+  if (!SERVED_MULTITASK_STRATEGIES.includes(value as MultitaskStrategy)) throw new InvalidMultitaskError(value, SERVED_MULTITASK_STRATEGIES);
+  return value as MultitaskStrategy;
 }

@@ -1,3 +1,4 @@
+import type { RunReplacement } from '../agent/multitask.js';
 import type { StopReason } from '../agent/stop-reason.js';
 import type { RunStatus } from './session-records.js';
 
@@ -7,6 +8,8 @@ export interface CancelSignal {
   runId: string;
   /** When the cancel was accepted, in epoch milliseconds: its delivery is measured from here. */
   requestedAt?: number;
+  /** Set when a new run of the thread asked for the stop (multitask `interrupt`). */
+  replacedBy?: RunReplacement;
 }
 
 /** Tells waiters that a run has ended and its final state is durable. */

@@ -25,4 +25,5 @@ export { RunIdReusedError } from './run-id-reused.error.js';
 export { InvalidEventIdError } from './invalid-event-id.error.js';
 export { InvalidIdError } from './invalid-id.error.js';
 export { InvalidWaitError } from './invalid-wait.error.js';
+export { InvalidMultitaskError } from './invalid-multitask.error.js';
 export { AgentVersionChangedError } from './agent-version-changed.error.js';

@@ -1,5 +1,6 @@
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { VersionChangePolicy } from '../agent/agent-release.js';
+import type { MultitaskStrategy } from '../agent/multitask.js';
 import type { ResumeMessageTemplate } from '../resume/resume-message.js';
 import type { RunLimitOptions } from './run-limits.js';
 import type { SignalBus } from '../contracts/signal-bus.interface.js';
@@ -173,6 +174,14 @@ export interface RunOptions {
    * @default 'continue'
    */
   onDisconnect?: 'continue' | 'cancel';
+  /**
+   * What a new run does on a thread whose run is active, unless its request says
+   * (`RunRequestOptions.multitask`): `reject` (409 `RUN_IN_PROGRESS`) or `interrupt` (the
+   * active run, on any instance, stops at its next safe point and the new run follows it). See
+   * `MultitaskStrategy`.
+   * @default 'reject'
+   */
+  multitask?: MultitaskStrategy;
   /**
    * Writes the system message added to an interrupted thread's history when it resumes.
    * @default the built-in English text (when, why, which phase, what was pending)

@@ -32,6 +32,7 @@ describe('resolveShutdownOptions', () => {
       onVersionChange: 'adapt',
       resumeMode: undefined,
       onDisconnect: 'continue',
+      multitask: 'reject',
       streamRetentionMs: 3_600_000,
       eventLog: undefined,
       dataSourceName: undefined,
@@ -121,6 +122,7 @@ describe('resolveShutdownOptions', () => {
   it('refuses a value outside a choice, listing the choices', () => {
     expect(resolve({ runs: { resumeMode: 'manual' } })).toThrow(new RangeError("runs.resumeMode must be 'client' or 'auto', got 'manual'"));
     expect(resolve({ runs: { onDisconnect: 'stop' } })).toThrow(new RangeError("runs.onDisconnect must be 'continue' or 'cancel', got 'stop'"));
+    expect(resolve({ runs: { multitask: 'enqueue' } })).toThrow(new RangeError("runs.multitask must be 'reject' or 'interrupt', got 'enqueue'"));
   });
 
   it('refuses a limit that is not a whole number, saying 0 is no limit', () => {

@@ -1,3 +1,4 @@
+import type { MultitaskStrategy } from '../agent/multitask.js';
 import { hostname } from 'node:os';
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { GracefulShutdownModuleOptions, PostgresSignalSettings, RedisClientLike } from './graceful-shutdown-options.interface.js';
@@ -40,6 +41,7 @@ export interface ResolvedShutdownOptions {
   /** Unset: decided from the store and the bus (see `RunOptions.resumeMode`). */
   resumeMode?: 'client' | 'auto';
   onDisconnect: 'continue' | 'cancel';
+  multitask: MultitaskStrategy;
   streamRetentionMs: number;
   eventLog?: RunEventLog;
   dataSourceName?: string;
@@ -92,6 +94,7 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
     onVersionChange: runs.onVersionChange,
     resumeMode: runs.resumeMode,
     onDisconnect: runs.onDisconnect,
+    multitask: runs.multitask,
     streamRetentionMs: streams.retentionMs,
     eventLog: streams.log,
     dataSourceName: options.dataSourceName,

@@ -105,7 +105,7 @@ export class RedisSignalBus implements SignalBus {
     try {
       const transaction = this.commands
         .multi()
-        .set(this.wire.cancelKey(threadId, runId), '1', 'PX', this.cancelTtlMs)
+        .set(this.wire.cancelKey(threadId, runId), this.wire.encodeCancel(signal), 'PX', this.cancelTtlMs)
         .publish(this.wire.cancelChannel, this.wire.encodeCancel(signal));
       throwOnFailure(await transaction.exec());
     } catch (error) {

@@ -26,7 +26,8 @@ import { ResumeModeSetting } from './resume-mode.setting.js';
 import { RunEventChannel } from '../streams/run-event-channel.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 import { checkRunInput, type ValidRunInput } from './run-input.js';
-import { checkEventId, checkId, checkUserId } from '../arguments/argument-checks.js';
+import { checkEventId, checkId, checkMultitask, checkUserId } from '../arguments/argument-checks.js';
+import { waitForRunEnd } from './run-end-wait.js';
 import { assertMessageLimits } from '../options/run-limits.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { RunTelemetry } from '../telemetry/run-telemetry.js';
@@ -34,6 +35,9 @@ import { RunStreamService } from './run-stream.service.js';
 import { existingRunRequest } from './existing-run-request.js';
 import type { RunAnswer, RunRequestOptions } from './run-answer.js';
 import { EventLogger } from '../logging/event-logger.js';
+
+/** How long a new run waits for the active run it replaces (multitask `interrupt`) to stop, in milliseconds. */
+export const REPLACE_WAIT_MS = 30_000;
 
 /**
  * Starts and continues agent runs on durable threads. Every run it starts carries the
@@ -77,13 +81,16 @@ export class AgentRunService {
    * Otherwise it admits and records a new run. Refuses it, writing nothing, during a shutdown
    * (`ShuttingDownError`), on a thread the access policy refuses `userId`
    * (`ThreadAccessDeniedError`), while
-   * the thread has another active run (`RunInProgressError`), or over a limit (`limits`:
+   * the thread has another active run (`RunInProgressError`; with `request.multitask`
+   * `interrupt`, or the module's `runs.multitask`, that run is stopped first and this one
+   * follows it), or over a limit (`limits`:
    * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`, `ThreadTooLargeError`). Messages already in the history
    * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
    * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
    * instance. Its arguments are checked before anything is read: a malformed `userId` is
    * `InvalidIdError` (400), a malformed `input` (one not from `parseRunInput`)
-   * `InvalidRunInputError` (422), a `lastEventId` that is no event id `InvalidEventIdError` (400).
+   * `InvalidRunInputError` (422), a `lastEventId` that is no event id `InvalidEventIdError` (400),
+   * a `multitask` this version does not serve `InvalidMultitaskError` (400).
    *
    * @example
    * const run = await runs.start(userId, parseRunInput(body), 'support', { lastEventId });
@@ -94,9 +101,11 @@ export class AgentRunService {
     checkUserId(userId);
     checkRunInput(input);
     checkEventId('lastEventId', request.lastEventId);
-    const thread = await this.store.findThread(input.threadId);
+    const multitask = checkMultitask(request.multitask) ?? this.options.multitask;
+    let thread = await this.store.findThread(input.threadId);
     const existing = thread && (await this.existing(userId, thread, input, request));
     if (existing) return existing;
+    if (thread?.activeRunId && multitask === 'interrupt') thread = await this.replaceActive(userId, thread, input.runId, agent);
     try {
       return await this.admit(userId, input, agent, thread);
     } catch (error) {
@@ -107,6 +116,27 @@ export class AgentRunService {
       if (raced) return raced;
       throw error;
     }
+  }
+
+  /**
+   * Stops the thread's active run, on whichever instance runs it, for the new run `runId`
+   * (multitask `interrupt`): its stop travels as a cancel naming the new run, so it ends at its
+   * next safe point keeping what it did, its stream with `RUN_REPLACED`. Resolves the thread as
+   * it is once that end is durable. The caller's access, the agent and this instance's
+   * admission are checked first: a request refused anyway stops nothing. A run that has not
+   * stopped within `REPLACE_WAIT_MS` leaves the request refused (`RunInProgressError`).
+   */
+  private async replaceActive(userId: string, thread: ThreadRecord, runId: string, agent: AgentRef): Promise<ThreadRecord | null> {
+    const { threadId } = thread;
+    const active = thread.activeRunId!;
+    this.agents.resolve(agent);
+    this.coordinator.assertAcceptingRuns();
+    await this.threads.assertAccess(userId, thread);
+    const ended = waitForRunEnd({ signals: this.signals, store: this.store }, threadId, active, REPLACE_WAIT_MS);
+    await this.signals.publishCancel({ threadId, runId: active, requestedAt: Date.now(), replacedBy: { runId, multitask: 'interrupt' } });
+    this.logger.log('run replacing the active run', { threadId, runId, activeRunId: active, multitask: 'interrupt' });
+    if (!(await ended)) throw new RunInProgressError(threadId, active);
+    return this.store.findThread(threadId);
   }
 
   /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */

@@ -135,7 +135,7 @@ export class AgentRun {
    */
   private async endStream(outcome: RunOutcome): Promise<void> {
     const { threadId, runId, channel, streams } = this.spec;
-    const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome);
+    const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome, this.control.stopRequest?.replacedBy);
     const handOver = this.handsOver(outcome);
     this.measureEnd(outcome, handOver);
     if (handOver) {
@@ -195,7 +195,7 @@ export class AgentRun {
 
   private async save(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
     const { threadId, runId, runKey, store } = this.spec;
-    const summary = summarizeOutcome(outcome);
+    const summary = summarizeOutcome(outcome, this.control.stopRequest?.replacedBy);
     const closing = this.closingMessages(interrupt);
     try {
       await store.finishRun({

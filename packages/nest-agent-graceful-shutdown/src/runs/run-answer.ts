@@ -1,3 +1,4 @@
+import type { MultitaskStrategy } from '../agent/multitask.js';
 import type { ExistingRunStream } from '../streams/existing-run-stream.js';
 import type { AgentRun } from './agent-run.js';
 
@@ -16,4 +17,11 @@ export interface RunRequestOptions {
    * events after it. Unset: from the run's first event. A new run ignores it.
    */
   lastEventId?: number;
+  /**
+   * What a new run does when the thread's run is active, on any instance: `reject` (409
+   * `RUN_IN_PROGRESS`) or `interrupt` (the active run stops at its next safe point, its stream
+   * ending with `RUN_ERROR` `RUN_REPLACED` naming this run, then this run starts). Unset: the
+   * module's `runs.multitask`. See `MultitaskStrategy`.
+   */
+  multitask?: MultitaskStrategy;
 }

@@ -1,5 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { RunOutcome } from '../agent/run-outcome.js';
+import type { RunReplacement } from '../agent/multitask.js';
 import { StopReason } from '../agent/stop-reason.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { ModelCallError } from '../errors/model-call.error.js';
@@ -15,10 +16,24 @@ export interface OutcomeSummary {
   message: string;
   /** A run paused for approval: what it waits for (the `RUN_FINISHED` interrupt outcome). */
   interrupts?: ApprovalInterrupt[];
+  /** A run stopped for a new run of its thread (multitask `interrupt`): which, and how. */
+  replacedBy?: RunReplacement;
 }
 
-/** Maps a run's outcome to its stored status and its terminal event's code and message. */
-export function summarizeOutcome(outcome: RunOutcome): OutcomeSummary {
+/**
+ * Maps a run's outcome to its stored status and its terminal event's code and message.
+ * @param replacedBy the new run a cancel made way for: the run ends `canceled`, with
+ * `RUN_REPLACED` naming it.
+ */
+export function summarizeOutcome(outcome: RunOutcome, replacedBy?: RunReplacement): OutcomeSummary {
+  if (outcome.stopReason === StopReason.Canceled && replacedBy) {
+    return {
+      status: 'canceled',
+      errorCode: 'RUN_REPLACED',
+      message: `the run was stopped for run ${replacedBy.runId} of the same thread (multitask ${replacedBy.multitask}); messages so far are kept`,
+      replacedBy,
+    };
+  }
   switch (outcome.stopReason) {
     case StopReason.Completed:
       return { status: 'completed', message: 'run completed' };
@@ -54,7 +69,8 @@ export function terminalEvent(threadId: string, runId: string, summary: OutcomeS
     return { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'interrupt', interrupts: summary.interrupts } } as BaseEvent;
   }
   if (!summary.errorCode) return { type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent;
-  return { type: EventType.RUN_ERROR, message: summary.message, code: summary.errorCode } as BaseEvent;
+  const replaced = summary.replacedBy ? { replacedBy: summary.replacedBy } : {};
+  return { type: EventType.RUN_ERROR, message: summary.message, code: summary.errorCode, ...replaced } as BaseEvent;
 }
 
 /** The terminal answer of a run whose end could not be saved. */

@@ -52,7 +52,7 @@ export class GracefulShutdownHook implements AgentHook {
     this.control = control;
     this.unregister = this.deps.registry.register({ threadId, runId, control });
     this.unsubscribe = this.deps.signals.onCancel(threadId, runId, (signal) =>
-      control.requestStop(StopReason.Canceled, 'user', undefined, signal?.requestedAt),
+      control.requestStop(StopReason.Canceled, signal?.replacedBy ? 'replaced' : 'user', undefined, signal?.requestedAt, signal?.replacedBy),
     );
     const lease = this.deps.lease;
     this.releaseLease = lease?.keeper.hold(lease.runKey, threadId, () =>

@@ -1,3 +1,4 @@
+import { MULTITASK_STRATEGIES, type RunReplacement } from '../agent/multitask.js';
 import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface.js';
 
 /**
@@ -9,9 +10,9 @@ import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.inter
 /** A decoded payload: an object, its fields not yet checked. */
 export type SignalMessage = Record<string, unknown>;
 
-/** JSON, so any id is carried as it is. */
-export function encodeCancelPayload({ threadId, runId, requestedAt }: CancelSignal): string {
-  return JSON.stringify(requestedAt === undefined ? { threadId, runId } : { threadId, runId, requestedAt });
+/** JSON, so any id is carried as it is; `replacedBy` only when set (older instances ignore it). */
+export function encodeCancelPayload({ threadId, runId, requestedAt, replacedBy }: CancelSignal): string {
+  return JSON.stringify({ threadId, runId, ...(requestedAt === undefined ? {} : { requestedAt }), ...(replacedBy ? { replacedBy } : {}) });
 }
 
 /** JSON, so any id is carried as it is. */
@@ -38,7 +39,16 @@ export function namesRun(message: SignalMessage): message is SignalMessage & { t
 export function cancelOf(message: SignalMessage): CancelSignal | undefined {
   if (!namesRun(message)) return undefined;
   const { threadId, runId, requestedAt } = message;
-  return typeof requestedAt === 'number' ? { threadId, runId, requestedAt } : { threadId, runId };
+  const replacedBy = replacementOf(message.replacedBy);
+  return { threadId, runId, ...(typeof requestedAt === 'number' ? { requestedAt } : {}), ...(replacedBy ? { replacedBy } : {}) };
+}
+
+/** A cancel's replacement as sent, or `undefined` for none (or one this version cannot read: a plain cancel then). */
+function replacementOf(value: unknown): RunReplacement | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { runId, multitask } = value as Record<string, unknown>;
+  if (typeof runId !== 'string' || !MULTITASK_STRATEGIES.includes(multitask as RunReplacement['multitask'])) return undefined;
+  return { runId, multitask: multitask as RunReplacement['multitask'] };
 }
 
 /** The run end a message carries, or `undefined` for one this version cannot read. */

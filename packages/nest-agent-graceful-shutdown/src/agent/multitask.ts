@@ -1,0 +1,23 @@
+/**
+ * What a new run does on a thread whose run is active (the thread has one run at a time):
+ * - `reject`: it is refused with 409 `RUN_IN_PROGRESS` (the default);
+ * - `interrupt`: the active run, on whichever instance, stops at its next safe point keeping
+ *   what it did (its cut tool calls answered as for a cancel, its stream ending with
+ *   `RUN_ERROR` `RUN_REPLACED`), then the new run starts with the whole history, its new
+ *   messages last;
+ * - `enqueue` and `rollback`: named by the contract, not served yet: refused with 422.
+ */
+export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
+
+/** Every strategy, in the order the contract names them. */
+export const MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'enqueue', 'interrupt', 'rollback'];
+
+/** The strategies this version serves. */
+export const SERVED_MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'interrupt'];
+
+/** The run that replaced a stopped one, and how: carried by the stop and by its terminal event. */
+export interface RunReplacement {
+  /** The new run of the same thread. */
+  runId: string;
+  multitask: MultitaskStrategy;
+}

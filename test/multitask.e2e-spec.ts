@@ -1,0 +1,101 @@
+import { api, runInput, tokenFor } from './support/http';
+import { ServiceProcess } from './support/service-process';
+import { postRun, startRun } from './support/sse';
+import { toolLedger } from './support/tool-ledger';
+
+const user = tokenFor('mira');
+// Long enough that the new request lands while a tool call is in progress.
+const TOOL_MS = 1_500;
+
+let service: ServiceProcess;
+
+beforeAll(async () => {
+  service = await ServiceProcess.start({ env: { DEMO_STEPS: '3', DEMO_TOOL_MS: String(TOOL_MS), DEMO_REASONING_MS: '100' } });
+});
+afterAll(() => service?.stop());
+
+const post = (threadId: string, runId: string, messages: Array<{ id: string; content: string }>, query = '') =>
+  postRun(`${service.baseUrl}/v1/runs${query}`, { authorization: `Bearer ${user}` }, runInput(threadId, runId, messages));
+const history = async (threadId: string) =>
+  (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user })).body.messages as Array<{
+    role: string;
+    content: string;
+    runId: string;
+    toolCalls?: Array<{ id: string }>;
+    toolCallId?: string;
+  }>;
+
+/**
+ * A second message while the agent works, on one instance (SQLite): refused by default, or,
+ * with `?multitask=interrupt`, the active run stops at its next safe point (the call it cut
+ * answered as for a cancel) and the new run follows on the whole history.
+ */
+describe('a new run on a thread whose run is active', () => {
+  it('is refused with 409 RUN_IN_PROGRESS by default, and the active run goes on', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-reject', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const second = await post('mt-reject', 'run-2', [{ id: 'u2', content: 'again' }]);
+
+    expect(second.status).toBe(409);
+    expect(second.error).toMatchObject({ code: 'RUN_IN_PROGRESS' });
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+  });
+
+  it('stops the active run with multitask=interrupt, ending its stream RUN_REPLACED, and runs the new one on the whole history', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-interrupt', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'a tool call in progress');
+
+    const second = await post(
+      'mt-interrupt',
+      'run-2',
+      [
+        { id: 'u1', content: 'go' },
+        { id: 'u2', content: 'no, the other account' },
+      ],
+      '?multitask=interrupt',
+    );
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_REPLACED', replacedBy: { runId: 'run-2', multitask: 'interrupt' } });
+    expect(second.status).toBe(200);
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    const stored = await history('mt-interrupt');
+    const at = stored.findIndex((m) => m.content === 'no, the other account');
+    expect(stored.slice(0, at).every((m) => m.runId === 'run-1')).toBe(true);
+    expect(stored.slice(at).every((m) => m.runId === 'run-2')).toBe(true);
+    // Every call has exactly one answer: the one the stop cut is answered as for a cancel.
+    const answers = stored.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
+    const calls = stored.flatMap((m) => m.toolCalls ?? []).map((call) => call.id);
+    expect([...answers].sort()).toEqual([...calls].sort());
+    expect(stored.filter((m) => m.role === 'tool' && m.content.startsWith('not completed')).length).toBe(1);
+    const started = toolLedger([service], 'demo tool started', 'mt-interrupt');
+    expect(new Set(started).size).toBe(started.length);
+    const thread = (await api(service.baseUrl, '/v1/threads/mt-interrupt', { token: user })).body;
+    expect(thread).toMatchObject({ status: 'idle', lastRun: { runId: 'run-2', status: 'completed' } });
+  });
+
+  it('starts at once with multitask=interrupt when the thread has no active run', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-idle', 'run-1', [{ id: 'u1', content: 'go' }]));
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+
+    const second = await post('mt-idle', 'run-2', [{ id: 'u2', content: 'more' }], '?multitask=interrupt');
+
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+  });
+
+  it('refuses a strategy it does not serve with 400 INVALID_MULTITASK, stopping nothing and writing nothing', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-bad', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const refusals = await Promise.all(
+      ['sometimes', 'enqueue', 'rollback'].map((multitask) => post('mt-bad', 'run-2', [{ id: 'u2', content: 'x' }], `?multitask=${multitask}`)),
+    );
+
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe(400);
+      expect(refusal.error).toMatchObject({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: /) });
+    }
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect((await history('mt-bad')).filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+});
