@@ -86,6 +86,23 @@ describe('the console page', () => {
     await keepScreenshot(page, 'console', 'stop');
   });
 
+  it('sends a message while a run goes: that run stops and the new message runs to its answer', async () => {
+    const threadId = await sendOnNewThread('do the steps, then change course');
+    await waitForText(steps(), /step 1 done/, 'the first tool result');
+
+    await page.getByRole('textbox', { name: 'Message' }).fill('no, the other account');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    await waitForText(conversation(), /All 3 steps are done for: no, the other account/, 'the answer to the second message', RUN_MS);
+    await waitForText(status(), 'idle', 'the status idle once the second run finished', RUN_MS);
+    const token = await page.getByRole('textbox', { name: 'Token' }).inputValue();
+    const { body } = await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token });
+    const users = (body.messages as Array<{ role: string; content: string; runId: string }>).filter((m) => m.role === 'user');
+    expect(users.map((m) => m.content)).toEqual(['do the steps, then change course', 'no, the other account']);
+    expect(new Set(users.map((m) => m.runId)).size).toBe(2);
+    expect(await threadOnServer(threadId)).toMatchObject({ status: 'idle', lastRun: { status: 'completed' } });
+  });
+
   it('lists the threads with their status and opens one', async () => {
     const threads = page.getByRole('navigation', { name: 'Threads' });
     await waitFor(async () => (await threads.getByRole('button', { name: /^thread-/ }).count()) >= 2, 'both threads in the list');

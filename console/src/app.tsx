@@ -56,7 +56,7 @@ export function App() {
         <Conversation messages={thread.messages} />
         <RunSteps run={run} />
         {awaitingAnswer ? <ApprovalBar approvals={run.approvals} toolCalls={run.toolCalls} busy={run.active} onAnswer={thread.answer} /> : null}
-        <Composer running={run.active} canSend={!run.active && !awaitingAnswer && token.value !== ''} onSend={thread.send} onStop={thread.stop} />
+        <Composer running={run.active} canSend={!awaitingAnswer && token.value !== ''} onSend={thread.send} onStop={thread.stop} />
       </main>
     </div>
   );

@@ -32,6 +32,8 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
   const [error, setError] = useState<string>();
   const current = useRef(threadId);
   const follower = useRef<AbortController>();
+  /** The run this page started and still follows. */
+  const running = useRef<ReturnType<typeof startAgentRun>>();
 
   const load = useCallback(
     async (id: string) => {
@@ -64,6 +66,7 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
         // cut by another selection, or the log is gone: the stored status says the rest
       }
       if (controller.signal.aborted) return;
+      follower.current = undefined;
       dispatch({ type: 'ended' });
       await load(id);
       onActivity();
@@ -73,6 +76,9 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
 
   const switchTo = useCallback((id: string) => {
     follower.current?.abort();
+    follower.current = undefined;
+    running.current?.abort();
+    running.current = undefined;
     current.current = id;
     setThreadId(id);
     setStored({ status: 'idle', messages: [] });
@@ -95,9 +101,16 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
     (request: { message?: string; resume?: Parameters<typeof startAgentRun>[1]['resume'] }) => {
       const id = current.current;
       setError(undefined);
-      const started = startAgentRun(fetch, { threadId: id, history: stored.messages, ...request }, dispatch);
+      // A message sent while a run is going replaces it (multitask interrupt): the page stops following the old one.
+      const replacing = running.current !== undefined || follower.current !== undefined;
+      running.current?.abort();
+      follower.current?.abort();
+      const started = startAgentRun(fetch, { threadId: id, history: stored.messages, ...request, ...(replacing ? { multitask: 'interrupt' } : {}) }, dispatch);
+      running.current = started;
       onActivity();
       void started.done.then(async () => {
+        if (running.current !== started) return;
+        running.current = undefined;
         await load(id);
         onActivity();
       });

@@ -12,6 +12,8 @@ export interface AgentRunRequest {
   history: MessageView[];
   message?: string;
   resume?: RunAgentParameters['resume'];
+  /** `interrupt` while a run of the thread is going: that run stops and this one follows (the user's stop-and-send). */
+  multitask?: 'interrupt';
 }
 
 /** How long the page keeps trying to get a run's stream back (a server restart), in milliseconds. */
@@ -34,25 +36,37 @@ export function startAgentRun(fetch: AuthFetch, request: AgentRunRequest, dispat
     fetch: (url, init) => fetch(url, init),
     reconnect: { timeoutMs: RECONNECT_TIMEOUT_MS, maxDelayMs: RECONNECT_MAX_DELAY_MS },
     onReconnect: ({ kind, attempt }) => dispatch({ type: 'reconnect', kind, attempt }),
+    ...(request.multitask ? { multitask: request.multitask } : {}),
   });
   let terminal = false;
-  dispatch({ type: 'start' });
+  // Once the page stops following the run, nothing of it reaches the view any more.
+  let followed = true;
+  const tell = (action: RunAction): void => {
+    if (followed) dispatch(action);
+  };
+  tell({ type: 'start' });
   const done = agent
     .runAgent(
       { runId: newId('run'), ...(request.resume ? { resume: request.resume } : {}) },
       {
         onEvent: ({ event }) => {
           terminal ||= event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
-          dispatch({ type: 'event', event: event as unknown as { type: string } });
+          tell({ type: 'event', event: event as unknown as { type: string } });
         },
       },
     )
     .then(
-      () => dispatch({ type: 'ended' }),
+      () => tell({ type: 'ended' }),
       // A RUN_ERROR (a stop) also rejects: its event already told what happened.
-      (error: unknown) => dispatch(terminal ? { type: 'ended' } : { type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => tell(terminal ? { type: 'ended' } : { type: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
-  return { done, abort: () => agent.abortRun() };
+  return {
+    done,
+    abort: () => {
+      followed = false;
+      agent.abortRun();
+    },
+  };
 }
 
 /** A stored message as AG-UI sends it back. */

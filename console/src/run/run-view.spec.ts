@@ -49,6 +49,11 @@ describe('runReducer', () => {
     expect(view.approvals).toEqual([{ id: 'approve:c1', toolCallId: 'c1', message: 'Approve demo_step?' }]);
   });
 
+  it('reads idle, saying why, after a run replaced by a newer message', () => {
+    const replaced = play({ type: 'start' }, ...round(1), event('RUN_ERROR', { code: 'RUN_REPLACED', message: 'stopped for run-2' }));
+    expect([replaced.status, replaced.outcome]).toEqual(['idle', 'Stopped: a newer message replaced the run.']);
+  });
+
   it('reads idle after a user stop', () => {
     expect(play({ type: 'start' }, event('RUN_ERROR', { code: 'RUN_CANCELED', message: 'canceled' })).status).toBe('idle');
   });

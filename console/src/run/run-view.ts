@@ -122,9 +122,10 @@ function applyEvent(view: RunView, event: { type: string; [field: string]: unkno
     case 'RUN_FINISHED':
       return finished(view, event.outcome as { type?: string; interrupts?: PendingApproval[] } | undefined);
     case 'RUN_ERROR':
-      return event.code === 'RUN_CANCELED'
-        ? { ...view, status: 'idle', outcome: 'Stopped: the run was canceled.' }
-        : { ...view, status: undefined, outcome: `Failed: ${text('message')} (${text('code')})` };
+      if (event.code === 'RUN_CANCELED') return { ...view, status: 'idle', outcome: 'Stopped: the run was canceled.' };
+      // Another page sent a message while this run went (multitask interrupt): it stopped, keeping its work.
+      if (event.code === 'RUN_REPLACED') return { ...view, status: 'idle', outcome: 'Stopped: a newer message replaced the run.' };
+      return { ...view, status: undefined, outcome: `Failed: ${text('message')} (${text('code')})` };
     default:
       return view;
   }

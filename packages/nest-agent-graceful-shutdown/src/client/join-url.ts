@@ -16,3 +16,18 @@ export function defaultJoinUrl(postUrl: string): (threadId: string, runId: strin
     return url.toString();
   };
 }
+
+/**
+ * `url` with `name` set to `value` in its query, resolved against the page's `location` in a
+ * browser when relative.
+ *
+ * @example
+ * withQuery('https://agents.example.com/v1/runs', 'multitask', 'interrupt');
+ * // 'https://agents.example.com/v1/runs?multitask=interrupt'
+ */
+export function withQuery(url: string, name: string, value: string): string {
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  const resolved = new URL(url, page);
+  resolved.searchParams.set(name, value);
+  return resolved.toString();
+}

@@ -1,3 +1,4 @@
+import type { MultitaskStrategy } from '../agent/multitask.js';
 import type { HttpAgentConfig } from '@ag-ui/client';
 import type { ReconnectOptions } from './reconnect-options.js';
 
@@ -70,4 +71,10 @@ export interface ResumableHttpAgentConfig extends HttpAgentConfig {
   retryInterrupted?: boolean;
   /** Called before each request beyond a run's first POST, before any wait. An error thrown fails the run. @default none */
   onReconnect?: (info: ReconnectInfo) => void;
+  /**
+   * What a new run does while the thread's run is active, sent as the POST's `multitask` query:
+   * `interrupt` stops that run (its stream ends `RUN_REPLACED`) and follows it, a user's
+   * correction while the agent works; `reject` refuses it with 409. @default the service's (`reject`)
+   */
+  multitask?: MultitaskStrategy;
 }

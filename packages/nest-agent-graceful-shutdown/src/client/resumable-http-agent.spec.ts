@@ -73,6 +73,18 @@ describe('ResumableHttpAgent', () => {
     expect(agent.stats).toMatchObject({ joins: 1, resends: 0, handovers: 0, interruptedRetries: 0 });
   });
 
+  it('sends its multitask strategy in the POST query only, the join keeping its own URL', async () => {
+    server.answer(stream(wholeRun.slice(0, 3), 'destroy'), stream(wholeRun.slice(3)));
+    const agent = agentFor({ multitask: 'interrupt' });
+
+    await agent.runAgent({ runId: RUN });
+
+    expect(server.requests.map((request) => [request.method, request.url])).toEqual([
+      ['POST', '/v1/runs?multitask=interrupt'],
+      ['GET', `/v1/runs/${THREAD}/stream?runId=${RUN}`],
+    ]);
+  });
+
   it('joins after a handover notice and never hands the notice to the subscribers', async () => {
     server.answer(stream([...wholeRun.slice(0, 3), { notice: handover }]), stream(wholeRun.slice(3)));
     const reconnects: ReconnectInfo[] = [];

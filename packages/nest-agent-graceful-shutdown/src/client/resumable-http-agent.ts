@@ -1,6 +1,6 @@
 import { HttpAgent, enforceOutgoingInput, type BaseEvent, type RunAgentInput } from '@ag-ui/client';
 import { Observable } from 'rxjs';
-import { defaultJoinUrl } from './join-url.js';
+import { defaultJoinUrl, withQuery } from './join-url.js';
 import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-options.js';
 import type { ReconnectInfo, ResumableHttpAgentConfig, ResumableRunStats } from './resumable-http-agent-config.js';
 import { RunFollower } from './run-follower.js';
@@ -15,6 +15,8 @@ interface ResumableSettings {
   joinUrl?: (threadId: string, runId: string) => string;
   retryInterrupted: boolean;
   onReconnect?: (info: ReconnectInfo) => void;
+  /** The POST's URL, with the `multitask` query when one is set. */
+  postUrl: string;
 }
 
 function newStats(): ResumableRunStats {
@@ -56,6 +58,7 @@ export class ResumableHttpAgent extends HttpAgent {
       joinUrl: config.joinUrl,
       retryInterrupted: config.retryInterrupted ?? true,
       onReconnect: config.onReconnect,
+      postUrl: config.multitask ? withQuery(config.url, 'multitask', config.multitask) : config.url,
     };
   }
 
@@ -97,7 +100,7 @@ export class ResumableHttpAgent extends HttpAgent {
   }
 
   private postRequest(input: RunAgentInput): RunRequest {
-    return { method: 'POST', url: this.url, init: this.requestInit(input) };
+    return { method: 'POST', url: this.resumable.postUrl, init: this.requestInit(input) };
   }
 
   private joinRequest(input: RunAgentInput, lastEventId: number): RunRequest {
