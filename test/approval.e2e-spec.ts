@@ -2,7 +2,7 @@ import { HttpAgent } from '@ag-ui/client';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
-import { startRun, type AgUiEvent } from './support/sse';
+import { postRun, startRun, type AgUiEvent } from './support/sse';
 
 const token = tokenFor('pat');
 const services = new ServiceGroup();
@@ -80,6 +80,25 @@ describe('a tool call that needs approval', () => {
     expect(tools.map((m) => m.content)).toEqual([expect.stringMatching(/^canceled: the user stopped the run while this tool call waited for approval/)]);
     const next = await startRun(service.baseUrl, token, runInput('cancel-pause', 'run-2', [{ id: 'u2', content: 'another step' }]));
     expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
+  });
+
+  it('declines the waiting call for a new message sent with multitask=interrupt, and runs the message', async () => {
+    const service = await services.start({ env: approvalEnv });
+    const paused = await startRun(service.baseUrl, token, runInput('decline-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
+    expect(await paused.terminal()).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+
+    const next = await postRun(
+      `${service.baseUrl}/v1/runs?multitask=interrupt`,
+      { authorization: `Bearer ${token}` },
+      runInput('decline-pause', 'run-2', [{ id: 'u2', content: 'never mind, do this instead' }]),
+    );
+
+    // The new message's own step waits for approval again: this demo agent asks for every call.
+    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
+    const stored = await history(service, 'decline-pause');
+    const tools = stored.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.content)).toEqual([expect.stringMatching(/^rejected: a human declined this tool call/)]);
+    expect(stored.findIndex((m) => m.role === 'tool')).toBeLessThan(stored.findIndex((m) => m.content === 'never mind, do this instead'));
   });
 
   it('refuses a plain message, an unknown interrupt id, a missing answer and a payload without approved, writing nothing', async () => {

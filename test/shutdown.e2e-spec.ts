@@ -46,6 +46,38 @@ describe('SIGTERM during a run', () => {
     expect(after.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'completed' } });
   });
 
+  it('continues a thread interrupted by a SIGTERM with a new message under a new runId: the resume message first, then the message', async () => {
+    const first = await services.start({ env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400' } });
+    const stream = await startRun(first.baseUrl, user, runInput('thread-sigterm-new', 'run-1', [{ id: 'user-1', content: 'do the steps' }]));
+    await stream.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'the first tool result');
+    first.kill('SIGTERM');
+    expect(await stream.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
+    expect((await first.waitForExit(15_000)).code).toBe(0);
+    const second = await services.restart(first);
+
+    const next = await startRun(second.baseUrl, user, runInput('thread-sigterm-new', 'run-2', [{ id: 'user-2', content: 'now something else' }]));
+
+    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    const { body } = await api(second.baseUrl, '/v1/threads/thread-sigterm-new/messages', { token: user });
+    const messages = body.messages as Array<{ role: string; content: string; runId: string; toolCalls?: Array<{ id: string }>; toolCallId?: string }>;
+    const system = messages.findIndex((m) => m.role === 'system');
+    expect(system).toBeGreaterThan(0);
+    expect(messages[system + 1]).toMatchObject({ role: 'user', content: 'now something else', runId: 'run-2' });
+    expect(messages.slice(0, system).every((m) => m.runId === 'run-1')).toBe(true);
+    const calls = messages.flatMap((m) => m.toolCalls ?? []).map((call) => call.id);
+    expect(
+      messages
+        .filter((m) => m.role === 'tool')
+        .map((m) => m.toolCallId)
+        .sort(),
+    ).toEqual(calls.sort());
+    expect((await api(second.baseUrl, '/v1/threads/thread-sigterm-new', { token: user })).body).toMatchObject({
+      status: 'idle',
+      interrupt: null,
+      lastRun: { runId: 'run-2', status: 'completed' },
+    });
+  });
+
   it('resumes a run interrupted under one release of the agent on the next, telling the client, recording and counting it', async () => {
     const first = await services.start({
       env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400', AGENT_VERSION: '1.0.0' },

@@ -107,7 +107,7 @@ export class AgentRunService {
     if (existing) return existing;
     if (thread?.activeRunId && multitask === 'interrupt') thread = await this.replaceActive(userId, thread, input.runId, agent);
     try {
-      return await this.admit(userId, input, agent, thread);
+      return await this.admit(userId, input, agent, thread, false, multitask === 'interrupt');
     } catch (error) {
       if (!(error instanceof RunInProgressError)) throw error;
       // Lost a race: an identical request may have made the run meanwhile; then it is joined.
@@ -175,8 +175,16 @@ export class AgentRunService {
   /**
    * @param thread the thread as just read; null when it does not exist yet.
    * @param continued true when an instance continues the interrupted `thread` on its own, with no client.
+   * @param declineApprovals a new message on a thread paused for approval declines what waits (multitask `interrupt`).
    */
-  private async admit(userId: string, input: ValidRunInput, ref: AgentRef, thread: ThreadRecord | null, continued = false): Promise<AgentRun> {
+  private async admit(
+    userId: string,
+    input: ValidRunInput,
+    ref: AgentRef,
+    thread: ThreadRecord | null,
+    continued = false,
+    declineApprovals = false,
+  ): Promise<AgentRun> {
     const { threadId, runId } = input;
     const { agent, name: agentName } = this.agents.resolve(ref);
     this.coordinator.assertAcceptingRuns();
@@ -193,12 +201,17 @@ export class AgentRunService {
       throw new InvalidRunInputError('messages', 'a new thread needs at least one user message');
     }
     assertMessageLimits(this.options.limits, threadId, history, newMessages);
-    const plan = await planThreadRun(thread, history, input, {
-      agent,
-      releases: this.releases,
-      resumeMessage: this.options.resumeMessage,
-      findToolCalls: (id, ids) => this.store.findToolCalls(id, ids),
-    });
+    const plan = await planThreadRun(
+      thread,
+      history,
+      { ...input, declineApprovals: declineApprovals && newMessages.length > 0 },
+      {
+        agent,
+        releases: this.releases,
+        resumeMessage: this.options.resumeMessage,
+        findToolCalls: (id, ids) => this.store.findToolCalls(id, ids),
+      },
+    );
     this.coordinator.assertAcceptingRuns();
     const channel = await this.openChannel(thread, threadId, runId);
     const runKey = randomUUID();

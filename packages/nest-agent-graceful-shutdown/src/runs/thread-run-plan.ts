@@ -34,6 +34,11 @@ export interface ThreadRunRequest {
   runId: string;
   /** Answers to a paused thread's approval interrupts. */
   resume: readonly ResumeAnswer[];
+  /**
+   * A new message on a thread paused for approval, sent without answers, declines every call
+   * that waits (multitask `interrupt`); unset, such a request is refused (`ApprovalPendingError`).
+   */
+  declineApprovals?: boolean;
 }
 
 /**
@@ -78,11 +83,14 @@ async function resumePlan(
 
 async function approvalPlan(
   thread: ThreadRecord,
-  { threadId, runId, resume }: ThreadRunRequest,
+  { threadId, runId, resume: sent, declineApprovals }: ThreadRunRequest,
   { agent, releases }: ThreadRunPlanFacts,
 ): Promise<ThreadRunPlan> {
   const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
   const waiting = pending.filter((call) => agent.toolTraits(call.name)?.requiresApproval === true);
+  // Declined as a human's rejection is: answered, not run, and the model told not to retry it.
+  const resume =
+    sent.length === 0 && declineApprovals ? waiting.map((call) => ({ interruptId: approvalInterruptId(call.id), status: 'cancelled' as const })) : sent;
   if (resume.length === 0) {
     throw new ApprovalPendingError(
       threadId,
