@@ -74,6 +74,20 @@ describe('a new run on a thread whose run is active', () => {
     expect(thread).toMatchObject({ status: 'idle', lastRun: { runId: 'run-2', status: 'completed' } });
   });
 
+  it("refuses another user's interrupt with 403, stopping nothing", async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-foreign', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const foreign = await postRun(
+      `${service.baseUrl}/v1/runs?multitask=interrupt`,
+      { authorization: `Bearer ${tokenFor('eve')}` },
+      runInput('mt-foreign', 'run-2', [{ id: 'e1', content: 'mine now' }]),
+    );
+
+    expect(foreign.status).toBe(403);
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+  });
+
   it('starts at once with multitask=interrupt when the thread has no active run', async () => {
     const first = await startRun(service.baseUrl, user, runInput('mt-idle', 'run-1', [{ id: 'u1', content: 'go' }]));
     expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
