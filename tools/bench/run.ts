@@ -9,6 +9,7 @@ import { drainModesReport, measureDrainModes, type DrainModesOptions } from './d
 import { eventLogReport, measureEventLog, type EventLogOptions } from './event-log.bench';
 import { handoverGapReport, measureHandoverGap, type HandoverGapOptions } from './handover-gap.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
+import { interruptLatencyReport, measureInterruptLatency, type InterruptLatencyOptions } from './interrupt-latency.bench';
 import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead.bench';
 import { aiSdkSubject } from './ai-sdk-subject';
 import { joinReplayReport, measureJoinReplay, type JoinReplayOptions } from './join-replay.bench';
@@ -75,6 +76,8 @@ const REQUEST_COST: RequestCostOptions = {
   attackers: 4,
   latencyWindowMs: 5_000,
 };
+/** Tools long enough that the active run is always mid-call when the interrupt comes. */
+const INTERRUPT_LATENCY: InterruptLatencyOptions = { runs: 30, warmupRuns: 3, steps: 5, toolMs: 2_000, reasoningMs: 100, eventTimeoutMs: 15_000 };
 const DRAIN_MODES: DrainModesOptions = { runs: 1_000, reasoningMs: 600_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000, continueDeadlineMs: 60_000 };
 
 /** `--quick`: (l) at small sizes, a check that it runs rather than a measurement. */
@@ -227,6 +230,13 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       '(m) request cost before authentication',
       () => measureRequestCost(REQUEST_COST),
       requestCostReport,
+      (r) => r.problems,
+    ),
+  n: () =>
+    section(
+      '(n) interrupt latency',
+      () => measureInterruptLatency(INTERRUPT_LATENCY),
+      interruptLatencyReport,
       (r) => r.problems,
     ),
 };
