@@ -101,6 +101,23 @@ describe('a tool call that needs approval', () => {
     expect(stored.findIndex((m) => m.role === 'tool')).toBeLessThan(stored.findIndex((m) => m.content === 'never mind, do this instead'));
   });
 
+  it('removes the paused run for a new message sent with multitask=rollback, and runs the message', async () => {
+    const service = await services.start({ env: approvalEnv });
+    const paused = await startRun(service.baseUrl, token, runInput('rollback-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
+    expect(await paused.terminal()).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+
+    const next = await postRun(
+      `${service.baseUrl}/v1/runs?multitask=rollback`,
+      { authorization: `Bearer ${token}` },
+      runInput('rollback-pause', 'run-2', [{ id: 'u2', content: 'forget that' }]),
+    );
+
+    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
+    expect(next.events[1]).toMatchObject({ type: 'CUSTOM', name: 'run_rolled_back', value: { runId: 'run-1', effects: [] } });
+    const stored = await history(service, 'rollback-pause');
+    expect(stored.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['forget that']);
+  });
+
   it('refuses a plain message, an unknown interrupt id, a missing answer and a payload without approved, writing nothing', async () => {
     const { service, interrupt } = await pausedAcrossRestart('bad-answers');
     const before = await history(service, 'bad-answers');

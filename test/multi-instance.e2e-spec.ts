@@ -87,6 +87,23 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
     expect(new Set(started).size).toBe(started.length);
   });
 
+  it('rolls back on B the run active on A for a new run with multitask=rollback: only the new run stays, the done calls listed first', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const first = await startRun(a.baseUrl, user, runInput('thread-x-rollback', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    const input = runInput('thread-x-rollback', 'run-2', [{ id: 'u2', content: 'start over' }]);
+    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=rollback`, { authorization: `Bearer ${user}` }, input);
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_REPLACED', replacedBy: { runId: 'run-2', multitask: 'rollback' } });
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    expect(second.events[1]).toMatchObject({ type: 'CUSTOM', name: 'run_rolled_back', value: { runId: 'run-1' } });
+    expect((second.events[1] as AgUiEvent).value.effects.length).toBeGreaterThan(0);
+    const messages = await toolResults(a, 'thread-x-rollback');
+    expect(messages.every((m) => m.runId === 'run-2')).toBe(true);
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['start over']);
+  });
+
   it('lets one of two new runs sent at once with multitask=interrupt, to A and to B, follow the active run; the other is refused with 409', async () => {
     const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
     const first = await startRun(a.baseUrl, user, runInput('thread-x-race', 'run-1', [{ id: 'u1', content: 'go' }]));

@@ -26,9 +26,10 @@ const history = async (threadId: string) =>
   }>;
 
 /**
- * A second message while the agent works, on one instance (SQLite): refused by default, or,
- * with `?multitask=interrupt`, the active run stops at its next safe point (the call it cut
- * answered as for a cancel) and the new run follows on the whole history.
+ * A second message while the agent works, on one instance (SQLite): refused by default; with
+ * `?multitask=interrupt` the active run stops at its next safe point (the call it cut answered
+ * as for a cancel) and the new run follows on the whole history; with `rollback` what the active
+ * run added is removed first.
  */
 describe('a new run on a thread whose run is active', () => {
   it('is refused with 409 RUN_IN_PROGRESS by default, and the active run goes on', async () => {
@@ -74,6 +75,36 @@ describe('a new run on a thread whose run is active', () => {
     expect(thread).toMatchObject({ status: 'idle', lastRun: { runId: 'run-2', status: 'completed' } });
   });
 
+  it("rolls the active run back with multitask=rollback: its messages gone, its done tool calls listed in the new run's first event", async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-rollback', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a first tool result');
+
+    const second = await post(
+      'mt-rollback',
+      'run-2',
+      [
+        { id: 'u1', content: 'go' },
+        { id: 'u2', content: 'start over, the other account' },
+      ],
+      '?multitask=rollback',
+    );
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_REPLACED', replacedBy: { runId: 'run-2', multitask: 'rollback' } });
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    expect(second.events[1]).toMatchObject({
+      type: 'CUSTOM',
+      name: 'run_rolled_back',
+      value: {
+        runId: 'run-1',
+        effects: expect.arrayContaining([expect.objectContaining({ toolName: 'demo_step', status: 'finished', result: 'step 1 done' })]),
+      },
+    });
+    const stored = await history('mt-rollback');
+    expect(stored.every((m) => m.runId === 'run-2')).toBe(true);
+    // The rolled-back run's input, resent by the client, is not added again.
+    expect(stored.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['start over, the other account']);
+  });
+
   it("refuses another user's interrupt with 403, stopping nothing", async () => {
     const first = await startRun(service.baseUrl, user, runInput('mt-foreign', 'run-1', [{ id: 'u1', content: 'go' }]));
     await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
@@ -102,7 +133,7 @@ describe('a new run on a thread whose run is active', () => {
     await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
 
     const refusals = await Promise.all(
-      ['sometimes', 'enqueue', 'rollback'].map((multitask) => post('mt-bad', 'run-2', [{ id: 'u2', content: 'x' }], `?multitask=${multitask}`)),
+      ['sometimes', 'enqueue', 'Interrupt'].map((multitask) => post('mt-bad', 'run-2', [{ id: 'u2', content: 'x' }], `?multitask=${multitask}`)),
     );
 
     for (const refusal of refusals) {

@@ -33,6 +33,7 @@ export type {
 } from './agent/agent-release.js';
 export { StopReason } from './agent/stop-reason.js';
 export { MULTITASK_STRATEGIES, SERVED_MULTITASK_STRATEGIES, type MultitaskStrategy, type RunReplacement } from './agent/multitask.js';
+export { RUN_ROLLED_BACK_EVENT } from './runs/rollback-announcement.js';
 export type { InterruptedState } from './contracts/interrupted-state.js';
 export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook.js';
 

@@ -5,7 +5,10 @@
  *   what it did (its cut tool calls answered as for a cancel, its stream ending with
  *   `RUN_ERROR` `RUN_REPLACED`), then the new run starts with the whole history, its new
  *   messages last;
- * - `enqueue` and `rollback`: named by the contract, not served yet: refused with 422.
+ * - `rollback`: as `interrupt`, then what the stopped run added is removed (its messages and
+ *   tool records; a run paused for approval is removed too), and the new run's stream opens
+ *   with a CUSTOM `run_rolled_back` event listing the tool calls whose effects happened;
+ * - `enqueue`: named by the contract, not served yet: refused with 400.
  */
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
@@ -13,7 +16,7 @@ export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 export const MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'enqueue', 'interrupt', 'rollback'];
 
 /** The strategies this version serves. */
-export const SERVED_MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'interrupt'];
+export const SERVED_MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'interrupt', 'rollback'];
 
 /** The run that replaced a stopped one, and how: carried by the stop and by its terminal event. */
 export interface RunReplacement {

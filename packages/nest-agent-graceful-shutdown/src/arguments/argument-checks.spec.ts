@@ -67,11 +67,12 @@ describe('checkMultitask', () => {
     expect(checkMultitask(undefined)).toBeUndefined();
     expect(checkMultitask('reject')).toBe('reject');
     expect(checkMultitask('interrupt')).toBe('interrupt');
+    expect(checkMultitask('rollback')).toBe('rollback');
   });
 
-  it.each(['enqueue', 'rollback', 'sometimes', ['interrupt', 'reject'], 3])('refuses %p with 400 INVALID_MULTITASK naming the field', (value) => {
+  it.each(['enqueue', 'Rollback', 'sometimes', ['interrupt', 'reject'], 3])('refuses %p with 400 INVALID_MULTITASK naming the field', (value) => {
     expect(() => checkMultitask(value)).toThrow(
-      expect.objectContaining({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: must be one of reject, interrupt/) }),
+      expect.objectContaining({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: must be one of reject, interrupt, rollback/) }),
     );
   });
 });

@@ -95,6 +95,23 @@ export interface CancelApprovalCommand {
   closingMessages: { runId: string; messages: readonly AgentMessage[] };
 }
 
+/** A rollback of a thread's last run (multitask `rollback`): which run, by its latest attempt. */
+export interface RollbackRunCommand {
+  threadId: string;
+  /** The run's latest attempt (`lastRun.key`): nothing is removed once the thread moved on. */
+  runKey: string;
+  runId: string;
+}
+
+/** What a rollback removed. */
+export interface RolledBackRun {
+  runId: string;
+  /** The ids of the messages the run had added, in order. */
+  messageIds: string[];
+  /** The execution records of the run's tool calls: a `finished` one's effect happened and stays. */
+  toolCalls: ToolCallRecord[];
+}
+
 /** Thrown by `startRun` when the thread already has an active run. */
 export class ThreadBusyError extends Error {
   override readonly name = 'ThreadBusyError';
@@ -156,6 +173,14 @@ export interface SessionStore {
    * `runKey` any more (answered, canceled, or a newer release wrote it).
    */
   cancelApproval(command: CancelApprovalCommand): Promise<boolean>;
+  /**
+   * Removes what a thread's last run added, in one transaction (multitask `rollback`): its
+   * messages (the thread's last ones) and its tool calls' records; the thread reads `idle`
+   * with the messages before the run. Null, removing nothing, when the thread has an active
+   * run, its last attempt is not `runKey`, or anything was appended after the run. Optional: a
+   * store without it does not serve `rollback`.
+   */
+  rollbackRun?(command: RollbackRunCommand): Promise<RolledBackRun | null>;
   /**
    * Extends the leases `instanceId` holds for these run attempts. Returns the run keys whose
    * lease is gone (taken over or recovered as a crash): those runs must stop. It must not

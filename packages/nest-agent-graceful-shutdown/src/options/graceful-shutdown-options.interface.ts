@@ -176,9 +176,9 @@ export interface RunOptions {
   onDisconnect?: 'continue' | 'cancel';
   /**
    * What a new run does on a thread whose run is active, unless its request says
-   * (`RunRequestOptions.multitask`): `reject` (409 `RUN_IN_PROGRESS`) or `interrupt` (the
-   * active run, on any instance, stops at its next safe point and the new run follows it). See
-   * `MultitaskStrategy`.
+   * (`RunRequestOptions.multitask`): `reject` (409 `RUN_IN_PROGRESS`), `interrupt` (the
+   * active run, on any instance, stops at its next safe point and the new run follows it) or
+   * `rollback` (the same, then what the stopped run added is removed). See `MultitaskStrategy`.
    * @default 'reject'
    */
   multitask?: MultitaskStrategy;

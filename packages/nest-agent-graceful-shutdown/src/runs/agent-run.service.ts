@@ -14,7 +14,9 @@ import { AgentReleaseCheck } from './agent-release-check.js';
 import { planThreadRun } from './thread-run-plan.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
-import { SESSION_STORE, ThreadBusyError, type SessionStore } from '../contracts/session-store.interface.js';
+import { SESSION_STORE, ThreadBusyError, type RolledBackRun, type SessionStore } from '../contracts/session-store.interface.js';
+import { InvalidMultitaskError } from '../errors/invalid-multitask.error.js';
+import type { MultitaskStrategy } from '../agent/multitask.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
@@ -102,12 +104,20 @@ export class AgentRunService {
     checkRunInput(input);
     checkEventId('lastEventId', request.lastEventId);
     const multitask = checkMultitask(request.multitask) ?? this.options.multitask;
+    // A store may leave rollbacks out (`SessionStore.rollbackRun` is optional).
+    if (multitask === 'rollback' && !this.store.rollbackRun) throw new InvalidMultitaskError(multitask, ['reject', 'interrupt']);
     let thread = await this.store.findThread(input.threadId);
     const existing = thread && (await this.existing(userId, thread, input, request));
     if (existing) return existing;
-    if (thread?.activeRunId && multitask === 'interrupt') thread = await this.replaceActive(userId, thread, input.runId, agent);
+    let rolledBack: RolledBackRun | undefined;
+    const replacing = thread?.activeRunId && multitask !== 'reject';
+    if (replacing) thread = await this.replaceActive(userId, thread!, input.runId, agent, multitask);
+    // A rollback removes the run it stopped, or the one paused for approval.
+    if (thread?.lastRun && multitask === 'rollback' && (replacing || thread.status === 'awaiting_approval')) {
+      ({ thread, rolledBack } = await this.rollBack(userId, thread));
+    }
     try {
-      return await this.admit(userId, input, agent, thread, false, multitask === 'interrupt');
+      return await this.admit(userId, input, agent, thread, { declineApprovals: multitask === 'interrupt', rolledBack });
     } catch (error) {
       if (!(error instanceof RunInProgressError)) throw error;
       // Lost a race: an identical request may have made the run meanwhile; then it is joined.
@@ -126,17 +136,38 @@ export class AgentRunService {
    * admission are checked first: a request refused anyway stops nothing. A run that has not
    * stopped within `REPLACE_WAIT_MS` leaves the request refused (`RunInProgressError`).
    */
-  private async replaceActive(userId: string, thread: ThreadRecord, runId: string, agent: AgentRef): Promise<ThreadRecord | null> {
+  private async replaceActive(
+    userId: string,
+    thread: ThreadRecord,
+    runId: string,
+    agent: AgentRef,
+    multitask: MultitaskStrategy,
+  ): Promise<ThreadRecord | null> {
     const { threadId } = thread;
     const active = thread.activeRunId!;
     this.agents.resolve(agent);
     this.coordinator.assertAcceptingRuns();
     await this.threads.assertAccess(userId, thread);
     const ended = waitForRunEnd({ signals: this.signals, store: this.store }, threadId, active, REPLACE_WAIT_MS);
-    await this.signals.publishCancel({ threadId, runId: active, requestedAt: Date.now(), replacedBy: { runId, multitask: 'interrupt' } });
-    this.logger.log('run replacing the active run', { threadId, runId, activeRunId: active, multitask: 'interrupt' });
+    await this.signals.publishCancel({ threadId, runId: active, requestedAt: Date.now(), replacedBy: { runId, multitask } });
+    this.logger.log('run replacing the active run', { threadId, runId, activeRunId: active, multitask });
     if (!(await ended)) throw new RunInProgressError(threadId, active);
     return this.store.findThread(threadId);
+  }
+
+  /**
+   * Removes what the thread's last run added (multitask `rollback`): a run just stopped for
+   * this request, or one paused for approval. The thread as it is then, and what was removed;
+   * `RunInProgressError` when the thread moved on meanwhile (another run started).
+   */
+  private async rollBack(userId: string, thread: ThreadRecord): Promise<{ thread: ThreadRecord | null; rolledBack: RolledBackRun }> {
+    await this.threads.assertAccess(userId, thread);
+    const { threadId } = thread;
+    const last = thread.lastRun!;
+    const rolledBack = await this.store.rollbackRun!({ threadId, runKey: last.key, runId: last.runId });
+    if (!rolledBack) throw new RunInProgressError(threadId, thread.activeRunId);
+    this.logger.log('run rolled back', { threadId, runId: last.runId, messages: rolledBack.messageIds.length, toolCalls: rolledBack.toolCalls.length });
+    return { thread: await this.store.findThread(threadId), rolledBack };
   }
 
   /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */
@@ -164,7 +195,7 @@ export class AgentRunService {
     // A thread a newer release wrote is that release's to continue.
     if (!thread || thread.newerFormatVersion !== undefined || !runId || !agentName || !this.agents.get(agentName)) return null;
     try {
-      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread, true);
+      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread, { continued: true });
     } catch (error) {
       // Another instance was first, or this release's policy leaves the thread to the release that wrote it.
       if (error instanceof RunInProgressError || error instanceof AgentVersionChangedError) return null;
@@ -174,17 +205,18 @@ export class AgentRunService {
 
   /**
    * @param thread the thread as just read; null when it does not exist yet.
-   * @param continued true when an instance continues the interrupted `thread` on its own, with no client.
-   * @param declineApprovals a new message on a thread paused for approval declines what waits (multitask `interrupt`).
+   * @param how `continued`: an instance continues the interrupted `thread` on its own, with no
+   * client; `declineApprovals`: a new message on a thread paused for approval declines what
+   * waits (multitask `interrupt`); `rolledBack`: what this request's rollback removed.
    */
   private async admit(
     userId: string,
     input: ValidRunInput,
     ref: AgentRef,
     thread: ThreadRecord | null,
-    continued = false,
-    declineApprovals = false,
+    how: { continued?: boolean; declineApprovals?: boolean; rolledBack?: RolledBackRun } = {},
   ): Promise<AgentRun> {
+    const { continued = false, declineApprovals = false, rolledBack } = how;
     const { threadId, runId } = input;
     const { agent, name: agentName } = this.agents.resolve(ref);
     this.coordinator.assertAcceptingRuns();
@@ -193,7 +225,8 @@ export class AgentRunService {
     if (thread?.newerFormatVersion !== undefined) throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
     if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
     const history = thread ? await this.store.loadMessages(threadId) : [];
-    const known = new Set(history.map((message) => message.id));
+    // The rolled-back run's input, resent by a client that resends the whole conversation, stays out.
+    const known = new Set([...history.map((message) => message.id), ...(rolledBack?.messageIds ?? [])]);
     const newMessages = input.userMessages
       .filter((message) => !known.has(message.id))
       .map((message): AgentMessage => ({ id: message.id, role: 'user', content: message.content }));
@@ -263,6 +296,7 @@ export class AgentRunService {
       channel,
       streams: { retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
       continuation: continued && channel.continuing,
+      rolledBack,
       telemetry: new RunTelemetry(this.telemetry, {
         threadId,
         runId,

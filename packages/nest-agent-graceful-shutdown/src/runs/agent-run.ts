@@ -21,6 +21,7 @@ import { DurableRunHandle } from '../handle/durable-run-handle.js';
 import { toServerResponse, type HttpResponseTarget } from '../http/server-response.js';
 import { EventLogger } from '../logging/event-logger.js';
 import { announceRelease } from './release-announcement.js';
+import { rolledBackEvent } from './rollback-announcement.js';
 
 /** How long the end of an attempt waits for its events to reach the log, in milliseconds. */
 const LOG_FLUSH_TIMEOUT_MS = 5_000;
@@ -97,6 +98,7 @@ export class AgentRun {
     });
     this.spec.telemetry.start();
     if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
+    if (this.spec.rolledBack) emit(rolledBackEvent(this.spec.rolledBack));
     announceRelease(this.spec, emit);
     logger.log('run started', { threadId, runId, resumedCalls: this.spec.toRun.length, continuation: this.spec.continuation || undefined });
     const handle = new DurableRunHandle({

@@ -1,3 +1,4 @@
+import type { RolledBackRun } from '../contracts/session-store.interface.js';
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { AgentRelease, AgentVersionChange, NotRunCall } from '../agent/agent-release.js';
@@ -58,6 +59,8 @@ export interface AgentRunSpec {
   };
   /** True when an instance continues the run on its own: the log's `RUN_STARTED` is already there. */
   continuation: boolean;
+  /** What this run's request rolled back (multitask `rollback`): announced after `RUN_STARTED`. */
+  rolledBack?: RolledBackRun;
   /** The attempt's traces and metrics. */
   telemetry: RunTelemetry;
 }

@@ -10,11 +10,14 @@ import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallReco
 import { RunEndWriter } from './run-end-writer.js';
 import { writeRunStart } from './run-start-rows.js';
 import { writeApprovalCancel } from './approval-cancel-rows.js';
+import { writeRunRollback } from './run-rollback-rows.js';
 import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows.js';
 import { understandsFormat, understoodFormatWhere } from './record-format.js';
 import {
   ThreadBusyError,
   type CancelApprovalCommand,
+  type RollbackRunCommand,
+  type RolledBackRun,
   type CheckpointTarget,
   type FinishRunCommand,
   type SessionStore,
@@ -151,6 +154,11 @@ export class TypeOrmSessionStore implements SessionStore {
   /** See `SessionStore.cancelApproval`. */
   cancelApproval(command: CancelApprovalCommand): Promise<boolean> {
     return this.db.transaction((manager) => writeApprovalCancel(this.db, manager, command, this.at()));
+  }
+
+  /** See `SessionStore.rollbackRun`. */
+  rollbackRun(command: RollbackRunCommand): Promise<RolledBackRun | null> {
+    return this.db.transaction((manager) => writeRunRollback(this.db, manager, command, this.at()));
   }
 
   /** Renews on a path checkpoints cannot starve (see `SessionDatabase.renewal`). */

@@ -10,6 +10,8 @@ export {
   type CheckpointTarget,
   type CancelApprovalCommand,
   type FinishRunCommand,
+  type RollbackRunCommand,
+  type RolledBackRun,
   type SessionStore,
   type StartedRun,
   type StartRunCommand,
