@@ -15,8 +15,6 @@ import { planThreadRun } from './thread-run-plan.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
 import { SESSION_STORE, ThreadBusyError, type RolledBackRun, type SessionStore } from '../contracts/session-store.interface.js';
-import { InvalidMultitaskError } from '../errors/invalid-multitask.error.js';
-import type { MultitaskStrategy } from '../agent/multitask.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
@@ -29,7 +27,7 @@ import { RunEventChannel } from '../streams/run-event-channel.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 import { checkRunInput, type ValidRunInput } from './run-input.js';
 import { checkEventId, checkId, checkMultitask, checkUserId } from '../arguments/argument-checks.js';
-import { waitForRunEnd } from './run-end-wait.js';
+import { ActiveRunReplacement } from './active-run-replacement.js';
 import { assertMessageLimits } from '../options/run-limits.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { RunTelemetry } from '../telemetry/run-telemetry.js';
@@ -37,9 +35,6 @@ import { RunStreamService } from './run-stream.service.js';
 import { existingRunRequest } from './existing-run-request.js';
 import type { RunAnswer, RunRequestOptions } from './run-answer.js';
 import { EventLogger } from '../logging/event-logger.js';
-
-/** How long a new run waits for the active run it replaces (multitask `interrupt`) to stop, in milliseconds. */
-export const REPLACE_WAIT_MS = 30_000;
 
 /**
  * Starts and continues agent runs on durable threads. Every run it starts carries the
@@ -49,6 +44,7 @@ export const REPLACE_WAIT_MS = 30_000;
 export class AgentRunService {
   private readonly logger = new EventLogger('AgentRunService');
   private readonly releases: AgentReleaseCheck;
+  private readonly replacement: ActiveRunReplacement;
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -65,6 +61,7 @@ export class AgentRunService {
     private readonly resumeModeSetting: ResumeModeSetting,
   ) {
     this.releases = new AgentReleaseCheck(options);
+    this.replacement = new ActiveRunReplacement({ store, signals, threads, agents, coordinator });
   }
 
   /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`); decided once, from the store and the bus. */
@@ -104,18 +101,11 @@ export class AgentRunService {
     checkRunInput(input);
     checkEventId('lastEventId', request.lastEventId);
     const multitask = checkMultitask(request.multitask) ?? this.options.multitask;
-    // A store may leave rollbacks out (`SessionStore.rollbackRun` is optional).
-    if (multitask === 'rollback' && !this.store.rollbackRun) throw new InvalidMultitaskError(multitask, ['reject', 'interrupt']);
-    let thread = await this.store.findThread(input.threadId);
-    const existing = thread && (await this.existing(userId, thread, input, request));
+    this.replacement.check(multitask);
+    const found = await this.store.findThread(input.threadId);
+    const existing = found && (await this.existing(userId, found, input, request));
     if (existing) return existing;
-    let rolledBack: RolledBackRun | undefined;
-    const replacing = thread?.activeRunId && multitask !== 'reject';
-    if (replacing) thread = await this.replaceActive(userId, thread!, input.runId, agent, multitask);
-    // A rollback removes the run it stopped, or the one paused for approval.
-    if (thread?.lastRun && multitask === 'rollback' && (replacing || thread.status === 'awaiting_approval')) {
-      ({ thread, rolledBack } = await this.rollBack(userId, thread));
-    }
+    const { thread, rolledBack } = await this.replacement.clear(userId, found, input.runId, agent, multitask);
     try {
       return await this.admit(userId, input, agent, thread, { declineApprovals: multitask === 'interrupt', rolledBack });
     } catch (error) {
@@ -126,48 +116,6 @@ export class AgentRunService {
       if (raced) return raced;
       throw error;
     }
-  }
-
-  /**
-   * Stops the thread's active run, on whichever instance runs it, for the new run `runId`
-   * (multitask `interrupt`): its stop travels as a cancel naming the new run, so it ends at its
-   * next safe point keeping what it did, its stream with `RUN_REPLACED`. Resolves the thread as
-   * it is once that end is durable. The caller's access, the agent and this instance's
-   * admission are checked first: a request refused anyway stops nothing. A run that has not
-   * stopped within `REPLACE_WAIT_MS` leaves the request refused (`RunInProgressError`).
-   */
-  private async replaceActive(
-    userId: string,
-    thread: ThreadRecord,
-    runId: string,
-    agent: AgentRef,
-    multitask: MultitaskStrategy,
-  ): Promise<ThreadRecord | null> {
-    const { threadId } = thread;
-    const active = thread.activeRunId!;
-    this.agents.resolve(agent);
-    this.coordinator.assertAcceptingRuns();
-    await this.threads.assertAccess(userId, thread);
-    const ended = waitForRunEnd({ signals: this.signals, store: this.store }, threadId, active, REPLACE_WAIT_MS);
-    await this.signals.publishCancel({ threadId, runId: active, requestedAt: Date.now(), replacedBy: { runId, multitask } });
-    this.logger.log('run replacing the active run', { threadId, runId, activeRunId: active, multitask });
-    if (!(await ended)) throw new RunInProgressError(threadId, active);
-    return this.store.findThread(threadId);
-  }
-
-  /**
-   * Removes what the thread's last run added (multitask `rollback`): a run just stopped for
-   * this request, or one paused for approval. The thread as it is then, and what was removed;
-   * `RunInProgressError` when the thread moved on meanwhile (another run started).
-   */
-  private async rollBack(userId: string, thread: ThreadRecord): Promise<{ thread: ThreadRecord | null; rolledBack: RolledBackRun }> {
-    await this.threads.assertAccess(userId, thread);
-    const { threadId } = thread;
-    const last = thread.lastRun!;
-    const rolledBack = await this.store.rollbackRun!({ threadId, runKey: last.key, runId: last.runId });
-    if (!rolledBack) throw new RunInProgressError(threadId, thread.activeRunId);
-    this.logger.log('run rolled back', { threadId, runId: last.runId, messages: rolledBack.messageIds.length, toolCalls: rolledBack.toolCalls.length });
-    return { thread: await this.store.findThread(threadId), rolledBack };
   }
 
   /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */

@@ -8,6 +8,7 @@ import { checkOptionalId, checkWaitMs } from '../arguments/argument-checks.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';
+import { waitForRunEnd } from './run-end-wait.js';
 
 /** The answer to a cancel request. */
 export interface CancelResult {
@@ -53,28 +54,16 @@ export class RunCancelService {
     }
     const target = runId ?? thread.activeRunId ?? thread.lastRun?.runId ?? null;
     const active = target !== null && thread.activeRunId === target;
-    let ended: Promise<boolean> | undefined;
-    let stopWaiting = () => {};
-    if (active && waitMs !== undefined) {
-      ended = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), waitMs);
-        const unsubscribe = this.signals.onRunEnded(threadId, target, () => resolve(true));
-        stopWaiting = () => {
-          clearTimeout(timer);
-          unsubscribe();
-        };
-      });
-    }
+    const giveUp = new AbortController();
+    // Waited on from before the cancel is sent, so its run-ended notice is not missed.
+    const ended =
+      active && waitMs !== undefined ? waitForRunEnd({ signals: this.signals, store: this.store }, threadId, target!, waitMs, giveUp.signal) : undefined;
     try {
       if (active) await this.signals.publishCancel({ threadId, runId: target, requestedAt: Date.now() });
       if (waitMs === undefined) return { threadId, runId: target, accepted: true };
-      if (ended && target) {
-        // The run may have ended between the read above and the subscription.
-        const current = await this.store.findRun(threadId, target);
-        if (current?.status === 'running') await ended;
-      }
+      await ended;
     } finally {
-      stopWaiting();
+      giveUp.abort();
     }
     const run = target ? await this.store.findRun(threadId, target) : null;
     const after = await this.store.findThread(threadId);

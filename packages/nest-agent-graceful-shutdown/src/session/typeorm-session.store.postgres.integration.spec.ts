@@ -12,18 +12,22 @@ import { TypeOrmSessionStore } from './typeorm-session.store.js';
 
 const databases = usePostgresDatabases('contract');
 
-describeSessionStoreContract('TypeOrmSessionStore on PostgreSQL', async (settings) => {
-  const dataSource = await databases.open();
-  const store = new TypeOrmSessionStore(dataSource, settings);
-  return {
-    store,
-    advanceDatabaseClock: (ms) => advanceLeaseClock(dataSource, ms),
-    close: async () => {
-      await store.onApplicationShutdown();
-      await dataSource.destroy();
-    },
-  };
-});
+describeSessionStoreContract(
+  'TypeOrmSessionStore on PostgreSQL',
+  async (settings) => {
+    const dataSource = await databases.open();
+    const store = new TypeOrmSessionStore(dataSource, settings);
+    return {
+      store,
+      advanceDatabaseClock: (ms) => advanceLeaseClock(dataSource, ms),
+      close: async () => {
+        await store.onApplicationShutdown();
+        await dataSource.destroy();
+      },
+    };
+  },
+  { rollback: true },
+);
 
 describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
   const sources: DataSource[] = [];

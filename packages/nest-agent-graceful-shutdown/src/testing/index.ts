@@ -2,7 +2,7 @@
 // or Vitest with `globals: true`): every session store, every run event log, every signal bus, and every agent
 // loop driving a run handle; and `verifyDurability`, which interrupts your own agent at every point a
 // shutdown can stop it and checks the resume.
-export { describeSessionStoreContract, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract.js';
+export { describeSessionStoreContract, type SessionStoreFeatures, type SessionStoreFixture, type SessionStoreTestSettings } from './session-store.contract.js';
 export { describeRunEventLogContract, type RunEventLogFixture } from './run-event-log.contract.js';
 export { describeSignalBusContract, type SignalBusFixture } from './signal-bus.contract.js';
 export { describeRunHandleContract } from './run-handle.contract.js';

@@ -76,11 +76,22 @@ const shutdownMarker = (runId: string): InterruptedState => ({
   pendingToolCalls: [{ id: 'call-1', name: 'search', arguments: '{}', started: false }],
 });
 
+/** The optional methods a store under test declares it serves: their cases run, and require them. */
+export interface SessionStoreFeatures {
+  /** `rollbackRun` (multitask `rollback`). */
+  rollback?: boolean;
+}
+
 /**
  * The behaviour every `SessionStore` must have. Each test gets a fresh, empty store from
  * `makeStore`, so the same suite runs against SQLite, PostgreSQL or any other implementation.
+ * The cases of an optional method run when `features` declares it.
  */
-export function describeSessionStoreContract(name: string, makeStore: (settings: SessionStoreTestSettings) => Promise<SessionStoreFixture>): void {
+export function describeSessionStoreContract(
+  name: string,
+  makeStore: (settings: SessionStoreTestSettings) => Promise<SessionStoreFixture>,
+  features: SessionStoreFeatures = {},
+): void {
   describe(`${name} (SessionStore contract)`, () => {
     let fixture: SessionStoreFixture;
     let store: SessionStore;
@@ -319,48 +330,48 @@ export function describeSessionStoreContract(name: string, makeStore: (settings:
       expect(await store.findThread('t1')).toMatchObject({ status: 'interrupted', messageCount: 1 });
     });
 
-    it('rolls back the last run, when the store serves rollbacks: its messages and tool records removed, the thread as before it and idle', async () => {
-      if (!store.rollbackRun) return expect(store.rollbackRun).toBeUndefined();
-      const first = startCommand('t1', 'r1');
-      await store.startRun(first);
-      await store.finishRun({ ...shutdownEndOf(first), status: 'completed', stopReason: 'completed', interrupt: null });
-      const second = startCommand('t1', 'r2');
-      await store.startRun(second);
-      const call = { id: 'c2', name: 'refund', arguments: '{"order":7}' };
-      await store.appendMessages(checkpointTargetOf(second), [{ id: 'a2', role: 'assistant', content: '', toolCalls: [call] }]);
-      await store.recordToolCallStarted(checkpointTargetOf(second), call);
-      await store.appendMessages(checkpointTargetOf(second), [{ id: 'c2-result', role: 'tool', content: 'refunded', toolCallId: 'c2' }]);
-      await store.finishRun({ ...shutdownEndOf(second), status: 'canceled', stopReason: 'canceled', interrupt: null });
+    if (features.rollback) {
+      it('rolls back the last run: its messages and tool records removed, the thread as before it and idle', async () => {
+        const first = startCommand('t1', 'r1');
+        await store.startRun(first);
+        await store.finishRun({ ...shutdownEndOf(first), status: 'completed', stopReason: 'completed', interrupt: null });
+        const second = startCommand('t1', 'r2');
+        await store.startRun(second);
+        const call = { id: 'c2', name: 'refund', arguments: '{"order":7}' };
+        await store.appendMessages(checkpointTargetOf(second), [{ id: 'a2', role: 'assistant', content: '', toolCalls: [call] }]);
+        await store.recordToolCallStarted(checkpointTargetOf(second), call);
+        await store.appendMessages(checkpointTargetOf(second), [{ id: 'c2-result', role: 'tool', content: 'refunded', toolCallId: 'c2' }]);
+        await store.finishRun({ ...shutdownEndOf(second), status: 'canceled', stopReason: 'canceled', interrupt: null });
 
-      const rolled = await store.rollbackRun({ threadId: 't1', runKey: second.runKey, runId: 'r2' });
+        const rolled = await store.rollbackRun!({ threadId: 't1', runKey: second.runKey, runId: 'r2' });
 
-      expect(rolled).toMatchObject({
-        runId: 'r2',
-        messageIds: ['r2-u', 'a2', 'c2-result'],
-        toolCalls: [expect.objectContaining({ toolCallId: 'c2', status: 'finished', result: 'refunded' })],
+        expect(rolled).toMatchObject({
+          runId: 'r2',
+          messageIds: ['r2-u', 'a2', 'c2-result'],
+          toolCalls: [expect.objectContaining({ toolCallId: 'c2', status: 'finished', result: 'refunded' })],
+        });
+        expect((await store.loadMessages('t1')).map((m) => m.id)).toEqual(['r1-u']);
+        expect(await store.findToolCalls('t1', ['c2'])).toEqual([]);
+        expect(await store.findThread('t1')).toMatchObject({ status: 'idle', messageCount: 1, activeRunId: null });
+        await store.startRun({ ...startCommand('t1', 'r3'), expectedLastRunKey: second.runKey });
+        expect((await store.loadMessages('t1')).map((m) => [m.id, m.seq])).toEqual([
+          ['r1-u', 0],
+          ['r3-u', 1],
+        ]);
       });
-      expect((await store.loadMessages('t1')).map((m) => m.id)).toEqual(['r1-u']);
-      expect(await store.findToolCalls('t1', ['c2'])).toEqual([]);
-      expect(await store.findThread('t1')).toMatchObject({ status: 'idle', messageCount: 1, activeRunId: null });
-      await store.startRun({ ...startCommand('t1', 'r3'), expectedLastRunKey: second.runKey });
-      expect((await store.loadMessages('t1')).map((m) => [m.id, m.seq])).toEqual([
-        ['r1-u', 0],
-        ['r3-u', 1],
-      ]);
-    });
 
-    it('rolls back nothing while the run is active, or once another run followed it', async () => {
-      if (!store.rollbackRun) return expect(store.rollbackRun).toBeUndefined();
-      const first = startCommand('t1', 'r1');
-      await store.startRun(first);
+      it('rolls back nothing while the run is active, or once another run followed it', async () => {
+        const first = startCommand('t1', 'r1');
+        await store.startRun(first);
 
-      await expect(store.rollbackRun({ threadId: 't1', runKey: first.runKey, runId: 'r1' })).resolves.toBeNull();
-      await store.finishRun({ ...shutdownEndOf(first), status: 'completed', stopReason: 'completed', interrupt: null });
-      await store.startRun({ ...startCommand('t1', 'r2'), expectedLastRunKey: first.runKey });
-      await expect(store.rollbackRun({ threadId: 't1', runKey: first.runKey, runId: 'r1' })).resolves.toBeNull();
+        await expect(store.rollbackRun!({ threadId: 't1', runKey: first.runKey, runId: 'r1' })).resolves.toBeNull();
+        await store.finishRun({ ...shutdownEndOf(first), status: 'completed', stopReason: 'completed', interrupt: null });
+        await store.startRun({ ...startCommand('t1', 'r2'), expectedLastRunKey: first.runKey });
+        await expect(store.rollbackRun!({ threadId: 't1', runKey: first.runKey, runId: 'r1' })).resolves.toBeNull();
 
-      expect((await store.loadMessages('t1')).map((m) => m.id)).toEqual(['r1-u', 'r2-u']);
-    });
+        expect((await store.loadMessages('t1')).map((m) => m.id)).toEqual(['r1-u', 'r2-u']);
+      });
+    }
 
     it('records the release of the agent a run attempt was started with', async () => {
       await store.startRun({ ...startCommand('t1', 'r1'), agentRelease: { version: '2.0.0', fingerprint: '0123456789abcdef' } });
