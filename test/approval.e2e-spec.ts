@@ -101,6 +101,31 @@ describe('a tool call that needs approval', () => {
     expect(stored.findIndex((m) => m.role === 'tool')).toBeLessThan(stored.findIndex((m) => m.content === 'never mind, do this instead'));
   });
 
+  it('queues a new message sent with multitask=enqueue until the approval is answered and its run ended', async () => {
+    const service = await services.start({ env: approvalEnv });
+    const paused = await startRun(service.baseUrl, token, runInput('queue-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
+    const interrupt = ((await paused.terminal()) as AgUiEvent).outcome.interrupts[0];
+
+    const queued = await postRun(
+      `${service.baseUrl}/v1/runs?multitask=enqueue`,
+      { authorization: `Bearer ${token}` },
+      runInput('queue-pause', 'run-3', [{ id: 'u3', content: 'after that, one more' }]),
+    );
+    await queued.waitForEvent((e) => e.type === 'CUSTOM' && e.name === 'run_queued', 'the queued notice');
+    const approved = await startRun(
+      service.baseUrl,
+      token,
+      answer('queue-pause', 'run-2', [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]),
+    );
+
+    expect(queued.events[1]).toMatchObject({ value: { position: 1, activeRunId: null } });
+    expect(await approved.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    // The queued message's own step waits for approval again: this demo agent asks for every call.
+    expect(await queued.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-3', outcome: { type: 'interrupt' } });
+    const stored = await history(service, 'queue-pause');
+    expect(stored.findIndex((m) => m.content === 'step 1 done')).toBeLessThan(stored.findIndex((m) => m.content === 'after that, one more'));
+  });
+
   it('removes the paused run for a new message sent with multitask=rollback, and runs the message', async () => {
     const service = await services.start({ env: approvalEnv });
     const paused = await startRun(service.baseUrl, token, runInput('rollback-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));

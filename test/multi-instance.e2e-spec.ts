@@ -3,7 +3,7 @@ import { api, runInput, tokenFor } from './support/http';
 import { ServiceGroup } from './support/service-group';
 import type { ServiceProcess } from './support/service-process';
 import { MINUTE_MS, skewedClock } from './support/skewed-clock';
-import { postRun, startRun, type AgUiEvent } from './support/sse';
+import { FINISHED_RUN, joinRun, postRun, runShape, startRun, type AgUiEvent } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
 import { waitFor } from 'dev-services';
 
@@ -35,6 +35,14 @@ const toolResults = async (service: ServiceProcess, threadId: string) => {
 /** How many attempts the instances started for `threadId` (their `run started` log lines). */
 const runAttempts = (instances: readonly ServiceProcess[], threadId: string) =>
   instances.flatMap((service) => service.logs.split('\n')).filter((line) => line.includes('"run started"') && line.includes(`"threadId":"${threadId}"`)).length;
+
+/** How many attempts the instances started for one run. */
+const attemptsOf = (instances: readonly ServiceProcess[], threadId: string, runId: string) =>
+  instances
+    .flatMap((service) => service.logs.split('\n'))
+    .filter((line) => line.includes('"run started"') && line.includes(`"threadId":"${threadId}"`) && line.includes(`"runId":"${runId}"`)).length;
+
+const isQueuedNotice = (event: AgUiEvent) => event.type === 'CUSTOM' && event.name === 'run_queued';
 
 const isToolResult = (content: string) => (event: AgUiEvent) => event.type === 'TOOL_CALL_RESULT' && event.content === content;
 
@@ -128,6 +136,58 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
     expect(await winner.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect(contenders.find((stream) => stream.status === 409)!.error).toMatchObject({ code: 'RUN_IN_PROGRESS' });
     expect((await toolResults(b, 'thread-x-race')).filter((m) => m.role === 'user')).toHaveLength(2);
+  });
+
+  it("queues on B a new run while A runs the thread (multitask=enqueue): B's stream waits, then carries the run after A's, once", async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const first = await startRun(a.baseUrl, user, runInput('thread-x-queue', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const input = runInput('thread-x-queue', 'run-2', [{ id: 'u2', content: 'then the other account' }]);
+    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
+    await second.waitForEvent(isQueuedNotice, 'the queued notice');
+
+    expect(second.events[1]).toMatchObject({ value: { position: 1, activeRunId: 'run-1' } });
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    expect(runShape(second.frames)).toMatchObject(FINISHED_RUN);
+    const messages = await toolResults(a, 'thread-x-queue');
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.runId)).toEqual(['run-1', 'run-2']);
+    expect(attemptsOf([a, b], 'thread-x-queue', 'run-2')).toBe(1);
+    const started = toolLedger([a, b], 'demo tool started', 'thread-x-queue');
+    expect(new Set(started).size).toBe(started.length);
+  });
+
+  it('starts a queued run exactly once after the instance that queued it was killed (SIGKILL), with no client asking', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const first = await startRun(a.baseUrl, user, runInput('thread-x-queue-kill', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+    const input = runInput('thread-x-queue-kill', 'run-2', [{ id: 'u2', content: 'queued on B' }]);
+    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
+    await second.waitForEvent(isQueuedNotice, 'the queued notice');
+
+    b.kill('SIGKILL');
+    await b.waitForExit();
+
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    // Nobody re-joins: A takes the queue the killed instance left.
+    const thread = await waitFor(
+      async () => {
+        const { body } = await api(a.baseUrl, '/v1/threads/thread-x-queue-kill', { token: user });
+        // The thread's row and its last run's are two reads: wait for both to say it ended.
+        return body.lastRun?.runId === 'run-2' && body.lastRun.status === 'completed' && body.status === 'idle' && body;
+      },
+      'the queued run started and completed on A',
+      60_000,
+    );
+    expect(thread).toMatchObject({ status: 'idle', queuedRuns: 0 });
+    const joined = await joinRun(a.baseUrl, user, 'thread-x-queue-kill', { runId: 'run-2', lastEventId: 2 });
+    expect(await joined.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    expect(attemptsOf([a, b], 'thread-x-queue-kill', 'run-2')).toBe(1);
+    const messages = await toolResults(a, 'thread-x-queue-kill');
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['go', 'queued on B']);
+    const started = toolLedger([a, b], 'demo tool started', 'thread-x-queue-kill');
+    expect(new Set(started).size).toBe(started.length);
   });
 
   it('joins on B the run active on A when its identical request is retried there, and replays it on B once it ended, with one attempt', async () => {

@@ -1,6 +1,6 @@
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceProcess } from './support/service-process';
-import { postRun, startRun } from './support/sse';
+import { joinRun, postRun, runShape, startRun, FINISHED_RUN } from './support/sse';
 import { toolLedger } from './support/tool-ledger';
 
 const user = tokenFor('mira');
@@ -133,7 +133,7 @@ describe('a new run on a thread whose run is active', () => {
     await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
 
     const refusals = await Promise.all(
-      ['sometimes', 'enqueue', 'Interrupt'].map((multitask) => post('mt-bad', 'run-2', [{ id: 'u2', content: 'x' }], `?multitask=${multitask}`)),
+      ['sometimes', 'Enqueue', 'Interrupt'].map((multitask) => post('mt-bad', 'run-2', [{ id: 'u2', content: 'x' }], `?multitask=${multitask}`)),
     );
 
     for (const refusal of refusals) {
@@ -142,5 +142,92 @@ describe('a new run on a thread whose run is active', () => {
     }
     expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect((await history('mt-bad')).filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+});
+
+/** How many attempts the service started for a run (its `run started` log lines). */
+const attemptsOf = (threadId: string, runId: string) =>
+  service.logs.split('\n').filter((line) => line.includes('"run started"') && line.includes(`"threadId":"${threadId}"`) && line.includes(`"runId":"${runId}"`))
+    .length;
+
+/**
+ * `?multitask=enqueue`: the new run is stored at once and starts when the runs before it end, in
+ * arrival order; its stream opens at once, shows it waiting, then carries it to its end.
+ */
+describe('a new run queued on a busy thread (multitask=enqueue)', () => {
+  it('waits in its own stream while the active run goes on, then runs after it on the whole history, once', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-queue', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+
+    const second = await post('mt-queue', 'run-2', [{ id: 'u2', content: 'and then the other account' }], '?multitask=enqueue');
+    await second.waitForEvent((e) => e.type === 'CUSTOM' && e.name === 'run_queued', 'the queued notice');
+    const waiting = (await api(service.baseUrl, '/v1/threads/mt-queue', { token: user })).body;
+
+    expect(second.status).toBe(200);
+    expect(second.events.slice(0, 2)).toEqual([
+      { type: 'RUN_STARTED', threadId: 'mt-queue', runId: 'run-2' },
+      { type: 'CUSTOM', name: 'run_queued', value: { position: 1, activeRunId: 'run-1' } },
+    ]);
+    expect(waiting).toMatchObject({ activeRunId: 'run-1', queuedRuns: 1 });
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    expect(runShape(second.frames)).toMatchObject(FINISHED_RUN);
+    const stored = await history('mt-queue');
+    const at = stored.findIndex((m) => m.content === 'and then the other account');
+    expect(stored.slice(0, at).every((m) => m.runId === 'run-1')).toBe(true);
+    expect(stored.slice(at).every((m) => m.runId === 'run-2')).toBe(true);
+    expect(stored.slice(at).some((m) => m.role === 'assistant')).toBe(true);
+    expect(attemptsOf('mt-queue', 'run-2')).toBe(1);
+    const started = toolLedger([service], 'demo tool started', 'mt-queue');
+    expect(new Set(started).size).toBe(started.length);
+    expect((await api(service.baseUrl, '/v1/threads/mt-queue', { token: user })).body).toMatchObject({
+      status: 'idle',
+      queuedRuns: 0,
+      lastRun: { runId: 'run-2' },
+    });
+  });
+
+  it('starts queued runs in arrival order, and joins a retried enqueue to the same stream', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-queue-order', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+    const second = await post('mt-queue-order', 'run-2', [{ id: 'u2', content: 'second' }], '?multitask=enqueue');
+    await second.waitForEvent((e) => e.type === 'CUSTOM', 'the queued notice of run-2');
+    const third = await post('mt-queue-order', 'run-3', [{ id: 'u3', content: 'third' }], '?multitask=enqueue');
+    await third.waitForEvent((e) => e.type === 'CUSTOM', 'the queued notice of run-3');
+
+    const retried = await post('mt-queue-order', 'run-3', [{ id: 'u3', content: 'third' }], '?multitask=enqueue');
+
+    expect(third.events[1]).toMatchObject({ value: { position: 2 } });
+    expect(await third.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-3' });
+    expect(await retried.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-3' });
+    expect(retried.frames).toEqual(third.frames);
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    const users = (await history('mt-queue-order')).filter((m) => m.role === 'user').map((m) => m.runId);
+    expect(users).toEqual(['run-1', 'run-2', 'run-3']);
+    expect([attemptsOf('mt-queue-order', 'run-2'), attemptsOf('mt-queue-order', 'run-3')]).toEqual([1, 1]);
+  });
+
+  it('takes a queued run off the queue when its user cancels it: its stream ends RUN_CANCELED, the active run goes on, nothing of it is stored', async () => {
+    const first = await startRun(service.baseUrl, user, runInput('mt-queue-cancel', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+    const second = await post('mt-queue-cancel', 'run-2', [{ id: 'u2', content: 'never mind' }], '?multitask=enqueue');
+    await second.waitForEvent((e) => e.type === 'CUSTOM', 'the queued notice');
+
+    const cancel = await api(service.baseUrl, '/v1/runs/mt-queue-cancel/cancel?runId=run-2&waitMs=5000', { method: 'POST', token: user });
+
+    expect(cancel.body).toMatchObject({ runId: 'run-2', stopped: true, stopReason: 'canceled' });
+    expect(await second.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect((await history('mt-queue-cancel')).every((m) => m.runId === 'run-1')).toBe(true);
+    expect(attemptsOf('mt-queue-cancel', 'run-2')).toBe(0);
+    const joined = await joinRun(service.baseUrl, user, 'mt-queue-cancel', { runId: 'run-2' });
+    expect(await joined.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
+  });
+
+  it('starts at once on an idle thread', async () => {
+    const idle = await post('mt-queue-idle', 'run-1', [{ id: 'u1', content: 'go' }], '?multitask=enqueue');
+
+    expect(await idle.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect(idle.events.some((e) => e.type === 'CUSTOM' && e.name === 'run_queued')).toBe(false);
   });
 });

@@ -27,6 +27,8 @@ import { AutoResumer } from './runs/auto-resumer.service.js';
 import { RUN_EVENT_LOG } from './contracts/run-event-log.interface.js';
 import { OWNED_RUN_EVENT_LOG, runEventLogProviders, type OwnedRunEventLog } from './streams/run-event-log.providers.js';
 import { RunStreamService } from './runs/run-stream.service.js';
+import { QueueWatch } from './runs/queue-watch.js';
+import { QueuedRunStarter } from './runs/queued-run-starter.service.js';
 import { ResumeModeSetting } from './runs/resume-mode.setting.js';
 import { AgentTelemetry } from './telemetry/agent-telemetry.js';
 import { CreatorOwnsThread, THREAD_ACCESS_POLICY } from './threads/thread-access.policy.js';
@@ -70,6 +72,8 @@ import { EventLogger } from './logging/event-logger.js';
     ThreadQueryService,
     AgentRegistry,
     AutoResumer,
+    QueueWatch,
+    QueuedRunStarter,
     RunStreamService,
     AgentTelemetry,
   ],

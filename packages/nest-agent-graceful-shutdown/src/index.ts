@@ -32,8 +32,9 @@ export type {
   VersionChangePolicy,
 } from './agent/agent-release.js';
 export { StopReason } from './agent/stop-reason.js';
-export { MULTITASK_STRATEGIES, SERVED_MULTITASK_STRATEGIES, type MultitaskStrategy, type RunReplacement } from './agent/multitask.js';
+export { MULTITASK_STRATEGIES, type MultitaskStrategy, type RunReplacement } from './agent/multitask.js';
 export { RUN_ROLLED_BACK_EVENT } from './runs/rollback-announcement.js';
+export { RUN_QUEUED_EVENT } from './runs/queued-run-log.js';
 export type { InterruptedState } from './contracts/interrupted-state.js';
 export { GracefulShutdownHook } from './shutdown/graceful-shutdown.hook.js';
 

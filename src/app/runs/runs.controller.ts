@@ -19,7 +19,7 @@ export class RunsController {
   /**
    * Body: AG-UI `RunAgentInput`. Answers with the run's AG-UI events as server-sent events; a
    * request naming an existing run joins or replays it, after `Last-Event-ID` when sent. Query
-   * `multitask` (`reject`, the default, `interrupt` or `rollback`): what a new run does while the thread's
+   * `multitask` (`reject`, the default, `enqueue`, `interrupt` or `rollback`): what a new run does while the thread's
    * run is active.
    */
   @Post()

@@ -8,15 +8,16 @@
  * - `rollback`: as `interrupt`, then what the stopped run added is removed (its messages and
  *   tool records; a run paused for approval is removed too), and the new run's stream opens
  *   with a CUSTOM `run_rolled_back` event listing the tool calls whose effects happened;
- * - `enqueue`: named by the contract, not served yet: refused with 400.
+ * - `enqueue`: the new run is stored in the thread's queue at once and starts when the runs
+ *   before it have ended (the active run, a pause for approval once answered, runs queued
+ *   earlier), in arrival order, on whichever instance is there to start it, exactly once. Its
+ *   stream opens at once with `RUN_STARTED` and a CUSTOM `run_queued` event
+ *   `{position, activeRunId}`, waits, then carries the run's events to its terminal event.
  */
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
 /** Every strategy, in the order the contract names them. */
 export const MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'enqueue', 'interrupt', 'rollback'];
-
-/** The strategies this version serves. */
-export const SERVED_MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'interrupt', 'rollback'];
 
 /** The run that replaced a stopped one, and how: carried by the stop and by its terminal event. */
 export interface RunReplacement {

@@ -68,11 +68,12 @@ describe('checkMultitask', () => {
     expect(checkMultitask('reject')).toBe('reject');
     expect(checkMultitask('interrupt')).toBe('interrupt');
     expect(checkMultitask('rollback')).toBe('rollback');
+    expect(checkMultitask('enqueue')).toBe('enqueue');
   });
 
-  it.each(['enqueue', 'Rollback', 'sometimes', ['interrupt', 'reject'], 3])('refuses %p with 400 INVALID_MULTITASK naming the field', (value) => {
+  it.each(['queue', 'Rollback', 'sometimes', ['interrupt', 'reject'], 3])('refuses %p with 400 INVALID_MULTITASK naming the field', (value) => {
     expect(() => checkMultitask(value)).toThrow(
-      expect.objectContaining({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: must be one of reject, interrupt, rollback/) }),
+      expect.objectContaining({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: must be one of reject, enqueue, interrupt, rollback/) }),
     );
   });
 });

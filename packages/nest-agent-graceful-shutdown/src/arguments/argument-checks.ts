@@ -5,7 +5,7 @@ import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
 import { InvalidMultitaskError } from '../errors/invalid-multitask.error.js';
-import { SERVED_MULTITASK_STRATEGIES, type MultitaskStrategy } from '../agent/multitask.js';
+import { MULTITASK_STRATEGIES, type MultitaskStrategy } from '../agent/multitask.js';
 import { ID_RULE, isValidId } from './id-rule.js';
 import { isValidUserId, USER_ID_RULE } from './text-rule.js';
 
@@ -51,6 +51,6 @@ export function checkWaitMs(value: unknown, maxMs = MAX_WAIT_MS): number | undef
 /** A run request's multitask strategy: unset, or one this version serves; `InvalidMultitaskError` (400) otherwise. */
 export function checkMultitask(value: unknown): MultitaskStrategy | undefined {
   if (value === undefined) return undefined;
-  if (!SERVED_MULTITASK_STRATEGIES.includes(value as MultitaskStrategy)) throw new InvalidMultitaskError(value, SERVED_MULTITASK_STRATEGIES);
+  if (!MULTITASK_STRATEGIES.includes(value as MultitaskStrategy)) throw new InvalidMultitaskError(value, MULTITASK_STRATEGIES);
   return value as MultitaskStrategy;
 }

@@ -50,6 +50,8 @@ export interface ThreadRecord {
    * run service leaves such a thread alone, and the store reads neither its marker nor its state.
    */
   newerFormatVersion?: number;
+  /** How many runs wait in the thread's queue (multitask `enqueue`); absent from a store without a queue. */
+  queuedRuns?: number;
   createdAt: string;
   updatedAt: string;
 }

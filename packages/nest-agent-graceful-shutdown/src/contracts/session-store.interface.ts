@@ -40,6 +40,13 @@ export interface StartRunCommand {
    * @default unset: no limit
    */
   maxActiveRunsPerOwner?: number;
+  /**
+   * The run starts from the thread's queue (multitask `enqueue`): its queued entry is removed in
+   * the start's own transaction, and when there is none (another instance started it, or its user
+   * canceled it) nothing is written and `ThreadBusyError` is thrown. So a queued run starts once.
+   * @default unset: the run was not queued
+   */
+  queuedRunId?: string;
 }
 
 /** What `startRun` gives the attempt it started. */
@@ -112,6 +119,33 @@ export interface RolledBackRun {
   toolCalls: ToolCallRecord[];
 }
 
+/** A run's input as it waits in a thread's queue: what its request carried. */
+export interface QueuedRunInput {
+  /** The user messages of the request, in order. */
+  userMessages: { id: string; content: string }[];
+  /** Answers to the interrupts of a run paused for approval; empty otherwise. */
+  resume: { interruptId: string; status: 'resolved' | 'cancelled'; payload?: unknown }[];
+}
+
+/** A run stored to start when the thread's runs before it have ended (multitask `enqueue`). */
+export interface EnqueueRunCommand {
+  threadId: string;
+  runId: string;
+  /** Who asked for it: the run is started on their behalf. */
+  ownerId: string;
+  /** The registered name of the run's agent, so any instance can start it; null when unregistered. */
+  agentName: string | null;
+  input: QueuedRunInput;
+}
+
+/** A run waiting in a thread's queue. */
+export interface QueuedRun extends EnqueueRunCommand {
+  /** 1 for the next run to start, then 2… in arrival order. */
+  position: number;
+  /** ISO time the run was queued. */
+  enqueuedAt: string;
+}
+
 /** Thrown by `startRun` when the thread already has an active run. */
 export class ThreadBusyError extends Error {
   override readonly name = 'ThreadBusyError';
@@ -181,6 +215,24 @@ export interface SessionStore {
    * store without it does not serve `rollback`.
    */
   rollbackRun?(command: RollbackRunCommand): Promise<RolledBackRun | null>;
+  /**
+   * Stores a run in the thread's queue, after those already there, and counts it in the
+   * thread's `queuedRuns`, in one transaction. Idempotent: a run the queue holds already is
+   * answered as it is. Resolves null, storing nothing, when the thread does not exist or a newer
+   * release wrote it. The run starts through `startRun` with `queuedRunId`. Optional, with
+   * `findQueuedRuns` and `cancelQueuedRun`: a store without them does not serve `enqueue`.
+   */
+  enqueueRun?(command: EnqueueRunCommand): Promise<QueuedRun | null>;
+  /** The thread's queued runs, the next to start first. */
+  findQueuedRuns?(threadId: string): Promise<QueuedRun[]>;
+  /** Removes a run from the thread's queue (its user canceled it); false when it was not queued (started, or canceled before). */
+  cancelQueuedRun?(threadId: string, runId: string): Promise<boolean>;
+  /**
+   * Up to `limit` threads with queued runs that nothing holds back: no active run and no pause for
+   * approval, the longest waiting first. What an instance starts when the instance that queued
+   * a run is gone.
+   */
+  findStartableQueues?(limit: number): Promise<string[]>;
   /**
    * Extends the leases `instanceId` holds for these run attempts. Returns the run keys whose
    * lease is gone (taken over or recovered as a crash): those runs must stop. It must not

@@ -1,4 +1,4 @@
-import { SERVED_MULTITASK_STRATEGIES } from '../agent/multitask.js';
+import { MULTITASK_STRATEGIES } from '../agent/multitask.js';
 import { constants } from 'node:os';
 import type {
   GracefulShutdownModuleOptions,
@@ -75,7 +75,7 @@ export const RUN_OPTIONS = {
   // Unset: the `version` of the package.json in the working directory (defaultAgentVersion).
   agentVersion: { rule: NON_EMPTY_STRING, default: undefined },
   onVersionChange: { rule: VERSION_CHANGE_POLICY, default: 'adapt' },
-  multitask: { rule: oneOf(...SERVED_MULTITASK_STRATEGIES), default: 'reject' },
+  multitask: { rule: oneOf(...MULTITASK_STRATEGIES), default: 'reject' },
 } satisfies OptionGroupDeclaration<RunOptions>;
 
 /** The options of `streams`. */

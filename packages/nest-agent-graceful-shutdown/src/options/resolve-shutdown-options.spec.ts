@@ -122,7 +122,9 @@ describe('resolveShutdownOptions', () => {
   it('refuses a value outside a choice, listing the choices', () => {
     expect(resolve({ runs: { resumeMode: 'manual' } })).toThrow(new RangeError("runs.resumeMode must be 'client' or 'auto', got 'manual'"));
     expect(resolve({ runs: { onDisconnect: 'stop' } })).toThrow(new RangeError("runs.onDisconnect must be 'continue' or 'cancel', got 'stop'"));
-    expect(resolve({ runs: { multitask: 'enqueue' } })).toThrow(new RangeError("runs.multitask must be 'reject', 'interrupt' or 'rollback', got 'enqueue'"));
+    expect(resolve({ runs: { multitask: 'queue' } })).toThrow(
+      new RangeError("runs.multitask must be 'reject', 'enqueue', 'interrupt' or 'rollback', got 'queue'"),
+    );
   });
 
   it('refuses a limit that is not a whole number, saying 0 is no limit', () => {

@@ -40,9 +40,13 @@ export interface ClearedThread {
 export class ActiveRunReplacement {
   constructor(private readonly deps: ActiveRunReplacementDeps) {}
 
-  /** Refuses `rollback` on a store that does not serve it, before anything is read. */
-  check(multitask: MultitaskStrategy): void {
-    if (multitask === 'rollback' && !this.deps.store.rollbackRun) throw new InvalidMultitaskError(multitask, ['reject', 'interrupt']);
+  /** Refuses `rollback` or `enqueue` on a store that does not serve it, before anything is read. */
+  check(multitask: MultitaskStrategy, queueServed: boolean): void {
+    const { store } = this.deps;
+    if ((multitask === 'rollback' && !store.rollbackRun) || (multitask === 'enqueue' && !queueServed)) {
+      const served = ['reject', 'interrupt', ...(queueServed ? ['enqueue'] : []), ...(store.rollbackRun ? ['rollback'] : [])];
+      throw new InvalidMultitaskError(multitask, served);
+    }
   }
 
   /** The thread as the new run `runId` finds it, once `multitask` made way. */

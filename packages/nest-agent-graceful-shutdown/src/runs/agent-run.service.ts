@@ -14,7 +14,7 @@ import { AgentReleaseCheck } from './agent-release-check.js';
 import { planThreadRun } from './thread-run-plan.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
-import { SESSION_STORE, ThreadBusyError, type RolledBackRun, type SessionStore } from '../contracts/session-store.interface.js';
+import { SESSION_STORE, ThreadBusyError, type QueuedRun, type RolledBackRun, type SessionStore } from '../contracts/session-store.interface.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
@@ -28,6 +28,8 @@ import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.inte
 import { checkRunInput, type ValidRunInput } from './run-input.js';
 import { checkEventId, checkId, checkMultitask, checkUserId } from '../arguments/argument-checks.js';
 import { ActiveRunReplacement } from './active-run-replacement.js';
+import { RunQueue } from './run-queue.js';
+import { QueueWatch } from './queue-watch.js';
 import { assertMessageLimits } from '../options/run-limits.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { RunTelemetry } from '../telemetry/run-telemetry.js';
@@ -45,6 +47,7 @@ export class AgentRunService {
   private readonly logger = new EventLogger('AgentRunService');
   private readonly releases: AgentReleaseCheck;
   private readonly replacement: ActiveRunReplacement;
+  private readonly queue: RunQueue;
 
   constructor(
     @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
@@ -59,9 +62,11 @@ export class AgentRunService {
     private readonly telemetry: AgentTelemetry,
     private readonly streams: RunStreamService,
     private readonly resumeModeSetting: ResumeModeSetting,
+    private readonly queueWatch: QueueWatch,
   ) {
     this.releases = new AgentReleaseCheck(options);
     this.replacement = new ActiveRunReplacement({ store, signals, threads, agents, coordinator });
+    this.queue = new RunQueue({ options, store, log, streams, threads, agents, coordinator, watch: queueWatch });
   }
 
   /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`); decided once, from the store and the bus. */
@@ -82,7 +87,7 @@ export class AgentRunService {
    * (`ThreadAccessDeniedError`), while
    * the thread has another active run (`RunInProgressError`; with `request.multitask`
    * `interrupt`, or the module's `runs.multitask`, that run is stopped first and this one
-   * follows it), or over a limit (`limits`:
+   * follows it; with `enqueue` this one is queued and answered with its waiting stream), or over a limit (`limits`:
    * `TooManyRunsError`, `TooManyMessagesError`, `HistoryLimitError`, `ThreadTooLargeError`). Messages already in the history
    * (a client's retry or echo) are not added again. `agent` is an agent or the name it was
    * registered under (`AgentRegistry`); a registered agent's runs can be continued by any
@@ -101,10 +106,11 @@ export class AgentRunService {
     checkRunInput(input);
     checkEventId('lastEventId', request.lastEventId);
     const multitask = checkMultitask(request.multitask) ?? this.options.multitask;
-    this.replacement.check(multitask);
+    this.replacement.check(multitask, this.queue.served);
     const found = await this.store.findThread(input.threadId);
     const existing = found && (await this.existing(userId, found, input, request));
     if (existing) return existing;
+    if (this.queue.wants(found, multitask, input)) return this.queue.enqueue(userId, found, input, agent, request.lastEventId ?? 0);
     const { thread, rolledBack } = await this.replacement.clear(userId, found, input.runId, agent, multitask);
     try {
       return await this.admit(userId, input, agent, thread, { declineApprovals: multitask === 'interrupt', rolledBack });
@@ -114,8 +120,21 @@ export class AgentRunService {
       const now = await this.store.findThread(input.threadId);
       const raced = now && (await this.existing(userId, now, input, request));
       if (raced) return raced;
+      // Another run started first: an enqueued request waits for it.
+      if (this.queue.wants(now, multitask, input)) return this.queue.enqueue(userId, now, input, agent, request.lastEventId ?? 0);
       throw error;
     }
+  }
+
+  /**
+   * Starts `queued`, the next run of `thread`'s queue (multitask `enqueue`), on behalf of the
+   * user who queued it: admitted as any new run, taken off the queue by its start, its stream
+   * continuing the log its request opened. Null when its agent is not registered on this instance.
+   */
+  async startQueued(thread: ThreadRecord, queued: QueuedRun): Promise<AgentRun | null> {
+    const { threadId, runId, input, agentName } = queued;
+    if (!agentName || !this.agents.get(agentName)) return null;
+    return this.admit(queued.ownerId, { threadId, runId, ...input }, agentName, thread, { queuedRunId: runId });
   }
 
   /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */
@@ -124,7 +143,12 @@ export class AgentRunService {
     // A thread a newer release wrote is read no further: the admission refuses it.
     if (thread.newerFormatVersion !== undefined) return null;
     const run = thread.lastRun?.runId === runId ? thread.lastRun : await this.store.findRun(threadId, runId);
-    if (!run) return null;
+    if (!run) {
+      const queued = await this.queue.find(thread, runId);
+      if (!queued) return null;
+      await this.threads.assertAccess(userId, thread);
+      return this.queue.rejoin(thread, queued, input, request.lastEventId ?? 0);
+    }
     await this.threads.assertAccess(userId, thread);
     return existingRunRequest({ thread, run, input, lastEventId: request.lastEventId ?? 0 }, { store: this.store, streams: this.streams });
   }
@@ -155,16 +179,17 @@ export class AgentRunService {
    * @param thread the thread as just read; null when it does not exist yet.
    * @param how `continued`: an instance continues the interrupted `thread` on its own, with no
    * client; `declineApprovals`: a new message on a thread paused for approval declines what
-   * waits (multitask `interrupt`); `rolledBack`: what this request's rollback removed.
+   * waits (multitask `interrupt`); `rolledBack`: what this request's rollback removed;
+   * `queuedRunId`: the run starts from the thread's queue (multitask `enqueue`).
    */
   private async admit(
     userId: string,
     input: ValidRunInput,
     ref: AgentRef,
     thread: ThreadRecord | null,
-    how: { continued?: boolean; declineApprovals?: boolean; rolledBack?: RolledBackRun } = {},
+    how: { continued?: boolean; declineApprovals?: boolean; rolledBack?: RolledBackRun; queuedRunId?: string } = {},
   ): Promise<AgentRun> {
-    const { continued = false, declineApprovals = false, rolledBack } = how;
+    const { continued = false, declineApprovals = false, rolledBack, queuedRunId } = how;
     const { threadId, runId } = input;
     const { agent, name: agentName } = this.agents.resolve(ref);
     this.coordinator.assertAcceptingRuns();
@@ -212,13 +237,17 @@ export class AgentRunService {
         messages: inputAtStart ? [...plan.resolvedResults, ...newMessages] : plan.resolvedResults,
         notRunToolCalls: plan.notRun,
         expectedLastRunKey: thread?.lastRun?.key ?? null,
-        maxActiveRunsPerOwner: this.runSlotLimit(thread),
+        // A queued run was admitted when it was queued: its turn is not refused for a slot.
+        maxActiveRunsPerOwner: queuedRunId ? undefined : this.runSlotLimit(thread),
+        queuedRunId,
       }));
     } catch (error) {
       if (error instanceof ThreadBusyError) throw new RunInProgressError(threadId, null);
       throw error;
     }
     await channel.activate(runKey);
+    // A run that starts ahead of queued ones (an approval's answer, a replacement): this instance starts them after it.
+    if (!queuedRunId && (thread?.queuedRuns ?? 0) > 0) this.queueWatch.watch(threadId);
     return new AgentRun({
       threadId,
       runId,
@@ -243,7 +272,8 @@ export class AgentRunService {
       sseHeartbeatMs: this.options.sseHeartbeatMs,
       channel,
       streams: { retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
-      continuation: continued && channel.continuing,
+      // A continued or queued run's log has its RUN_STARTED already.
+      continuation: (continued || queuedRunId !== undefined) && channel.continuing,
       rolledBack,
       telemetry: new RunTelemetry(this.telemetry, {
         threadId,

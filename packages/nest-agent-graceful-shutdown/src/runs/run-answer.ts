@@ -19,7 +19,8 @@ export interface RunRequestOptions {
   lastEventId?: number;
   /**
    * What a new run does when the thread's run is active, on any instance: `reject` (409
-   * `RUN_IN_PROGRESS`), `interrupt` (the active run stops at its next safe point, its stream
+   * `RUN_IN_PROGRESS`), `enqueue` (stored at once; its stream waits, then carries it once the
+   * runs before it ended), `interrupt` (the active run stops at its next safe point, its stream
    * ending with `RUN_ERROR` `RUN_REPLACED` naming this run, then this run starts) or `rollback`
    * (the same, then what the stopped run added is removed). Unset: the module's
    * `runs.multitask`. See `MultitaskStrategy`.

@@ -9,6 +9,10 @@ import { SESSION_STORE, type SessionStore } from '../contracts/session-store.int
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';
 import { waitForRunEnd } from './run-end-wait.js';
+import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
+import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
+import { endQueuedRunLog } from './queued-run-log.js';
 
 /** The answer to a cancel request. */
 export interface CancelResult {
@@ -23,12 +27,15 @@ export interface CancelResult {
 
 /**
  * A user's stop. The cancel travels on the signal bus to whichever instance runs the
- * thread; the run stops at its next safe point with every message so far kept.
- * Idempotent: cancelling a finished run changes nothing.
+ * thread; the run stops at its next safe point with every message so far kept. A run waiting
+ * in the thread's queue (multitask `enqueue`) is taken off it, its stream ended with
+ * `RUN_ERROR` `RUN_CANCELED`. Idempotent: cancelling a finished run changes nothing.
  */
 @Injectable()
 export class RunCancelService {
   constructor(
+    @Inject(RESOLVED_SHUTDOWN_OPTIONS) private readonly options: ResolvedShutdownOptions,
+    @Inject(RUN_EVENT_LOG) private readonly log: RunEventLog,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(SIGNAL_BUS) private readonly signals: SignalBus,
     private readonly threads: ThreadQueryService,
@@ -45,7 +52,11 @@ export class RunCancelService {
     checkOptionalId('runId', runId);
     checkWaitMs(waitMs);
     let thread = await this.threads.getOwnedThread(userId, threadId);
-    if (runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
+    if (runId && !(await this.store.findRun(threadId, runId))) {
+      if (await this.cancelQueued(thread, runId)) return this.queuedCanceled(thread, runId, waitMs);
+      // Not queued either, unless it started meanwhile.
+      if (!(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
+    }
     const paused = thread.status === 'awaiting_approval' ? thread.lastRun : null;
     if (paused && (runId ?? paused.runId) === paused.runId) {
       if (await this.endApproval(thread, paused)) return this.approvalCanceled(thread, paused, waitMs);
@@ -86,6 +97,21 @@ export class RunCancelService {
     const history = await this.store.loadMessages(thread.threadId);
     const messages = findDanglingToolCalls(history).map((call) => toolResultMessage(call, CANCELED_APPROVAL_RESULT));
     return this.store.cancelApproval({ threadId: thread.threadId, runKey: run.key, closingMessages: { runId: run.runId, messages } });
+  }
+
+  /** Takes a queued run off the thread's queue and ends its stream; false when it was not queued. */
+  private async cancelQueued(thread: ThreadRecord, runId: string): Promise<boolean> {
+    const { threadId } = thread;
+    if (!(thread.queuedRuns ?? 0) || !this.store.cancelQueuedRun || !(await this.store.cancelQueuedRun(threadId, runId))) return false;
+    const summary = { status: 'canceled' as const, errorCode: 'RUN_CANCELED', message: 'the run was canceled by its user before it started' };
+    await endQueuedRunLog(this.log, { threadId, runId }, summary, this.options.streamRetentionMs);
+    return true;
+  }
+
+  private queuedCanceled(thread: ThreadRecord, runId: string, waitMs: number | undefined): CancelResult {
+    const { threadId } = thread;
+    if (waitMs === undefined) return { threadId, runId, accepted: true };
+    return { threadId, runId, accepted: true, stopped: true, stopReason: 'canceled', messageCount: thread.messageCount };
   }
 
   private async approvalCanceled(thread: ThreadRecord, run: RunRecord, waitMs: number | undefined): Promise<CancelResult> {

@@ -22,6 +22,7 @@ import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { isTerminal } from '../streams/stream-shape.js';
 import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from '../contracts/run-event-log.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
+import { QueueWatch } from './queue-watch.js';
 
 const FIRST_PAGE = 1_000;
 /** A run that ended this recently may still be writing its last events to the log, in milliseconds. */
@@ -56,6 +57,7 @@ export class RunStreamService implements OnModuleInit {
     private readonly threads: ThreadQueryService,
     private readonly coordinator: ShutdownCoordinator,
     private readonly telemetry: AgentTelemetry,
+    private readonly queue: QueueWatch,
   ) {}
 
   onModuleInit(): void {
@@ -78,20 +80,27 @@ export class RunStreamService implements OnModuleInit {
     const thread = await this.threads.getOwnedThread(userId, threadId);
     const runId = query.runId ?? thread.activeRunId ?? thread.lastRun?.runId;
     if (!runId) throw new RunNotFoundError(threadId, '(none yet)');
-    if (runId !== thread.lastRun?.runId && !(await this.store.findRun(threadId, runId))) throw new RunNotFoundError(threadId, runId);
-    const stream = await this.prepare(thread, runId, query.lastEventId ?? 0);
+    const unrecorded = runId !== thread.lastRun?.runId && !(await this.store.findRun(threadId, runId));
+    const queued = unrecorded && (await this.isQueued(thread, runId));
+    // A run taken off the queue before it started (canceled, refused) has no record, only its log's end.
+    if (unrecorded && !queued && !(await this.endedInQueue({ threadId, runId }))) throw new RunNotFoundError(threadId, runId);
+    // A client re-joining a queued run here (its instance stopped): this instance starts it when its turn comes.
+    if (queued) this.queue.watch(threadId);
+    const stream = await this.prepare(thread, runId, query.lastEventId ?? 0, { queued });
     await stream.streamTo(response);
   }
 
   /**
    * The stream of an existing run of `thread` (already read, its access checked), after event
-   * `after`: every refusal (400, 410, 503) is made here, before anything is written.
+   * `after`: every refusal (400, 410, 503) is made here, before anything is written. A
+   * `queued` run (multitask `enqueue`) is followed as an active one: its stream waits for it.
    */
-  async prepare(thread: ThreadRecord, runId: string, after: number): Promise<ExistingRunStream> {
+  async prepare(thread: ThreadRecord, runId: string, after: number, how: { queued?: boolean } = {}): Promise<ExistingRunStream> {
     checkEventId('lastEventId', after);
     const key = { threadId: thread.threadId, runId };
-    const first = await this.firstPage(key, after, thread);
-    const kind: ExistingRunAnswerKind = thread.activeRunId === runId ? 'joined' : 'replayed';
+    const live = thread.activeRunId === runId || how.queued === true;
+    const first = await this.firstPage(key, after, thread, live);
+    const kind: ExistingRunAnswerKind = live ? 'joined' : 'replayed';
     return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response, kind === 'replayed'));
   }
 
@@ -121,7 +130,7 @@ export class RunStreamService implements OnModuleInit {
   }
 
   /** The first events to send; a log that is gone or has lost the events asked for is refused here. */
-  private async firstPage(key: RunLogKey, after: number, thread: ThreadRecord): Promise<LoggedEvent[]> {
+  private async firstPage(key: RunLogKey, after: number, thread: ThreadRecord, active: boolean): Promise<LoggedEvent[]> {
     let first: LoggedEvent[] | null;
     try {
       first = await this.log.read(key, after, FIRST_PAGE);
@@ -129,7 +138,6 @@ export class RunStreamService implements OnModuleInit {
       this.logger.warn('run event log unreachable, join refused', { threadId: key.threadId, runId: key.runId, error: String(error) });
       throw new EventLogUnavailableError(this.options.retryAfterSeconds, error);
     }
-    const active = thread.activeRunId === key.runId;
     if (first === null && !active) throw new StreamGoneError(key.threadId, key.runId, 'expired');
     if (first?.length && first[0].id > after + 1) {
       throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `events ${after + 1} to ${first[0].id - 1} are missing`);
@@ -147,6 +155,18 @@ export class RunStreamService implements OnModuleInit {
     return [];
   }
 
+  /** Whether the log of a run that has no record ends with a terminal event: a queued run that never started. */
+  private async endedInQueue(key: RunLogKey): Promise<boolean> {
+    const last = await this.log.last(key).catch(() => null);
+    return last !== null && isTerminal(last.event);
+  }
+
+  /** Whether `runId` waits in `thread`'s queue; the queue is read only when the thread has one. */
+  private async isQueued(thread: ThreadRecord, runId: string): Promise<boolean> {
+    if (!(thread.queuedRuns ?? 0) || !this.store.findQueuedRuns) return false;
+    return (await this.store.findQueuedRuns(thread.threadId)).some((queued) => queued.runId === runId);
+  }
+
   private recentlyEnded(thread: ThreadRecord, runId: string): boolean {
     const endedAt = thread.lastRun?.runId === runId ? thread.lastRun.endedAt : null;
     return endedAt !== null && Date.now() - Date.parse(endedAt) < END_GRACE_MS;
@@ -161,6 +181,7 @@ export class RunStreamService implements OnModuleInit {
     const thread = await this.store.findThread(key.threadId);
     const endLogged = last !== null && isTerminal(last.event);
     if (!thread || thread.activeRunId === key.runId || (!endLogged && this.recentlyEnded(thread, key.runId))) return undefined;
+    if (!endLogged && thread.lastRun?.runId !== key.runId && (await this.isQueued(thread, key.runId))) return undefined;
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
     if (interrupted && this.resumeMode.mode === 'auto') return undefined;
     if (!interrupted) return null;

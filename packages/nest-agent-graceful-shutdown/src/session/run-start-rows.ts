@@ -8,6 +8,7 @@ import { NewerRecordFormatError } from '../errors/newer-record-format.error.js';
 import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format.js';
 import { insertMessages } from './session-rows.js';
 import { recordNotRunCalls } from './tool-call-rows.js';
+import { dequeueForStart } from './run-queue-rows.js';
 import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contracts/session-store.interface.js';
 
 /**
@@ -18,6 +19,7 @@ import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contr
  * changed since the caller read it, and `NewerRecordFormatError` when a newer release wrote it.
  * Calls the resume answered without running them are recorded `not_run` in the same transaction.
  * Raises the thread's lease epoch under the row lock and returns it: the attempt's fencing token.
+ * A run started from the thread's queue (`queuedRunId`) is taken off it in the same transaction.
  */
 export async function writeRunStart(
   db: SessionDatabase,
@@ -35,6 +37,7 @@ export async function writeRunStart(
   if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
     throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
   }
+  if (command.queuedRunId !== undefined) await dequeueForStart(manager, thread, command.queuedRunId);
   if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, db.clockSql());
   const existed = thread !== null;
   thread ??= threads.create({
@@ -44,6 +47,7 @@ export async function writeRunStart(
     interrupt: null,
     runState: null,
     leaseEpoch: 0,
+    queuedRuns: 0,
     formatVersion: RECORD_FORMAT_VERSION,
     createdAt: at,
   });

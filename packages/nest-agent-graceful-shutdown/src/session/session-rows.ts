@@ -84,6 +84,7 @@ export function toThreadRecord(thread: ThreadEntity, lastRun: RunEntity | null):
     runState: thread.runState && understood ? (JSON.parse(thread.runState) as unknown) : null,
     lastRun: lastRun ? toRunRecord(lastRun) : null,
     ...(understood ? {} : { newerFormatVersion: thread.formatVersion }),
+    queuedRuns: thread.queuedRuns ?? 0,
     createdAt: thread.createdAt,
     updatedAt: thread.updatedAt,
   };

@@ -9,15 +9,17 @@ import { AddRecordFormat1764028800000 } from './migrations/1764028800000-add-rec
 import { AddLeaseEpoch1764115200000 } from './migrations/1764115200000-add-lease-epoch.js';
 import { AddRunCancels1764288000000 } from './migrations/1764288000000-add-run-cancels.js';
 import { AddRunAgentRelease1764374400000 } from './migrations/1764374400000-add-run-agent-release.js';
+import { AddRunQueue1764460800000 } from './migrations/1764460800000-add-run-queue.js';
 import { MessageEntity } from './entities/message.entity.js';
 import { RunEventEntity } from './entities/run-event.entity.js';
 import { RunEventLogEntity } from './entities/run-event-log.entity.js';
 import { RunEntity } from './entities/run.entity.js';
 import { ThreadEntity } from './entities/thread.entity.js';
 import { ToolCallEntity } from './entities/tool-call.entity.js';
+import { QueuedRunEntity } from './entities/queued-run.entity.js';
 
 /** Entities to add to the host's TypeORM `entities`. */
-export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity, RunEventLogEntity, RunEventEntity];
+export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity, RunEventLogEntity, RunEventEntity, QueuedRunEntity];
 
 /** Migrations to add to the host's TypeORM `migrations` (run them with `migrationsRun: true` or the CLI). */
 export const SESSION_MIGRATIONS = [
@@ -32,6 +34,7 @@ export const SESSION_MIGRATIONS = [
   AddLeaseEpoch1764115200000,
   AddRunCancels1764288000000,
   AddRunAgentRelease1764374400000,
+  AddRunQueue1764460800000,
 ];
 
 /**

@@ -26,7 +26,7 @@ describeSessionStoreContract(
       },
     };
   },
-  { rollback: true },
+  { rollback: true, queue: true },
 );
 
 describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {

@@ -3,7 +3,7 @@ import { describeDatabaseLeaseClock } from './database-lease-clock.fixtures.js';
 import { describeRecordFormat } from './record-format.fixtures.js';
 import { openSqliteStore } from './sqlite-store.fixtures.js';
 
-describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', (settings) => openSqliteStore(settings), { rollback: true });
+describeSessionStoreContract('TypeOrmSessionStore on an SQLite file', (settings) => openSqliteStore(settings), { rollback: true, queue: true });
 
 describeDatabaseLeaseClock('TypeOrmSessionStore on an SQLite file', (options) => openSqliteStore(options));
 

@@ -11,11 +11,14 @@ import { RunEndWriter } from './run-end-writer.js';
 import { writeRunStart } from './run-start-rows.js';
 import { writeApprovalCancel } from './approval-cancel-rows.js';
 import { writeRunRollback } from './run-rollback-rows.js';
+import { findQueuedRows, findStartableQueueRows, writeEnqueue, writeQueueCancel } from './run-queue-rows.js';
 import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows.js';
 import { understandsFormat, understoodFormatWhere } from './record-format.js';
 import {
   ThreadBusyError,
   type CancelApprovalCommand,
+  type EnqueueRunCommand,
+  type QueuedRun,
   type RollbackRunCommand,
   type RolledBackRun,
   type CheckpointTarget,
@@ -159,6 +162,26 @@ export class TypeOrmSessionStore implements SessionStore {
   /** See `SessionStore.rollbackRun`. */
   rollbackRun(command: RollbackRunCommand): Promise<RolledBackRun | null> {
     return this.db.transaction((manager) => writeRunRollback(this.db, manager, command, this.at()));
+  }
+
+  /** See `SessionStore.enqueueRun`. */
+  enqueueRun(command: EnqueueRunCommand): Promise<QueuedRun | null> {
+    return this.db.transaction((manager) => writeEnqueue(this.db, manager, command, this.at()));
+  }
+
+  /** See `SessionStore.findQueuedRuns`. */
+  findQueuedRuns(threadId: string): Promise<QueuedRun[]> {
+    return findQueuedRows(this.dataSource.manager, threadId);
+  }
+
+  /** See `SessionStore.cancelQueuedRun`. */
+  cancelQueuedRun(threadId: string, runId: string): Promise<boolean> {
+    return this.db.transaction((manager) => writeQueueCancel(this.db, manager, threadId, runId));
+  }
+
+  /** See `SessionStore.findStartableQueues`. */
+  findStartableQueues(limit: number): Promise<string[]> {
+    return findStartableQueueRows(this.dataSource.manager, limit);
   }
 
   /** Renews on a path checkpoints cannot starve (see `SessionDatabase.renewal`). */

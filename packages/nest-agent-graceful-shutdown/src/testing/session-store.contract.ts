@@ -80,6 +80,8 @@ const shutdownMarker = (runId: string): InterruptedState => ({
 export interface SessionStoreFeatures {
   /** `rollbackRun` (multitask `rollback`). */
   rollback?: boolean;
+  /** `enqueueRun`, `findQueuedRuns`, `cancelQueuedRun`, `findStartableQueues` and `startRun`'s `queuedRunId` (multitask `enqueue`). */
+  queue?: boolean;
 }
 
 /**
@@ -370,6 +372,69 @@ export function describeSessionStoreContract(
         await expect(store.rollbackRun!({ threadId: 't1', runKey: first.runKey, runId: 'r1' })).resolves.toBeNull();
 
         expect((await store.loadMessages('t1')).map((m) => m.id)).toEqual(['r1-u', 'r2-u']);
+      });
+    }
+
+    if (features.queue) {
+      const queued = (runId: string) => ({
+        threadId: 't1',
+        runId,
+        ownerId: 'alice',
+        agentName: 'support',
+        input: { userMessages: [{ id: `${runId}-u`, content: `input of ${runId}` }], resume: [] },
+      });
+
+      it('queues runs in arrival order, counted on the thread, and answers a repeated enqueue as it is', async () => {
+        await store.startRun(startCommand('t1', 'r1'));
+
+        const second = await store.enqueueRun!(queued('r2'));
+        const third = await store.enqueueRun!(queued('r3'));
+        const again = await store.enqueueRun!(queued('r2'));
+
+        expect(second).toMatchObject({ ...queued('r2'), position: 1 });
+        expect(third).toMatchObject({ runId: 'r3', position: 2 });
+        expect(again).toMatchObject({ runId: 'r2', position: 1, enqueuedAt: second!.enqueuedAt });
+        expect((await store.findQueuedRuns!('t1')).map((run) => [run.runId, run.position])).toEqual([
+          ['r2', 1],
+          ['r3', 2],
+        ]);
+        expect(await store.findThread('t1')).toMatchObject({ activeRunId: 'r1', queuedRuns: 2 });
+        await expect(store.enqueueRun!({ ...queued('r9'), threadId: 'nobody' })).resolves.toBeNull();
+      });
+
+      it('starts a queued run once: its start takes it off the queue, and a second start is refused writing nothing', async () => {
+        const first = startCommand('t1', 'r1');
+        await store.startRun(first);
+        await store.enqueueRun!(queued('r2'));
+        await store.finishRun({ ...shutdownEndOf(first), status: 'completed', stopReason: 'completed', interrupt: null });
+        expect(await store.findStartableQueues!(10)).toEqual(['t1']);
+
+        const start = { ...startCommand('t1', 'r2'), expectedLastRunKey: first.runKey, queuedRunId: 'r2' };
+        await store.startRun(start);
+
+        expect(await store.findQueuedRuns!('t1')).toEqual([]);
+        expect(await store.findThread('t1')).toMatchObject({ activeRunId: 'r2', queuedRuns: 0 });
+        expect(await store.findStartableQueues!(10)).toEqual([]);
+        await store.finishRun({ ...shutdownEndOf(start), status: 'completed', stopReason: 'completed', interrupt: null });
+        await expect(store.startRun({ ...start, runKey: 'other-key', expectedLastRunKey: start.runKey })).rejects.toBeInstanceOf(ThreadBusyError);
+        expect(await store.findThread('t1')).toMatchObject({ activeRunId: null, lastRun: expect.objectContaining({ key: start.runKey }) });
+      });
+
+      it('cancels a queued run once, and lists a queue as startable only when nothing holds its thread back', async () => {
+        const first = startCommand('t1', 'r1');
+        await store.startRun(first);
+        await store.enqueueRun!(queued('r2'));
+        await store.enqueueRun!(queued('r3'));
+        expect(await store.findStartableQueues!(10)).toEqual([]);
+
+        await expect(store.cancelQueuedRun!('t1', 'r2')).resolves.toBe(true);
+        await expect(store.cancelQueuedRun!('t1', 'r2')).resolves.toBe(false);
+
+        expect((await store.findQueuedRuns!('t1')).map((run) => [run.runId, run.position])).toEqual([['r3', 1]]);
+        expect(await store.findThread('t1')).toMatchObject({ queuedRuns: 1 });
+        await store.finishRun({ ...shutdownEndOf(first, { ...shutdownMarker('r1'), reason: 'approval' }), stopReason: 'awaiting_approval' });
+        expect((await store.findThread('t1'))?.status).toBe('awaiting_approval');
+        expect(await store.findStartableQueues!(10)).toEqual([]);
       });
     }
 

@@ -21,6 +21,8 @@ export interface ThreadView {
     agentFingerprint: string | null;
   } | null;
   interrupt: InterruptedState | null;
+  /** How many runs wait in the thread's queue (multitask `enqueue`). */
+  queuedRuns: number;
 }
 
 /** A message, as `GET /v1/threads/{threadId}/messages` returns it. */
@@ -56,6 +58,7 @@ export function toThreadView(thread: ThreadRecord): ThreadView {
         }
       : null,
     interrupt: publicMarker(thread.interrupt),
+    queuedRuns: thread.queuedRuns ?? 0,
   };
 }
 

@@ -53,6 +53,10 @@ export class ThreadEntity {
   @Column({ name: 'format_version', type: 'integer', default: 1 })
   formatVersion: number;
 
+  /** How many runs wait in the thread's queue (`agent_run_queue`): a request reads the queue only when some do. */
+  @Column({ name: 'queued_runs', type: 'integer', default: 0 })
+  queuedRuns: number;
+
   @Column({ name: 'created_at', type: 'varchar', length: 32 })
   createdAt: string;
 
