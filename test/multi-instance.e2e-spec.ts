@@ -190,6 +190,27 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
     expect(new Set(started).size).toBe(started.length);
   });
 
+  it('hands a queued stream over when the instance that queued the run is stopped (SIGTERM): the run starts once, and the client re-joins it anywhere', async () => {
+    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+    const first = await startRun(a.baseUrl, user, runInput('thread-x-queue-term', 'run-1', [{ id: 'u1', content: 'go' }]));
+    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+    const input = runInput('thread-x-queue-term', 'run-2', [{ id: 'u2', content: 'queued on B' }]);
+    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
+    await second.waitForEvent(isQueuedNotice, 'the queued notice');
+
+    b.kill('SIGTERM');
+    await second.done;
+
+    expect((await b.waitForExit()).code).toBe(0);
+    const handover = second.events.at(-1)!;
+    expect(handover).toMatchObject({ type: 'CUSTOM', name: 'handover', value: { threadId: 'thread-x-queue-term', runId: 'run-2', lastEventId: 2 } });
+    const joined = await joinRun(a.baseUrl, user, 'thread-x-queue-term', { runId: 'run-2', lastEventId: handover.value.lastEventId });
+    expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
+    expect(await joined.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
+    expect(runShape([...second.frames.slice(0, 2), ...joined.frames])).toMatchObject(FINISHED_RUN);
+    expect(attemptsOf([a, b], 'thread-x-queue-term', 'run-2')).toBe(1);
+  });
+
   it('joins on B the run active on A when its identical request is retried there, and replays it on B once it ended, with one attempt', async () => {
     const [a, b] = await twoInstances({ DEMO_STEPS: '2', DEMO_TOOL_MS: '600' });
     const input = runInput('thread-x-retry', 'run-1', [{ id: 'u1', content: 'go' }]);
