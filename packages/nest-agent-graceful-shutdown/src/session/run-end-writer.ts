@@ -31,10 +31,15 @@ export class RunEndWriter {
     return this.batches.submit(command);
   }
 
-  /** One batch in one transaction; a retry after a lost connection first skips the runs an unseen commit already ended. */
+  /**
+   * One batch in one transaction; a retry after a lost connection first skips the runs an
+   * unseen commit already ended. On PostgreSQL a batch with no closing messages (most run ends)
+   * is one statement: no BEGIN and COMMIT round trips.
+   */
   private write(commands: readonly FinishRunCommand[]): Promise<BatchOutcome<void>[]> {
     const postgres = this.db.postgres;
-    return this.db.transaction(async (manager, attempt) => {
+    const oneStatement = postgres && commands.every((command) => !command.closingMessages?.messages.length);
+    return (oneStatement ? this.db.statement.bind(this.db) : this.db.transaction.bind(this.db))(async (manager, attempt) => {
       const runKeys = commands.map((c) => c.runKey);
       const done = attempt > 0 ? await alreadyFinished(manager, postgres, runKeys) : new Set<string>();
       const rest = commands.filter((c) => !done.has(c.runKey));

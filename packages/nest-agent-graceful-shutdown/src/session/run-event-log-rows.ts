@@ -24,26 +24,41 @@ interface SqliteConnection {
   prepare(sql: string): { run(...params: unknown[]): unknown; get(...params: unknown[]): unknown };
 }
 
-interface LogState {
+export interface LogState {
   lastId: number;
   writer: string | null;
   /** Set once the batch appended to it: its row is written at the end. */
   touched?: boolean;
 }
 
-const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
+export const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
 
 /**
  * Appends the events of many runs' `append` calls inside the caller's transaction: each log's
- * row is read (locked on PostgreSQL) once, the calls are applied in order (a call of a writer
- * other than the log's claimant gets `EventLogFencedError`, a contiguous call that would leave a
- * gap `EventLogGapError`; ids already stored are skipped, so a retry is harmless), then every new event and every changed log row is written in bulk.
- * Answers the events each call added.
+ * row is read (locked on PostgreSQL) once, the calls are applied in order (see `planAppends`),
+ * then every new event and every changed log row is written in bulk. Answers the events each
+ * call added.
  */
 export async function appendEventBatch(manager: EntityManager, postgres: boolean, requests: readonly AppendRequest[]): Promise<BatchOutcome<LoggedEvent[]>[]> {
   const keys = new Map(requests.map((request) => [keyOf(request.run), request.run]));
   const io = postgres ? postgresIo(manager) : sqliteIo(await manager.queryRunner!.connect());
   const logs = await io.read([...keys.values()]);
+  const { outcomes, added } = planAppends(requests, logs);
+  await io.insertEvents(added);
+  await io.upsertLogs([...logs].filter(([, log]) => log.touched).map(([key, log]) => ({ run: keys.get(key)!, ...log })));
+  return outcomes;
+}
+
+/**
+ * What a batch of `append` calls does to logs in the state `logs` (by `keyOf`), applied in
+ * order: a call of a writer other than the log's claimant gets `EventLogFencedError`, a
+ * contiguous call that would leave a gap `EventLogGapError`; ids already stored are skipped, so
+ * a retry is harmless. Updates `logs` (a log a call grew is `touched`) and lists the events to insert.
+ */
+export function planAppends(
+  requests: readonly AppendRequest[],
+  logs: Map<string, LogState>,
+): { outcomes: BatchOutcome<LoggedEvent[]>[]; added: { run: RunLogKey; id: number; event: string }[] } {
   const added: { run: RunLogKey; id: number; event: string }[] = [];
   const outcomes = requests.map((request): BatchOutcome<LoggedEvent[]> => {
     const key = keyOf(request.run);
@@ -60,9 +75,7 @@ export async function appendEventBatch(manager: EntityManager, postgres: boolean
     logs.set(key, { lastId: fresh.at(-1)!.id, writer: log?.writer ?? request.writer ?? null, touched: true });
     return { ok: true, value: fresh };
   });
-  await io.insertEvents(added);
-  await io.upsertLogs([...logs].filter(([, log]) => log.touched).map(([key, log]) => ({ run: keys.get(key)!, ...log })));
-  return outcomes;
+  return { outcomes, added };
 }
 
 /** Sets the eviction time of many logs inside the caller's transaction. */

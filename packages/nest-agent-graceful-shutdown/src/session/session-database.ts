@@ -124,6 +124,16 @@ export class SessionDatabase {
   }
 
   /**
+   * Runs `work` outside any transaction, retried through a lost connection like one (`attempt`
+   * counts the retries): for a write that is one statement, atomic on its own, with no BEGIN and
+   * COMMIT round trips. PostgreSQL only (SQLite's writes go through its queue, in transactions).
+   */
+  statement<T>(work: (manager: EntityManager, attempt: number) => Promise<T>): Promise<T> {
+    const { dataSource } = this.connection();
+    return retryThroughOutage((attempt) => work(dataSource.manager, attempt), this.retry);
+  }
+
+  /**
    * A read a run needs to go on (a resumed run's tool call records), retried through a lost
    * connection like a transaction: a database restart delays the run instead of failing it.
    */

@@ -10,6 +10,7 @@ import { GroupCommit, type BatchOutcome } from './group-commit.js';
 import type { LogNudges } from './log-nudges.js';
 import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows.js';
 import { SessionDatabase } from './session-database.js';
+import { appendEventsInOneStatement, claimInOneStatement, oneRunEach } from './run-event-append.postgres.js';
 import { deliverSafely } from '../contracts/deliver-safely.js';
 
 const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
@@ -31,14 +32,19 @@ export class TypeOrmRunEventLog implements RunEventLog {
   private lastEviction = 0;
   // Runs that write at the same moment (a shutdown ends thousands) share one transaction.
   private readonly appends = new GroupCommit<AppendRequest, LoggedEvent[]>(async (requests) => {
-    const outcomes = await this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests));
+    // On PostgreSQL, a batch of one call per run (the usual one) is one statement.
+    const outcomes =
+      this.postgres && oneRunEach(requests)
+        ? await this.db.onConnection((connection) => appendEventsInOneStatement(connection, requests))
+        : await this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests));
     this.nudge(requests, outcomes);
     return outcomes;
   });
   /** Followers on this instance woken by other instances' appends, by run. */
   private readonly nudged = new EventEmitter().setMaxListeners(0);
   private readonly retains = new GroupCommit<RetainRequest>((requests) =>
-    this.db.transaction(async (manager) => {
+    // One statement on PostgreSQL; SQLite's writes go through its queue, in a transaction.
+    (this.postgres ? this.db.statement.bind(this.db) : this.db.transaction.bind(this.db))(async (manager) => {
       await retainLogBatch(manager, this.postgres, requests);
       return requests.map(() => ({ ok: true as const, value: undefined }));
     }),
@@ -66,6 +72,7 @@ export class TypeOrmRunEventLog implements RunEventLog {
   }
 
   async claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
+    if (this.postgres) return this.db.onConnection((connection) => claimInOneStatement(connection, run, writer));
     const lastId = await this.db.transaction(async (manager) => {
       const logs = manager.getRepository(RunEventLogEntity);
       const log = await logs.findOne({ where: { threadId: run.threadId, runId: run.runId }, ...this.db.rowLock() });
