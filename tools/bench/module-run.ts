@@ -64,7 +64,7 @@ export class ModuleInstance {
     const user: AgentMessage = { id: randomUUID(), role: 'user', content: 'go' };
     const logErrors: unknown[] = [];
     const onError = (error: unknown) => logErrors.push(error);
-    const channel = await RunEventChannel.open(this.log, { threadId, runId }, { firstAttempt: async () => true, onError });
+    const channel = await RunEventChannel.open(this.log, { threadId, runId }, { firstAttempt: async () => true, fresh: true, onError });
     const { fencingToken } = await this.store.startRun({ threadId, runId, runKey, ownerId: 'bench', instanceId: 'bench', messages: [user] });
     await channel.activate(runKey);
     channel.emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);

@@ -3,7 +3,7 @@ import type { SubjectKind } from './throughput-subjects';
 import type { ThroughputResult, ThroughputRow } from './throughput.bench';
 import { addedLatencyMs, PEER, throughputReport } from './throughput-report';
 
-const options = { concurrencies: [10, 1_000], stepsPerRun: 20, minRunsPerCase: 200, warmupRuns: 20 };
+const options = { concurrencies: [10, 1_000], stepsPerRun: 3, minRunsPerCase: 200, warmupRuns: 20 };
 
 function row(subject: string, framework: string, kind: SubjectKind, concurrency: number, stepsPerSecond: number, waits: number[]): ThroughputRow {
   return {
@@ -17,9 +17,9 @@ function row(subject: string, framework: string, kind: SubjectKind, concurrency:
     stepsPerSecond,
     stepMs: summarize(waits.map((wait) => wait + 1)),
     writeWaitMs: kind === 'floor' ? undefined : summarize(waits),
-    roundTripsPerStep: kind === 'floor' ? 0 : 20,
+    roundTripsPerStep: kind === 'floor' ? 0 : kind === 'module' ? 2 : 9,
     bytesPerStep: kind === 'floor' ? 0 : 8_000,
-    cpuMicrosPerStep: 100,
+    cpuMicrosPerStep: kind === 'floor' ? 100 : 700,
     postgresCpuMicrosPerStep: kind === 'floor' ? 0 : 500,
   };
 }
@@ -40,10 +40,21 @@ describe('throughput report', () => {
     expect(addedLatencyMs(rows[0])).toBeUndefined();
   });
 
-  it('judges the steps/s ratio against the peer at the largest concurrency only', () => {
+  it('judges the steps/s ratio against the peer at every concurrency', () => {
     const report = throughputReport(result);
-    expect(report).toContain('LangGraph + module: 3.60x  pass');
-    expect(report).not.toContain('1.20x');
+    expect(report).toContain('LangGraph + module, 10 at once: 1.20x  pass');
+    expect(report).toContain('LangGraph + module, 1,000 at once: 3.60x  pass');
+  });
+
+  it('judges the ratio to the floor at 1,000 at once', () => {
+    expect(throughputReport(result)).toMatch(/with no persistence, >= 0.8x at 1,000 at once:\n {4}LangGraph \+ module: 0.45x {2}TARGET MISSED/);
+  });
+
+  it("judges a run's round trips (per step times the run's steps) and the module's CPU per step above its floor's", () => {
+    const report = throughputReport(result);
+    expect(report).toMatch(/start and end included, <= 8:\n {4}LangGraph \+ module: 6.0 {2}pass/);
+    expect(report).toContain('LangGraph + module, 10 at once: 600 µs  TARGET MISSED');
+    expect(report).not.toContain('LangGraph + module, 1,000 at once: 600 µs');
   });
 
   it('marks an added p99 over the target as missed, and one within it as met', () => {

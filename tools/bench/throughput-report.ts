@@ -3,10 +3,20 @@ import { verdict } from './bench-stats';
 import { renderTable, type Column } from './bench-table';
 import type { ThroughputResult, ThroughputRow } from './throughput.bench';
 
-/** Steps per second under the module against LangGraph with `PostgresSaver` at the largest concurrency, at least. */
-export const THROUGHPUT_RATIO_TARGET = 3;
-/** Per-step added latency p99 under the module, at most, in ms. */
+/** Steps per second under the module against LangGraph with `PostgresSaver` (sync), at every concurrency, at least. */
+export const PEER_RATIO_TARGET = 1;
+/** Steps per second under the module against the framework's own no-persistence floor, at 1,000 at once, at least. */
+export const FLOOR_RATIO_TARGET = 0.8;
+/** The concurrency the floor ratio is judged at (the largest measured, when the run measures fewer). */
+export const FLOOR_RATIO_CONCURRENCY = 1_000;
+/** PostgreSQL round trips of one run of the benchmark's steps (3), start and end included, at most. */
+export const ROUND_TRIPS_PER_RUN_TARGET = 8;
+/** The module's own CPU per step (the subject's, less its framework's floor), at most, in µs, at 10 runs at once or fewer. */
+export const MODULE_CPU_PER_STEP_TARGET_US = 500;
+/** Per-step added latency p99 under the module at 10 runs at once, at most, in ms. */
 export const ADDED_LATENCY_P99_TARGET_MS = 5;
+/** The concurrencies the CPU and latency targets hold at, at most. */
+const LOW_CONCURRENCY = 10;
 /** The peer the throughput target compares with: a step durable before the next, as under the module. */
 export const PEER = 'LangGraph + PostgresSaver (sync)';
 
@@ -28,8 +38,10 @@ function table(result: ThroughputResult): string {
     'added p50',
     'added p99',
     'round trips/step',
+    'round trips/run',
     'bytes/step',
     'CPU/step',
+    'module CPU/step',
     'PG CPU/step',
   ];
   const columns = headings.map((heading, i): Column => ({ heading, align: i === 0 ? 'left' : 'right' }));
@@ -37,6 +49,7 @@ function table(result: ThroughputResult): string {
     columns,
     result.rows.map((row) => {
       const added = addedLatencyMs(row);
+      const moduleCpu = moduleCpuMicrosPerStep(result, row);
       return [
         row.subject,
         String(row.concurrency),
@@ -47,28 +60,58 @@ function table(result: ThroughputResult): string {
         added ? `${fixed(added.p50, 2)} ms` : '-',
         added ? `${fixed(added.p99, 2)} ms` : '-',
         fixed(row.roundTripsPerStep, 1),
+        fixed(row.roundTripsPerStep * result.options.stepsPerRun, 1),
         fixed(row.bytesPerStep, 0),
         `${fixed(row.cpuMicrosPerStep, 0)} µs`,
+        moduleCpu === undefined ? '-' : `${fixed(moduleCpu, 0)} µs`,
         row.postgresCpuMicrosPerStep === undefined ? 'n/a' : `${fixed(row.postgresCpuMicrosPerStep, 0)} µs`,
       ];
     }),
   );
 }
 
-/** The targets, each measured in this run: the steps/s ratio at the largest concurrency, and added p99 at each. */
+/** The module's own CPU per step of a module row: its CPU less that of its framework's floor at the same concurrency. */
+export function moduleCpuMicrosPerStep(result: ThroughputResult, row: ThroughputRow): number | undefined {
+  if (row.kind !== 'module') return undefined;
+  const floor = result.rows.find((r) => r.kind === 'floor' && r.framework === row.framework && r.concurrency === row.concurrency);
+  return floor && row.cpuMicrosPerStep - floor.cpuMicrosPerStep;
+}
+
+/**
+ * The targets, each measured in this run: the steps/s ratio against the peer at every
+ * concurrency and against the framework's floor at 1,000, round trips per run, the module's own
+ * CPU per step and the added p99 at 10 at once or fewer.
+ */
 function targets(result: ThroughputResult): string[] {
-  const largest = Math.max(...result.options.concurrencies);
-  const peer = result.rows.find((r) => r.subject === PEER && r.concurrency === largest);
+  const { concurrencies, stepsPerRun } = result.options;
   const modules = result.rows.filter((r) => r.kind === 'module');
-  const lines = [`steps/s under the module / ${PEER} at ${fixed(largest, 0)} runs at once, >= ${THROUGHPUT_RATIO_TARGET}x:`];
-  for (const row of modules.filter((r) => r.concurrency === largest)) {
-    const ratio = peer ? row.stepsPerSecond / peer.stepsPerSecond : undefined;
-    lines.push(
-      `    ${row.subject}: ${ratio === undefined ? `n/a (${PEER} not measured)` : `${ratio.toFixed(2)}x  ${verdict(ratio >= THROUGHPUT_RATIO_TARGET)}`}`,
-    );
-  }
-  lines.push(`per-step added latency p99 under the module on PostgreSQL, <= ${ADDED_LATENCY_P99_TARGET_MS} ms:`);
+  const lines = [`steps/s under the module / ${PEER}, >= ${PEER_RATIO_TARGET}x at every concurrency:`];
   for (const row of modules) {
+    const peer = result.rows.find((r) => r.subject === PEER && r.concurrency === row.concurrency);
+    const ratio = peer && row.stepsPerSecond / peer.stepsPerSecond;
+    const judged = ratio === undefined ? `n/a (${PEER} not measured)` : `${ratio.toFixed(2)}x  ${verdict(ratio >= PEER_RATIO_TARGET)}`;
+    lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${judged}`);
+  }
+  const floorAt = concurrencies.includes(FLOOR_RATIO_CONCURRENCY) ? FLOOR_RATIO_CONCURRENCY : Math.max(...concurrencies);
+  lines.push(`steps/s under the module / the framework with no persistence, >= ${FLOOR_RATIO_TARGET}x at ${fixed(floorAt, 0)} at once:`);
+  for (const row of modules.filter((r) => r.concurrency === floorAt)) {
+    const floor = result.rows.find((r) => r.kind === 'floor' && r.framework === row.framework && r.concurrency === floorAt);
+    const ratio = floor && row.stepsPerSecond / floor.stepsPerSecond;
+    lines.push(`    ${row.subject}: ${ratio === undefined ? 'n/a (floor not measured)' : `${ratio.toFixed(2)}x  ${verdict(ratio >= FLOOR_RATIO_TARGET)}`}`);
+  }
+  lines.push(`PostgreSQL round trips of a ${stepsPerRun}-step run under the module, start and end included, <= ${ROUND_TRIPS_PER_RUN_TARGET}:`);
+  for (const row of modules.filter((r) => r.concurrency === Math.min(...concurrencies))) {
+    const perRun = row.roundTripsPerStep * stepsPerRun;
+    lines.push(`    ${row.subject}: ${fixed(perRun, 1)}  ${verdict(perRun <= ROUND_TRIPS_PER_RUN_TARGET)}`);
+  }
+  lines.push(`the module's own CPU per step (the subject's less its floor's), <= ${MODULE_CPU_PER_STEP_TARGET_US} µs at ${LOW_CONCURRENCY} at once or fewer:`);
+  for (const row of modules.filter((r) => r.concurrency <= LOW_CONCURRENCY)) {
+    const cpu = moduleCpuMicrosPerStep(result, row);
+    if (cpu === undefined) continue;
+    lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(cpu, 0)} µs  ${verdict(cpu <= MODULE_CPU_PER_STEP_TARGET_US)}`);
+  }
+  lines.push(`per-step added latency p99 under the module on PostgreSQL, <= ${ADDED_LATENCY_P99_TARGET_MS} ms at ${LOW_CONCURRENCY} at once or fewer:`);
+  for (const row of modules.filter((r) => r.concurrency <= LOW_CONCURRENCY)) {
     const added = addedLatencyMs(row);
     if (!added) continue;
     lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(added.p99, 2)} ms  ${verdict(added.p99 <= ADDED_LATENCY_P99_TARGET_MS)}`);
@@ -89,7 +132,8 @@ export function throughputReport(result: ThroughputResult): string {
     `    step, the time it waited on its durable writes (the module's checkpoints; PostgresSaver's putWrites and put),`,
     `    none where writes do not hold a step (async durability writes behind it); round trips = pg queries sent;`,
     `    bytes = both ways on the pg sockets; CPU = this process (user + system); PG CPU = every process of the`,
-    `    PostgreSQL cluster, from /proc; round trips, bytes and CPU per step with run start and end included`,
+    `    PostgreSQL cluster, from /proc; round trips, bytes and CPU per step with run start and end included;`,
+    `    module CPU = CPU/step less that of the framework with no persistence at the same concurrency`,
     '',
     table(result),
     '',

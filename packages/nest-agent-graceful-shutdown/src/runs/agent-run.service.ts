@@ -306,6 +306,7 @@ export class AgentRunService {
         {
           firstAttempt,
           continues: thread?.lastRun?.runId === runId,
+          fresh: thread === null,
           onError: (error) => this.logger.warn('run event log write failed', { threadId, runId, error: String(error) }),
         },
       );

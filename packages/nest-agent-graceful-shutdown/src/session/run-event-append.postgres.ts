@@ -59,7 +59,9 @@ export async function appendEventsInOneStatement(connection: PostgresConnection,
       events.map((e) => JSON.stringify(e.event)),
     ],
   });
-  const before = new Map<string, LogState>(rows.map((row) => [keyOf({ threadId: row.thread_id, runId: row.run_id }), { lastId: row.last_id, writer: row.writer }]));
+  const before = new Map<string, LogState>(
+    rows.map((row) => [keyOf({ threadId: row.thread_id, runId: row.run_id }), { lastId: row.last_id, writer: row.writer }]),
+  );
   return planAppends(requests, before).outcomes;
 }
 

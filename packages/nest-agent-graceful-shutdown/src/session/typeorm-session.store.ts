@@ -9,6 +9,7 @@ import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLo
 import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records.js';
 import { RunEndWriter } from './run-end-writer.js';
 import { writeRunStart } from './run-start-rows.js';
+import { startRunInOneStatement, startsInOneStatement } from './run-start.postgres.js';
 import { writeApprovalCancel } from './approval-cancel-rows.js';
 import { writeRunRollback } from './run-rollback-rows.js';
 import { findQueuedRows, findStartableQueueRows, writeEnqueue, writeQueueCancel } from './run-queue-rows.js';
@@ -118,6 +119,11 @@ export class TypeOrmSessionStore implements SessionStore {
 
   async startRun(command: StartRunCommand): Promise<StartedRun> {
     try {
+      // The usual start on PostgreSQL is one statement; one it cannot make goes through the transaction, which says why.
+      if (this.db.postgres && startsInOneStatement(command)) {
+        const started = await this.db.statement((manager, attempt) => startRunInOneStatement(manager, command, this.at(), this.leaseUntilSql(), attempt));
+        if (started) return started;
+      }
       return await this.db.transaction((manager) => writeRunStart(this.db, manager, command, this.at(), this.leaseUntilSql()));
     } catch (error) {
       // Two instances creating the same new thread at once: the second one is busy.

@@ -47,6 +47,24 @@ async function openChannel(log: InMemoryRunEventLog, writer = 'attempt-1'): Prom
 }
 
 describe('RunEventChannel', () => {
+  it('reads nothing when opened for a run of a new thread, and still continues after events its claim finds', async () => {
+    const log = new InMemoryRunEventLog();
+    let reads = 0;
+    const last = log.last.bind(log);
+    log.last = (key) => (reads++, last(key));
+    await log.append(run, [{ id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent }]);
+
+    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => true, fresh: true });
+    const seen: ChannelEvent[] = [];
+    channel.subscribe((event) => seen.push(event));
+    await channel.activate('attempt-1');
+    channel.emit(text('a'));
+    await channel.close(1_000, RETENTION_MS);
+
+    expect(reads).toBe(0);
+    expect(seen.map((entry) => entry.id)).toEqual([2]);
+  });
+
   it("numbers an attempt's events after the log's last one and sends each once it is in the log", async () => {
     const log = new InMemoryRunEventLog();
     await log.append(run, [{ id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent }]);

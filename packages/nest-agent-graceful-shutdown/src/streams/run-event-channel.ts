@@ -40,6 +40,7 @@ export class RunEventChannel {
    * its last event. The first attempt of a run starts at id 1 even while the log is unreachable
    * (it catches up later); a later attempt cannot know where to continue then, and the open
    * fails. Nothing is written until `activate`. `firstAttempt` is asked only when the log is out of reach.
+   * A `fresh` run (its thread is new) has no log to read: the open reads nothing.
    *
    * An empty log for a run that `continues` (an earlier attempt wrote to it) lost its events: its
    * store restarted empty, or retention dropped it. Ids restarted at 1 would repeat ids its
@@ -51,12 +52,13 @@ export class RunEventChannel {
   static async open(
     log: RunEventLog,
     key: RunLogKey,
-    options: { firstAttempt: () => Promise<boolean>; continues?: boolean; onError?: (error: unknown) => void },
+    options: { firstAttempt: () => Promise<boolean>; continues?: boolean; fresh?: boolean; onError?: (error: unknown) => void },
   ): Promise<RunEventChannel> {
     const onError = options.onError ?? (() => undefined);
     let last: LoggedEvent | null;
     try {
-      last = await log.last(key);
+      // A run of a thread that did not exist has no log yet: nothing to read (`activate`'s claim reads it anyway).
+      last = options.fresh ? null : await log.last(key);
     } catch (error) {
       // Asked only now: whether the run had an attempt before costs a read the usual start does not need.
       if (!(await options.firstAttempt())) throw error;
