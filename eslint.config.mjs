@@ -15,6 +15,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // A variable read by a closure before its one assignment must stay `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // One import statement per module: a type from a module imported for values too is named in
+      // that same statement (`import { value, type Type }`), so a file's dependencies read as one list.
+      'no-duplicate-imports': ['error', { includeExports: false, allowSeparateTypeImports: false }],
     },
   },
   {

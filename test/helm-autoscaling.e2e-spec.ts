@@ -1,11 +1,10 @@
 import { APP_ENV_VARIABLES, loadAppConfig } from '../src/app/config/app-config';
-import { scaleDownBehavior } from '../tools/deploy/scale-down-behavior';
+import { scaleDownBehavior, type ScaleDownInputs } from '../tools/deploy/scale-down-behavior';
 import { ensureKubernetesTools } from 'dev-services';
 import { chartDefaults, mergeValues, readYaml, type Values } from './support/helm-values';
 import { CHART_DIR, helm, helmTemplate, templateArgs, type RenderOptions } from './support/kubernetes-cli';
 import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';
 import { effectiveEnv, onlyContainer, podSpecOf, type Deployment } from './support/pod-spec';
-import type { ScaleDownInputs } from '../tools/deploy/scale-down-behavior';
 import type { ShutdownTimingInputs } from '../tools/deploy/shutdown-timings';
 
 /** The first call fetches helm and kubectl (tens of MB) on a fresh machine. */

@@ -1,6 +1,5 @@
-import { formatReport } from '../tools/rolling/rolling-report';
+import { formatReport, type RollingReport } from '../tools/rolling/rolling-report';
 import { runRollingProof, type RollingProofOptions } from '../tools/rolling/rolling-proof';
-import type { RollingReport } from '../tools/rolling/rolling-report';
 import { rolloutMetrics } from './support/rollout-metrics';
 import { describeShortHandover } from './support/short-handover-suite';
 

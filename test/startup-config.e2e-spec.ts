@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { tempDataDir } from './support/service-process';
 

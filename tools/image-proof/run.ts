@@ -19,9 +19,9 @@ import { Podman } from './podman';
  */
 const IMAGE = 'localhost/agent-service:proof';
 const CACHE = join(REPO_ROOT, 'node_modules', '.cache', 'image-proof');
-/** The chart's arithmetic, without the preStop sleep (podman has none) and with a short drain, so the stop lands mid-run. */
 /** Tool rounds per run: the ledger must show each of them finished exactly once. */
 const DEMO_STEPS = 4;
+/** The chart's arithmetic, without the preStop sleep (podman has none) and with a short drain, so the stop lands mid-run. */
 const TIMINGS = shutdownTimings({ preStopSeconds: 0, drainSeconds: 1, saveMarginSeconds: 5, exitMarginSeconds: 2 });
 
 /** POSTs a run of `threadId` (one user message) and reads its events; a refusal fails the proof. */

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { answerClientErrors, clientErrorResponse } from './client-error.handler';
 import { applyServerTimeouts } from './server-timeouts';
 

@@ -3,10 +3,10 @@ import { EventLogger } from '../logging/event-logger.js';
 
 type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActing';
 
-/** A hook that answered synchronously is not awaited: a run passes its safe points, and a shutdown ends thousands of runs, without a promise per hook. */
 /** One logger for every chain: a run holds nothing of its own for logging. */
 const logger = new EventLogger('HookChain');
 
+/** A hook that answered synchronously is not awaited: a run passes its safe points, and a shutdown ends thousands of runs, without a promise per hook. */
 const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> => typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 
 /** Calls an ordered list of hooks; the first stop decision wins. */

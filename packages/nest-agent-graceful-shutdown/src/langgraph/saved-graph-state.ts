@@ -1,5 +1,4 @@
-import type { Checkpoint, CheckpointMetadata } from '@langchain/langgraph';
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { BaseCheckpointSaver, Checkpoint, CheckpointMetadata } from '@langchain/langgraph';
 
 type Serde = BaseCheckpointSaver['serde'];
 

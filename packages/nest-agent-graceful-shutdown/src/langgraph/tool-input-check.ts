@@ -1,5 +1,4 @@
-import type { StructuredToolInterface } from '@langchain/core/tools';
-import { ToolInputParsingException } from '@langchain/core/tools';
+import { ToolInputParsingException, type StructuredToolInterface } from '@langchain/core/tools';
 import { Validator } from '@langchain/core/utils/json_schema';
 import { interopSafeParseAsync, isInteropZodSchema } from '@langchain/core/utils/types';
 import type { ToolCall } from '../agent/agent-message.js';

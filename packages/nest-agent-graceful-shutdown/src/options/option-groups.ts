@@ -8,6 +8,7 @@ import type {
   SignalOptions,
   StreamOptions,
 } from './graceful-shutdown-options.interface.js';
+import { DEFAULT_STEP_DURATION_MS } from './default-step-duration.js';
 import type { OptionGroupDeclaration } from './option-group.js';
 import {
   arrayOf,
@@ -66,7 +67,7 @@ export const SIGNAL_OPTIONS = {
 export const RUN_OPTIONS = {
   hooks: { rule: arrayOf('AgentHook objects', (hook) => typeof hook === 'object' && hook !== null), default: [] },
   partialOutput: { rule: oneOf('save', 'discard'), default: 'save' },
-  defaultStepDurationMs: { rule: millisecondsAtLeastZero(), default: 5_000 },
+  defaultStepDurationMs: { rule: millisecondsAtLeastZero(), default: DEFAULT_STEP_DURATION_MS },
   sseHeartbeatMs: { rule: millisecondsAtLeastZero('off'), default: 15_000 },
   // Unset: decided from the store and the bus once both exist (ResumeModeSetting).
   resumeMode: { rule: oneOf('client', 'auto'), default: undefined },

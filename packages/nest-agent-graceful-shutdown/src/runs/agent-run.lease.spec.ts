@@ -1,7 +1,7 @@
 import { Logger, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { setTimeout as pause } from 'node:timers/promises';
-import { ask, answer, call, scriptedModel } from '../agent/agent-runtime.fixtures.js';
+import { ask, answer, call, scriptedModel } from '../runtime/agent-runtime.fixtures.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 import type { CheckpointTarget } from '../contracts/session-store.interface.js';

@@ -2,7 +2,7 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from 'dev-services';
-import { answer, scriptedModel } from '../agent/agent-runtime.fixtures.js';
+import { answer, scriptedModel } from '../runtime/agent-runtime.fixtures.js';
 import { StopReason } from '../agent/stop-reason.js';
 import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
 import { startModuleApp } from './module-app.fixtures.js';

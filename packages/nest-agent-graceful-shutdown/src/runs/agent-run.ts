@@ -1,6 +1,6 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { RunControl } from '../agent/run-control.js';
-import type { RunEventSink } from '../agent/run-events.js';
+import { toolResultEvent, type RunEventSink } from '../agent/run-events.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
 import { StopReason } from '../agent/stop-reason.js';
 import { StoreCheckpointer } from '../session/store-checkpointer.js';
@@ -8,11 +8,9 @@ import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook.js';
 import type { InterruptedState } from '../contracts/interrupted-state.js';
 import { answerCutToolCalls } from '../resume/cut-tool-calls.js';
-import { toolResultEvent } from '../agent/run-events.js';
 import type { AgentMessage } from '../agent/agent-message.js';
-import { summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping.js';
+import { outcomeLabel, summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping.js';
 import type { AgentRunSpec } from './agent-run.types.js';
-import { outcomeLabel } from './run-outcome-mapping.js';
 
 export type { AgentRunSpec } from './agent-run.types.js';
 import { SseEventStream } from '../http/sse-event-stream.js';

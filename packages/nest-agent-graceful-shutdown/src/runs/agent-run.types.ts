@@ -1,11 +1,10 @@
-import type { RolledBackRun } from '../contracts/session-store.interface.js';
+import type { RolledBackRun, SessionStore } from '../contracts/session-store.interface.js';
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { AgentRelease, AgentVersionChange, NotRunCall } from '../agent/agent-release.js';
 import type { PartialOutputPolicy } from '../handle/run-handle.types.js';
 import type { DurableAgent } from '../handle/run-handle.interface.js';
 import type { LeaseKeeper } from '../leases/lease-keeper.service.js';
-import type { SessionStore } from '../contracts/session-store.interface.js';
 import type { GracefulShutdownHookDeps } from '../shutdown/graceful-shutdown.hook.js';
 import type { SignalBus } from '../contracts/signal-bus.interface.js';
 import type { RunEventChannel } from '../streams/run-event-channel.js';

@@ -1,7 +1,7 @@
 import { Logger, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { CustomEvent } from '@ag-ui/core';
-import { answer, ask, call, scriptedModel } from '../agent/agent-runtime.fixtures.js';
+import { answer, ask, call, scriptedModel } from '../runtime/agent-runtime.fixtures.js';
 import type { AgentDefinition } from '../agent/agent-definition.js';
 import type { AgentHook } from '../agent/agent-hook.interface.js';
 import type { VersionChangePolicy } from '../agent/agent-release.js';

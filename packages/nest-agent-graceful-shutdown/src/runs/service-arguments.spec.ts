@@ -1,7 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { Logger, type INestApplication } from '@nestjs/common';
-import { answer, scriptedModel } from '../agent/agent-runtime.fixtures.js';
+import { answer, scriptedModel } from '../runtime/agent-runtime.fixtures.js';
 import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';

@@ -8,9 +8,8 @@ import type { LeaseKeeper } from '../leases/lease-keeper.service.js';
 import type { SignalBus, Unsubscribe } from '../contracts/signal-bus.interface.js';
 import type { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 import type { InterruptedState } from '../contracts/interrupted-state.js';
+import { DEFAULT_STEP_DURATION_MS } from '../options/default-step-duration.js';
 import type { ShutdownCoordinator } from './shutdown-coordinator.service.js';
-
-const DEFAULT_STEP_DURATION_MS = 5_000;
 
 /** Makes a run's end durable: its record, its thread's status and its interrupt marker. */
 export interface RunFinalizer {

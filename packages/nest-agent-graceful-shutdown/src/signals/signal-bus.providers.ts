@@ -1,6 +1,5 @@
-import { OWNED_SIGNAL_BUS } from '../tokens/graceful-shutdown.tokens.js';
+import { OWNED_SIGNAL_BUS, RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { Provider } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { InProcessSignalBus } from './in-process-signal-bus.js';
 import { importRedisEntry, redisConnection } from './redis-entry.js';

@@ -1,6 +1,5 @@
-import { OWNED_RUN_EVENT_LOG } from '../tokens/graceful-shutdown.tokens.js';
+import { OWNED_RUN_EVENT_LOG, RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { Provider } from '@nestjs/common';
-import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
 import { TypeOrmSessionStore } from '../session/typeorm-session.store.js';

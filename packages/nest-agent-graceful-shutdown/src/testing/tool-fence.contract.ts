@@ -1,7 +1,6 @@
 /// <reference types="jest" />
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
-import type { ToolFence } from '../agent/tool-fence.js';
-import { idempotencyKeyOf } from '../agent/tool-fence.js';
+import { idempotencyKeyOf, type ToolFence } from '../agent/tool-fence.js';
 import { startMemoryRun } from './memory-run.js';
 import type { ContractTool, RunHandleHarness } from './run-handle-harness.js';
 

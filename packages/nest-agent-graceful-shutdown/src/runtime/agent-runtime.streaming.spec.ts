@@ -1,10 +1,10 @@
 import type { BaseEvent } from '@ag-ui/core';
-import type { AgentMessage } from './agent-message.js';
-import type { AgentModel, ModelCallContext } from './agent-model.interface.js';
-import type { AgentTool } from './agent-tool.interface.js';
-import { AgentRuntime, type PartialOutputPolicy } from '../runtime/agent-runtime.js';
-import { RunControl } from './run-control.js';
-import { StopReason } from './stop-reason.js';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { AgentModel, ModelCallContext } from '../agent/agent-model.interface.js';
+import type { AgentTool } from '../agent/agent-tool.interface.js';
+import { AgentRuntime, type PartialOutputPolicy } from './agent-runtime.js';
+import { RunControl } from '../agent/run-control.js';
+import { StopReason } from '../agent/stop-reason.js';
 import { waitFor } from 'dev-services';
 
 const noopTool: AgentTool = {

@@ -1,12 +1,12 @@
-import type { AgentMessage, ToolCall } from './agent-message.js';
-import type { AgentModel } from './agent-model.interface.js';
-import type { AgentTool } from './agent-tool.interface.js';
-import { AgentRuntime } from '../runtime/agent-runtime.js';
+import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
+import type { AgentModel } from '../agent/agent-model.interface.js';
+import type { AgentTool } from '../agent/agent-tool.interface.js';
+import { AgentRuntime } from './agent-runtime.js';
 import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures.js';
-import { RunControl } from './run-control.js';
-import type { RunOutcome } from './run-outcome.js';
+import { RunControl } from '../agent/run-control.js';
+import type { RunOutcome } from '../agent/run-outcome.js';
 import type { StepProgress } from '../contracts/step-checkpointer.interface.js';
-import { StopReason } from './stop-reason.js';
+import { StopReason } from '../agent/stop-reason.js';
 
 interface Checkpoint {
   messages: AgentMessage[];

@@ -1,7 +1,7 @@
 import { describeRunHandleContract } from '../testing/run-handle.contract.js';
-import type { AgentModel } from './agent-model.interface.js';
-import type { AgentTool } from './agent-tool.interface.js';
-import { AgentRuntime } from '../runtime/agent-runtime.js';
+import type { AgentModel } from '../agent/agent-model.interface.js';
+import type { AgentTool } from '../agent/agent-tool.interface.js';
+import { AgentRuntime } from './agent-runtime.js';
 
 describeRunHandleContract('native runtime', {
   agent({ turns, tools, hold }) {

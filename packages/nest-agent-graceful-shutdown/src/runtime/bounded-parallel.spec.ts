@@ -1,4 +1,4 @@
-import { runBounded } from '../runtime/bounded-parallel.js';
+import { runBounded } from './bounded-parallel.js';
 
 /** A task per item that finishes only when released, counting how many run at once. */
 function gatedTasks() {

@@ -1,5 +1,5 @@
-import type { ToolCall } from './agent-message.js';
-import type { AgentModel, ModelRequest, ModelResponse } from './agent-model.interface.js';
+import type { ToolCall } from '../agent/agent-message.js';
+import type { AgentModel, ModelRequest, ModelResponse } from '../agent/agent-model.interface.js';
 
 /** One scripted model answer, or a function that produces it (to hold or fail a call). */
 export type Step = ModelResponse | (() => Promise<ModelResponse>);

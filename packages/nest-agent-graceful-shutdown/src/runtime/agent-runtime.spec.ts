@@ -1,11 +1,11 @@
-import type { AgentDefinition } from './agent-definition.js';
-import type { AgentHook, RunEndEvent } from './agent-hook.interface.js';
-import type { AgentMessage } from './agent-message.js';
-import type { AgentTool } from './agent-tool.interface.js';
-import { AgentRuntime } from '../runtime/agent-runtime.js';
+import type { AgentDefinition } from '../agent/agent-definition.js';
+import type { AgentHook, RunEndEvent } from '../agent/agent-hook.interface.js';
+import type { AgentMessage } from '../agent/agent-message.js';
+import type { AgentTool } from '../agent/agent-tool.interface.js';
+import { AgentRuntime } from './agent-runtime.js';
 import { answer, ask, call, scriptedModel } from './agent-runtime.fixtures.js';
-import { RunControl } from './run-control.js';
-import { StopReason } from './stop-reason.js';
+import { RunControl } from '../agent/run-control.js';
+import { StopReason } from '../agent/stop-reason.js';
 
 function echoTool(executed: unknown[] = []): AgentTool {
   return {
