@@ -132,6 +132,23 @@ describe('GET /metrics around a shutdown', () => {
     expect(after.value('agent_runs_total', { outcome: 'completed' })).toBe(1);
   });
 
+  it('counts on the runs drained line the tokens of a model call the shutdown cut off', async () => {
+    const service = await services.start({
+      env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '300', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_STEPS: '1', DEMO_REASONING_MS: '30000' },
+    });
+    const question = 'x'.repeat(400);
+    const run = await startRun(service.baseUrl, user, runInput('drain-cut', 'run-1', [{ id: 'u1', content: question }]));
+    await run.waitForEvent((e) => e.type === 'STEP_STARTED', 'the model call to start');
+
+    service.kill('SIGTERM');
+
+    expect((await service.waitForExit(15_000)).code).toBe(0);
+    const drained = JSON.parse(service.logs.split('\n').find((line) => line.includes('"runs drained"')) ?? '{}');
+    // The call was sent at least the question (4 characters a token) and had streamed nothing.
+    expect(drained).toMatchObject({ interrupted: 1, tokensDiscarded: { output: 0 } });
+    expect(drained.tokensDiscarded.input).toBeGreaterThanOrEqual(question.length / 4);
+  });
+
   it('answers 404 with METRICS_ENABLED=false', async () => {
     const service = await services.start({ env: { METRICS_ENABLED: 'false' } });
     const metrics = await scrape(service.baseUrl);

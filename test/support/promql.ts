@@ -12,6 +12,7 @@ export const SERVICE_METRICS: Readonly<Record<string, 'counter' | 'gauge' | 'his
   agent_tool_calls_abandoned_total: 'counter',
   agent_resumes_across_versions_total: 'counter',
   agent_tool_calls_not_run_total: 'counter',
+  agent_model_tokens_discarded_total: 'counter',
 };
 
 /** prom-client's default process and Node.js metrics that the chart's queries may use. */

@@ -11,6 +11,8 @@ import { assistantMessageEvents, type RunEventSink } from './run-events.js';
  */
 export class StreamedAnswer implements ModelStreamSink {
   private said = '';
+  /** Characters streamed so far: the text, and the names and arguments of tool calls. */
+  private streamed = 0;
   private textOpen = false;
   private readonly openCalls = new Set<string>();
   private readonly streamedCalls = new Set<string>();
@@ -26,6 +28,11 @@ export class StreamedAnswer implements ModelStreamSink {
     return this.said;
   }
 
+  /** How many characters the call streamed: its text, and its tool calls' names and arguments. */
+  get streamedCharacters(): number {
+    return this.streamed;
+  }
+
   text(delta: string): void {
     if (this.closed || delta.length === 0) return;
     if (!this.textOpen) {
@@ -33,6 +40,7 @@ export class StreamedAnswer implements ModelStreamSink {
       this.send({ type: EventType.TEXT_MESSAGE_START, messageId: this.messageId, role: 'assistant' });
     }
     this.said += delta;
+    this.streamed += delta.length;
     this.send({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: this.messageId, delta });
   }
 
@@ -41,11 +49,13 @@ export class StreamedAnswer implements ModelStreamSink {
     this.endText();
     this.streamedCalls.add(call.id);
     this.openCalls.add(call.id);
+    this.streamed += call.name.length;
     this.send({ type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.name, parentMessageId: this.messageId });
   }
 
   toolCallArgs(id: string, delta: string): void {
     if (this.closed || !this.openCalls.has(id) || delta.length === 0) return;
+    this.streamed += delta.length;
     this.send({ type: EventType.TOOL_CALL_ARGS, toolCallId: id, delta });
   }
 

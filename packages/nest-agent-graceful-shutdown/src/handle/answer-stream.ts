@@ -9,6 +9,8 @@ export interface AnswerOwner {
   completeAnswer(message: AgentMessage, answer: RunAnswerStream): Promise<void>;
   /** Saves the text of an answer cut off by a stop, when the run's policy keeps partial output. */
   saveCutOff(message: AgentMessage): Promise<void>;
+  /** The model call was cut off after streaming `streamedCharacters` characters: what it cost is counted when a stop cut it. */
+  modelCallCut(streamedCharacters: number): void;
 }
 
 /** One model answer streaming into a run: AG-UI events at once, durable once whole. */
@@ -64,6 +66,7 @@ export class RunAnswerStream implements AnswerStream {
     if (this.settled) return;
     this.settled = true;
     this.streamed.abort();
+    this.owner.modelCallCut(this.streamed.streamedCharacters);
     const text = this.streamed.streamedText;
     if (text.length > 0) await this.owner.saveCutOff({ id: this.messageId, role: 'assistant', content: text, truncated: true });
   }

@@ -21,6 +21,7 @@ import { writeStep } from './checkpointer-step.js';
 import type { RunHandleSpec } from './run-handle.types.js';
 import { runThroughRecords, type ToolRunHost } from './run-through-records.js';
 import { NO_INSTRUMENTS, type RunInstruments } from './run-instruments.js';
+import { estimateMessageTokens, estimateTokens } from '../agent/discarded-tokens.js';
 
 const GO: SafePoint = { stop: false };
 
@@ -193,6 +194,13 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     const phase: RunPhase = calls.length ? 'acting' : 'reasoning';
     const after = await this.hooks.decide('postReasoning', { ...this.base(), message });
     if (after) throw this.stopped(this.decide(after, phase) as Extract<SafePoint, { stop: true }>);
+  }
+
+  modelCallCut(streamedCharacters: number): void {
+    // Only a stop counts: a model that failed mid-answer is the provider's cost, not a shutdown's.
+    if (!this.signal.aborted) return;
+    // A call cut off reports no usage: its input (the messages it was sent) and output are estimated.
+    this.instruments.modelTokensDiscarded({ input: estimateMessageTokens(this.messages), output: estimateTokens(streamedCharacters), source: 'estimate' });
   }
 
   async saveCutOff(message: AgentMessage): Promise<void> {

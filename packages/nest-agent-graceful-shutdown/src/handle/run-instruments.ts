@@ -1,6 +1,7 @@
 import type { ToolCall } from '../agent/agent-message.js';
 import type { ModelUsage } from '../agent/agent-model.interface.js';
 import type { RunPhase } from '../agent/stop-reason.js';
+import type { DiscardedTokens } from '../agent/discarded-tokens.js';
 
 /**
  * What a run's handle reports as it goes, for traces and metrics: steps, model answers,
@@ -13,6 +14,8 @@ export interface RunInstruments {
   modelUsage(usage: ModelUsage): void;
   /** The model answered, asking for `toolCalls` tool calls. */
   modelAnswered(toolCalls: number): void;
+  /** A stop cut a model call off: the tokens it cost for nothing. */
+  modelTokensDiscarded(tokens: DiscardedTokens): void;
   /** Runs one tool call's execution, measured. */
   tool<T>(call: ToolCall, work: () => Promise<T>): Promise<T>;
   /** A checkpoint write took `seconds`. */
@@ -27,6 +30,7 @@ export const NO_INSTRUMENTS: RunInstruments = {
   stepEnded: () => undefined,
   modelUsage: () => undefined,
   modelAnswered: () => undefined,
+  modelTokensDiscarded: () => undefined,
   tool: (_call, work) => work(),
   checkpointWritten: () => undefined,
   stopped: () => undefined,

@@ -38,6 +38,17 @@ describe('AgentMetrics', () => {
     expect(await registry.metrics()).toContain('agent_shutdown_duration_seconds_bucket{le="5",phase="drain"} 1');
   });
 
+  it('counts the tokens of model calls a stop cut off, by kind, starting at zero', async () => {
+    const { telemetry, registry } = setUp();
+    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'output' })).toBe(0);
+
+    telemetry.notify('modelTokensDiscarded', run, { input: 1_200, output: 35, source: 'estimate' });
+    telemetry.notify('modelTokensDiscarded', run, { input: 800, output: 5, source: 'estimate' });
+
+    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'input', source: 'estimate' })).toBe(2_000);
+    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'output', source: 'estimate' })).toBe(40);
+  });
+
   it('leaves the registry and stops counting once disposed', async () => {
     const { telemetry, registry, metrics } = setUp();
     metrics.dispose();

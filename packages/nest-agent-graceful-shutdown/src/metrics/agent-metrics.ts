@@ -76,11 +76,18 @@ export class AgentMetrics {
       labelNames: ['reason'],
       registers,
     });
+    const discarded = new Counter({
+      name: Name.modelTokensDiscardedTotal,
+      help: 'Tokens lost to model calls cut off by a stop: output streamed then cut, input sent again on the resume (source: usage, or estimate at 4 characters a token).',
+      labelNames: ['kind', 'source'],
+      registers,
+    });
     for (const reason of NOT_RUN_REASONS) notRun.inc({ reason }, 0);
+    for (const kind of ['input', 'output']) discarded.inc({ kind, source: 'estimate' }, 0);
     for (const outcome of OUTCOMES) runs.inc({ outcome }, 0);
     for (const mode of MODES) resumes.inc({ mode }, 0);
     for (const phase of PHASES) shutdown.zero({ phase });
-    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins, abandoned, acrossVersions, notRun];
+    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins, abandoned, acrossVersions, notRun, discarded];
     const observer: AgentObserver = {
       runEnded: (_run, outcome) => runs.inc({ outcome }),
       runResumed: (_run, mode) => resumes.inc({ mode }),
@@ -92,6 +99,10 @@ export class AgentMetrics {
       toolCallAbandoned: () => abandoned.inc(),
       resumedAcrossVersions: () => acrossVersions.inc(),
       toolCallNotRun: (_run, _tool, reason) => notRun.inc({ reason }),
+      modelTokensDiscarded: (_run, { input, output, source }) => {
+        discarded.inc({ kind: 'input', source }, input);
+        discarded.inc({ kind: 'output', source }, output);
+      },
     };
     this.stopObserving = telemetry.observe(observer);
   }

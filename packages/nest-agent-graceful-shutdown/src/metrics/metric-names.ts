@@ -12,6 +12,7 @@ export const AgentMetricName = {
   streamJoinsTotal: 'agent_stream_joins_total',
   resumesAcrossVersionsTotal: 'agent_resumes_across_versions_total',
   toolCallsNotRunTotal: 'agent_tool_calls_not_run_total',
+  modelTokensDiscardedTotal: 'agent_model_tokens_discarded_total',
 } as const;
 
 /** Histogram buckets, in seconds: a shutdown's phases last up to the pod's grace period. */

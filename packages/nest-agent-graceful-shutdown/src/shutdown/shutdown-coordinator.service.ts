@@ -125,7 +125,9 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     const inFlight = this.registry.size;
     // How each run that ends from now on ended, as the drain saw it: the summary line's counts.
     const tally = new DrainTally();
-    const stopCounting = this.registry.onRunEnded((_run, stopReason) => tally.count(stopReason));
+    const stopCountingEnds = this.registry.onRunEnded((_run, stopReason) => tally.count(stopReason));
+    const stopCountingTokens = this.telemetry?.observe({ modelTokensDiscarded: (_run, tokens) => tally.discarded(tokens) });
+    const stopCounting = () => (stopCountingEnds(), stopCountingTokens?.());
     let phaseStartedAt = performance.now();
     const phaseEnded = (phase: ShutdownPhaseLabel) => {
       const now = performance.now();

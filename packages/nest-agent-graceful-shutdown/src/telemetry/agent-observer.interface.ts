@@ -1,4 +1,5 @@
 import type { NotRunReason } from '../agent/agent-release.js';
+import type { DiscardedTokens } from '../agent/discarded-tokens.js';
 import type { ResumeMode } from '../options/resume-mode.js';
 
 /** How a run attempt ended on this instance, as counted by `agent_runs_total{outcome}`. */
@@ -49,4 +50,6 @@ export interface AgentObserver {
   resumedAcrossVersions?(run: ObservedRun, from: string, to: string): void;
   /** A pending call was answered "not run" at a resume (its tool gone, its arguments refused, or the policy). */
   toolCallNotRun?(run: ObservedRun, toolName: string, reason: NotRunReason): void;
+  /** A stop (a shutdown's, a cancel, a replacement) cut a model call off: the tokens it cost for nothing. */
+  modelTokensDiscarded?(run: ObservedRun, tokens: DiscardedTokens): void;
 }

@@ -1,6 +1,7 @@
 import type { NotRunReason } from '../agent/agent-release.js';
 import type { ToolCall } from '../agent/agent-message.js';
 import type { ModelUsage } from '../agent/agent-model.interface.js';
+import type { DiscardedTokens } from '../agent/discarded-tokens.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
 import type { RunPhase } from '../agent/stop-reason.js';
 import type { ResumeMode } from '../options/resume-mode.js';
@@ -105,6 +106,10 @@ export class RunTelemetry implements RunInstruments {
 
   modelAnswered(toolCalls: number): void {
     this.spans.modelAnswered(toolCalls);
+  }
+
+  modelTokensDiscarded(tokens: DiscardedTokens): void {
+    this.telemetry.notify('modelTokensDiscarded', this.observed(), tokens);
   }
 
   tool<T>(call: ToolCall, work: () => Promise<T>): Promise<T> {
