@@ -5,7 +5,7 @@ import { StopReason } from '../../packages/nest-agent-graceful-shutdown/src/agen
 import { driveRun } from '../../packages/nest-agent-graceful-shutdown/src/handle/drive-run';
 import { DurableRunHandle } from '../../packages/nest-agent-graceful-shutdown/src/handle/durable-run-handle';
 import type { DurableAgent } from '../../packages/nest-agent-graceful-shutdown/src/handle/run-handle.interface';
-import { openSqliteStore } from '../../packages/nest-agent-graceful-shutdown/src/session/sqlite-store.fixtures';
+import { openSqliteStore } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/sqlite-store.fixtures';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
 import { summarize, timed } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';

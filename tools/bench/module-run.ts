@@ -11,9 +11,9 @@ import type { DurableAgent } from '../../packages/nest-agent-graceful-shutdown/s
 import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/lifecycle/in-flight-run.registry';
 import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/options/resolve-shutdown-options';
 import { summarizeOutcome, terminalEvent } from '../../packages/nest-agent-graceful-shutdown/src/runs/run-outcome-mapping';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../../packages/nest-agent-graceful-shutdown/src/session/session-schema';
-import type { TypeOrmRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/session/typeorm-run-event-log';
-import { TypeOrmSessionStore } from '../../packages/nest-agent-graceful-shutdown/src/session/typeorm-session.store';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/session-schema';
+import type { TypeOrmRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/typeorm-run-event-log';
+import { TypeOrmSessionStore } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/typeorm-session.store';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
 import { GracefulShutdownHook, type RunFinalizer } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/graceful-shutdown.hook';
 import { ShutdownCoordinator } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/shutdown-coordinator.service';

@@ -14,7 +14,7 @@ import { shutDownFirst } from './lifecycle/shutdown-first.js';
 import { AgentRunService } from './runs/agent-run.service.js';
 import { RunCancelService } from './runs/run-cancel.service.js';
 import { SESSION_STORE } from './contracts/session-store.interface.js';
-import { TypeOrmSessionStore } from './session/typeorm-session.store.js';
+import { TypeOrmSessionStore } from './typeorm-store/typeorm-session.store.js';
 import { InFlightRunRegistry } from './lifecycle/in-flight-run.registry.js';
 import { PROCESS_TERMINATOR } from './shutdown/process-terminator.js';
 import { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service.js';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { AgentTool } from './agent-tool.interface.js';
-import { sharedTransaction } from '../session/shared-transaction.js';
+import { sharedTransaction } from '../typeorm-store/shared-transaction.js';
 
 // The two patterns the README shows under "Idempotency keys and fencing tokens", verbatim between
 // the region markers (a spec compares them with the README), so the documented code is the tested code.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
-import { advanceLeaseClock } from '../session/lease-clock.fixtures.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { advanceLeaseClock } from '../typeorm-store/lease-clock.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { CrashedRunSweeper } from './crashed-run-sweeper.service.js';
 import { LeaseKeeper } from './lease-keeper.service.js';
 

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
-import { advanceLeaseClock } from '../session/lease-clock.fixtures.js';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../session/session-schema.js';
-import { TypeOrmSessionStore } from '../session/typeorm-session.store.js';
+import { advanceLeaseClock } from '../typeorm-store/lease-clock.fixtures.js';
+import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../typeorm-store/session-schema.js';
+import { TypeOrmSessionStore } from '../typeorm-store/typeorm-session.store.js';
 import { LeaseKeeper } from './lease-keeper.service.js';
 
 const LEASE_TTL_MS = 10_000;

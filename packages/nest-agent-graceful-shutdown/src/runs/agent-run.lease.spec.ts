@@ -6,7 +6,7 @@ import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 import type { CheckpointTarget } from '../contracts/session-store.interface.js';
 import type { StepCommit } from '../contracts/step-commit.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { AgentRunService } from './agent-run.service.js';
 import { AgentRun } from './agent-run.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { AnswersStoreOutages } from '../database/store-outages.decorator.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentRegistry, DEFAULT_AGENT_NAME, type AgentRef } from '../runtime/agent-registry.js';
 import { EventLogUnavailableError } from '../errors/event-log-unavailable.error.js';
@@ -13,7 +13,7 @@ import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-option
 import { AgentReleaseCheck } from './agent-release-check.js';
 import { planThreadRun } from './thread-run-plan.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
-import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
+import { RECORD_FORMAT_VERSION } from '../typeorm-store/record-format.js';
 import { SESSION_STORE, ThreadBusyError, type QueuedRun, type RolledBackRun, type SessionStore } from '../contracts/session-store.interface.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { waitFor } from 'dev-services';
 import { answer, scriptedModel } from '../runtime/agent-runtime.fixtures.js';
 import { StopReason } from '../agent/stop-reason.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { startModuleApp } from './module-app.fixtures.js';
 import { AgentRunService } from './agent-run.service.js';
 import { AgentRun } from './agent-run.js';

@@ -10,7 +10,7 @@ import { StopReason } from '../agent/stop-reason.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 import { AgentVersionChangedError } from '../errors/agent-version-changed.error.js';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { AgentRegistry, DEFAULT_AGENT_NAME } from '../runtime/agent-registry.js';
 import { AgentRuntime } from '../runtime/agent-runtime.js';

@@ -2,7 +2,7 @@ import { findDanglingToolCalls } from '../resume/dangling-tool-calls.js';
 import { toolResultMessage } from '../resume/tool-result-message.js';
 import type { RunRecord, ThreadRecord } from '../contracts/session-records.js';
 import { Inject, Injectable } from '@nestjs/common';
-import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { AnswersStoreOutages } from '../database/store-outages.decorator.js';
 import { RunNotFoundError } from '../errors/run-not-found.error.js';
 import { checkOptionalId, checkWaitMs } from '../arguments/argument-checks.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';

@@ -12,7 +12,7 @@ import { EventLogger } from '../logging/event-logger.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { assertMessageLimits } from '../options/run-limits.js';
 import type { AgentRef, AgentRegistry } from '../runtime/agent-registry.js';
-import { RECORD_FORMAT_VERSION } from '../session/record-format.js';
+import { RECORD_FORMAT_VERSION } from '../typeorm-store/record-format.js';
 import type { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
 import type { ExistingRunStream } from '../streams/existing-run-stream.js';
 import type { ThreadQueryService } from '../threads/thread-query.service.js';

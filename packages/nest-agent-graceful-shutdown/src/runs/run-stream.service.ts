@@ -12,7 +12,7 @@ import { checkEventId, checkOptionalId } from '../arguments/argument-checks.js';
 import { ResumeModeSetting } from './resume-mode.setting.js';
 import { terminalEvent } from './run-outcome-mapping.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
-import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { AnswersStoreOutages } from '../database/store-outages.decorator.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';

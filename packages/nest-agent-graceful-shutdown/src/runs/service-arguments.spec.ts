@@ -8,7 +8,7 @@ import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
 import { RunIdReusedError } from '../errors/run-id-reused.error.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { startModuleApp } from './module-app.fixtures.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';
 import { AgentRun } from './agent-run.js';

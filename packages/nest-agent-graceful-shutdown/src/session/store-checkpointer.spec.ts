@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
-import { openSqliteStore, type SqliteStoreFixture } from './sqlite-store.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { StoreCheckpointer } from './store-checkpointer.js';
-import type { TypeOrmSessionStore } from './typeorm-session.store.js';
+import type { TypeOrmSessionStore } from '../typeorm-store/typeorm-session.store.js';
 
 const LEASE_TTL_MS = 10_000;
 const CALL = { id: 'call-1', name: 'lookup', arguments: '{}' };

@@ -29,16 +29,16 @@ export type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscr
 export type { SavedTraceContext } from '../contracts/interrupted-state.js';
 export { EventLogFencedError, EventLogGapError, NewerRecordFormatError } from '../errors/index.js';
 
-export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from '../session/session-schema.js';
-export { runSessionMigrations } from '../session/run-session-migrations.js';
-export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from '../session/typeorm-session.store.js';
-export { TypeOrmRunEventLog } from '../session/typeorm-run-event-log.js';
+export { SESSION_ENTITIES, SESSION_MIGRATIONS, SESSION_TYPEORM_OPTIONS } from '../typeorm-store/session-schema.js';
+export { runSessionMigrations } from '../typeorm-store/run-session-migrations.js';
+export { TypeOrmSessionStore, type TypeOrmSessionStoreOptions } from '../typeorm-store/typeorm-session.store.js';
+export { TypeOrmRunEventLog } from '../typeorm-store/typeorm-run-event-log.js';
 export { InMemoryRunEventLog } from '../streams/in-memory-run-event-log.js';
 export { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
-export { PostgresSignalBus, type PostgresSignalBusOptions } from '../session/postgres-signal-bus.js';
-export type { ReconnectBackoff } from '../session/postgres-listen-connection.js';
-export type { LogAppendedSignal } from '../session/postgres-signal-wire.js';
-export type { LogNudges } from '../session/log-nudges.js';
+export { PostgresSignalBus, type PostgresSignalBusOptions } from '../postgres-signals/postgres-signal-bus.js';
+export type { ReconnectBackoff } from '../postgres-signals/postgres-listen-connection.js';
+export type { LogAppendedSignal } from '../postgres-signals/postgres-signal-wire.js';
+export type { LogNudges } from '../postgres-signals/log-nudges.js';
 export { CreatorOwnsThread, type ThreadAccessPolicy } from '../threads/thread-access.policy.js';
 
 export type { AnswerStream, RunHandle, SafePoint, ToolCallResult, ToolTraits } from '../handle/run-handle.interface.js';
@@ -50,5 +50,5 @@ export { OUTCOME_UNKNOWN_RESULT } from '../resume/resume-message.js';
 export type { DurableAgent } from '../handle/run-handle.interface.js';
 export { idempotencyKeyOf, toolFenceOf, type ToolFence } from '../agent/tool-fence.js';
 export { defaultResumeMessage } from '../resume/resume-message.js';
-export { sharedTransaction } from '../session/shared-transaction.js';
+export { sharedTransaction } from '../typeorm-store/shared-transaction.js';
 export type { SeamProvider, GracefulShutdownModuleExtras } from '../graceful-shutdown.module-definition.js';

@@ -2,10 +2,10 @@ import { OWNED_RUN_EVENT_LOG, RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/gracef
 import type { Provider } from '@nestjs/common';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
-import { TypeOrmSessionStore } from '../session/typeorm-session.store.js';
+import { TypeOrmSessionStore } from '../typeorm-store/typeorm-session.store.js';
 import { importRedisEntry, redisConnection } from '../signals/redis-entry.js';
 import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
-import { carriesLogNudges } from '../session/log-nudges.js';
+import { carriesLogNudges } from '../postgres-signals/log-nudges.js';
 import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 

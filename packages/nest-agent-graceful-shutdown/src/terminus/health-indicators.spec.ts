@@ -2,7 +2,7 @@ import { Controller, Get, Logger, Module, type INestApplication } from '@nestjs/
 import { HealthCheck, HealthCheckService, TerminusModule } from '@nestjs/terminus';
 import { Test } from '@nestjs/testing';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
 import { ShutdownHealthIndicator } from './shutdown.health-indicator.js';
 import { SignalBusHealthIndicator } from './signal-bus.health-indicator.js';

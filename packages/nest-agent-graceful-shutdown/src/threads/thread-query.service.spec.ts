@@ -4,8 +4,8 @@ import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error.js';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../session/sqlite-store.fixtures.js';
-import type { TypeOrmSessionStore } from '../session/typeorm-session.store.js';
+import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import type { TypeOrmSessionStore } from '../typeorm-store/typeorm-session.store.js';
 import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy.js';
 import { ThreadQueryService } from './thread-query.service.js';
 

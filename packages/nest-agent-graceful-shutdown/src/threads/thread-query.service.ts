@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AnswersStoreOutages } from '../session/store-outages.decorator.js';
+import { AnswersStoreOutages } from '../database/store-outages.decorator.js';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
 import { checkId, checkUserId } from '../arguments/argument-checks.js';
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error.js';

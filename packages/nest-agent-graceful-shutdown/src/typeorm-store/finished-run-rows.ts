@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { appendClosingMessages } from './closing-message-rows.js';
-import type { BatchOutcome } from './group-commit.js';
+import type { BatchOutcome } from '../database/group-commit.js';
 import type { ThreadStatus } from '../contracts/session-records.js';
 import type { FinishRunCommand } from '../contracts/session-store.interface.js';
 

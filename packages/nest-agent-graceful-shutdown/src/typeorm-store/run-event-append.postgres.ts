@@ -1,6 +1,6 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
-import type { BatchOutcome } from './group-commit.js';
+import type { BatchOutcome } from '../database/group-commit.js';
 import { keyOf, planAppends, type AppendRequest, type LogState } from './run-event-log-rows.js';
 import type { PostgresConnection } from './session-database.js';
 

@@ -1,8 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { retryThroughOutage, type RetryPolicy } from './connection-retry.js';
+import { retryThroughOutage, type RetryPolicy } from '../database/connection-retry.js';
 import { ThreadEntity } from './entities/thread.entity.js';
 import { LeaseRenewalConnection } from './lease-renewal-connection.js';
-import { WriteQueue } from './write-queue.js';
+import { WriteQueue } from '../database/write-queue.js';
 
 /** The part of a node-postgres connection used for raw statements (named ones are parsed once per connection). */
 export interface PostgresConnection {

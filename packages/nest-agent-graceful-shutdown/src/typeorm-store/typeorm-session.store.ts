@@ -1,6 +1,6 @@
 import { IsNull, MoreThan, type DataSource } from 'typeorm';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './connection-retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../database/connection-retry.js';
 import { recordCrash } from './crash-recovery.js';
 import { MessageEntity } from './entities/message.entity.js';
 import { RunEntity } from './entities/run.entity.js';
@@ -36,8 +36,8 @@ import type { StepCommit } from '../contracts/step-commit.js';
 import { StepWriter } from './step-writer.js';
 import { SessionDatabase } from './session-database.js';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
-import { PostgresSignalBus, type PostgresSignalBusOptions } from './postgres-signal-bus.js';
-import type { LogNudges } from './log-nudges.js';
+import { PostgresSignalBus, type PostgresSignalBusOptions } from '../postgres-signals/postgres-signal-bus.js';
+import type { LogNudges } from '../postgres-signals/log-nudges.js';
 
 /** Options of the TypeORM session store. */
 export interface TypeOrmSessionStoreOptions {

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
 import { EventLogGapError } from '../errors/event-log-gap.error.js';
 import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interface.js';
-import type { BatchOutcome } from './group-commit.js';
+import type { BatchOutcome } from '../database/group-commit.js';
 
 /** One `append` call of a batch. */
 export interface AppendRequest {

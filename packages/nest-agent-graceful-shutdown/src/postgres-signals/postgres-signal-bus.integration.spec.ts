@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { waitFor } from 'dev-services';
 import { describeSignalBusContract } from '../testing/signal-bus.contract.js';
 import { PostgresSignalBus } from './postgres-signal-bus.js';
-import { usePostgresDatabases } from './postgres-databases.fixtures.js';
+import { usePostgresDatabases } from '../typeorm-store/postgres-databases.fixtures.js';
 import { SilentTcpProxy } from './silent-tcp-proxy.fixtures.js';
 
 /** Keeps what the bus logs, so the output stays quiet and a test can read it. */

@@ -1,6 +1,6 @@
-import { isTransientConnectionError } from './connection-retry.js';
+import { isTransientConnectionError } from '../database/connection-retry.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
-import { GroupCommit, type BatchOutcome } from './group-commit.js';
+import { GroupCommit, type BatchOutcome } from '../database/group-commit.js';
 import type { SessionDatabase } from './session-database.js';
 import { roundsOf, type StepItem, type StepWritten } from './step-rows.js';
 import { writeStepsPostgres } from './step-rows.postgres.js';

@@ -3,7 +3,7 @@ import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { DataSource } from 'typeorm';
 import { waitFor } from 'dev-services';
 import type { LoggedEvent } from '../contracts/run-event-log.interface.js';
-import { PostgresSignalBus } from './postgres-signal-bus.js';
+import { PostgresSignalBus } from '../postgres-signals/postgres-signal-bus.js';
 import { usePostgresDatabases } from './postgres-databases.fixtures.js';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
 

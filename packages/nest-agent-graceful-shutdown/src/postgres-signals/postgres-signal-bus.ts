@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions.js';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
 import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
-import { GroupCommit, type BatchOutcome } from './group-commit.js';
+import { GroupCommit, type BatchOutcome } from '../database/group-commit.js';
 import { PostgresLinkState } from './postgres-link-state.js';
 import { PostgresListenConnection, type ReconnectBackoff } from './postgres-listen-connection.js';
 import { PostgresSignalWire, type LogAppendedSignal, type Notified } from './postgres-signal-wire.js';

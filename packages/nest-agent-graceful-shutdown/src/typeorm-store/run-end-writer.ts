@@ -1,5 +1,5 @@
 import { alreadyFinished, writeFinishedRuns } from './finished-run-rows.js';
-import { GroupCommit, type BatchOutcome, type FlushReport } from './group-commit.js';
+import { GroupCommit, type BatchOutcome, type FlushReport } from '../database/group-commit.js';
 import type { SessionDatabase } from './session-database.js';
 import type { FinishRunCommand } from '../contracts/session-store.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
