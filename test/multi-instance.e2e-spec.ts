@@ -44,6 +44,20 @@ const attemptsOf = (instances: readonly ServiceProcess[], threadId: string, runI
 
 const isQueuedNotice = (event: AgUiEvent) => event.type === 'CUSTOM' && event.name === 'run_queued';
 
+/**
+ * Two instances, a run of `threadId` acting on A, and a run queued behind it on B
+ * (`multitask=enqueue`), its stream showing the queued notice.
+ */
+async function queuedOnB(threadId: string, content: string) {
+  const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
+  const first = await startRun(a.baseUrl, user, runInput(threadId, 'run-1', [{ id: 'u1', content: 'go' }]));
+  await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
+  const input = runInput(threadId, 'run-2', [{ id: 'u2', content }]);
+  const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
+  await second.waitForEvent(isQueuedNotice, 'the queued notice');
+  return { a, b, first, second };
+}
+
 const isToolResult = (content: string) => (event: AgUiEvent) => event.type === 'TOOL_CALL_RESULT' && event.content === content;
 
 describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instances on one PostgreSQL and one Redis', () => {
@@ -139,13 +153,7 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
   });
 
   it("queues on B a new run while A runs the thread (multitask=enqueue): B's stream waits, then carries the run after A's, once", async () => {
-    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
-    const first = await startRun(a.baseUrl, user, runInput('thread-x-queue', 'run-1', [{ id: 'u1', content: 'go' }]));
-    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
-
-    const input = runInput('thread-x-queue', 'run-2', [{ id: 'u2', content: 'then the other account' }]);
-    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
-    await second.waitForEvent(isQueuedNotice, 'the queued notice');
+    const { a, b, first, second } = await queuedOnB('thread-x-queue', 'then the other account');
 
     expect(second.events[1]).toMatchObject({ value: { position: 1, activeRunId: 'run-1' } });
     expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
@@ -159,12 +167,7 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
   });
 
   it('starts a queued run exactly once after the instance that queued it was killed (SIGKILL), with no client asking', async () => {
-    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
-    const first = await startRun(a.baseUrl, user, runInput('thread-x-queue-kill', 'run-1', [{ id: 'u1', content: 'go' }]));
-    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
-    const input = runInput('thread-x-queue-kill', 'run-2', [{ id: 'u2', content: 'queued on B' }]);
-    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
-    await second.waitForEvent(isQueuedNotice, 'the queued notice');
+    const { a, b, first } = await queuedOnB('thread-x-queue-kill', 'queued on B');
 
     b.kill('SIGKILL');
     await b.waitForExit();
@@ -191,12 +194,7 @@ describe(onPostgresSignals() ? 'two instances on PostgreSQL alone' : 'two instan
   });
 
   it('hands a queued stream over when the instance that queued the run is stopped (SIGTERM): the run starts once, and the client re-joins it anywhere', async () => {
-    const [a, b] = await twoInstances({ DEMO_TOOL_MS: '1000' });
-    const first = await startRun(a.baseUrl, user, runInput('thread-x-queue-term', 'run-1', [{ id: 'u1', content: 'go' }]));
-    await first.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
-    const input = runInput('thread-x-queue-term', 'run-2', [{ id: 'u2', content: 'queued on B' }]);
-    const second = await postRun(`${b.baseUrl}/v1/runs?multitask=enqueue`, { authorization: `Bearer ${user}` }, input);
-    await second.waitForEvent(isQueuedNotice, 'the queued notice');
+    const { a, b, first, second } = await queuedOnB('thread-x-queue-term', 'queued on B');
 
     b.kill('SIGTERM');
     await second.done;

@@ -76,6 +76,15 @@ export function formatReport(report: RollingReport): string {
   return formatProofReport(heading, rows, report, sections);
 }
 
+/** The tokens the old instances' shutdowns discarded, summed from their `runs drained` lines. */
+function discardedTokens(shutdowns: RollingReport['shutdowns']): string {
+  const counted = shutdowns.filter((s) => s.tokensDiscarded);
+  if (counted.length === 0) return 'n/a (no runs drained line: SIGKILL)';
+  const input = counted.reduce((sum, s) => sum + s.tokensDiscarded!.input, 0);
+  const output = counted.reduce((sum, s) => sum + s.tokensDiscarded!.output, 0);
+  return `${input.toLocaleString('en-US')} / ${output.toLocaleString('en-US')}`;
+}
+
 /** What {@link formatReport} prints, in parts. */
 export function reportParts(report: RollingReport): ReportParts {
   const { tally, audit, latency, timing } = report;
@@ -103,6 +112,7 @@ export function reportParts(report: RollingReport): ReportParts {
     ['tool executions duplicated', `${audit.toolExecutionsDuplicated.length} (must be 0)`],
     ['re-runs of a call cut off before its result was saved', String(audit.toolReRunsBeforeSave)],
     ['steps done twice / turns incomplete', `${audit.stepsRepeated.length} / ${audit.turnsIncomplete.length}`],
+    ['model tokens discarded by cut-off calls, input / output (estimated)', discardedTokens(report.shutdowns)],
     ['longest shutdown / grace period', report.mode === 'sigterm' ? `${ms(longest)} / ${ms(report.graceMs)} (must be under)` : 'n/a (SIGKILL)'],
     ['turn latency, undisturbed p50 / p95', `${ms(latency.undisturbed.p50)} / ${ms(latency.undisturbed.p95)} (${latency.undisturbed.count} turns)`],
     [

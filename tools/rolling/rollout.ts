@@ -9,6 +9,19 @@ export interface InstanceShutdown {
   durationMs: number;
   exitCode: number | null;
   exitSignal: NodeJS.Signals | null;
+  /** Tokens of the model calls its shutdown cut off, from its `runs drained` line (none after a SIGKILL). */
+  tokensDiscarded?: { input: number; output: number };
+}
+
+/** The `tokensDiscarded` of the `runs drained` line in an instance's log, if it has one. */
+export function drainedTokens(logs: string): InstanceShutdown['tokensDiscarded'] {
+  const line = logs.split('\n').find((entry) => entry.includes('"runs drained"'));
+  if (!line) return undefined;
+  try {
+    return (JSON.parse(line) as { tokensDiscarded?: InstanceShutdown['tokensDiscarded'] }).tokensDiscarded;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface RolloutOptions {
@@ -51,7 +64,8 @@ export async function rollOut(cluster: RollingCluster, options: RolloutOptions):
         cluster.controller.forget(name);
         cluster.timeline.exited(name, exit.atMs);
         cluster.log(`${name} exited after ${Math.round(exit.atMs - sentAt)} ms (code ${exit.code}, signal ${exit.signal})`);
-        return { name, signal, durationMs: exit.atMs - sentAt, exitCode: exit.code, exitSignal: exit.signal };
+        const tokensDiscarded = drainedTokens(service.logs);
+        return { name, signal, durationMs: exit.atMs - sentAt, exitCode: exit.code, exitSignal: exit.signal, ...(tokensDiscarded ? { tokensDiscarded } : {}) };
       }),
     );
   }

@@ -24,7 +24,7 @@ const MODES: Record<string, Mode[]> = {
 };
 
 /**
- * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--sessions N] [--signals redis|postgres] [--redis standalone|cluster] [--logs DIR] [--out DIR] [--publish]`:
+ * `npm run demo:rolling [-- --mode sigterm|sigkill|handover|upgrade|all] [--sessions N] [--signals redis|postgres] [--redis standalone|cluster] [--drain-seconds N] [--logs DIR] [--out DIR] [--publish]`:
  * runs the rolling deployment proof, prints its report and writes its timeline,
  * `rolling-<mode>.svg|png`, into `demo-output/rolling/` (or `--out`), and with `--publish` into
  * `docs/images/` too, where the README shows it; with `--logs`, keeps every instance's log.
@@ -35,7 +35,8 @@ const MODES: Record<string, Mode[]> = {
  * this checkout's build; `all` runs the first three, `both` the first two. `--signals postgres`
  * runs the handover proof on PostgreSQL alone (`SIGNALS=postgres`, no Redis started);
  * `--redis cluster` puts the instances on a local Redis Cluster (3 masters, a replica each)
- * instead of one server.
+ * instead of one server. `--drain-seconds` sets the `sigterm` and `sigkill` rollouts' drain (default 1;
+ * 0 turns it off): the report's "model tokens discarded" line then shows what the drain saves.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -53,6 +54,12 @@ async function main(): Promise<void> {
   const redis = option('redis') ?? 'standalone';
   if (redis !== 'standalone' && redis !== 'cluster') throw new Error(`--redis must be standalone or cluster, got ${redis}`);
   if (signals === 'postgres' && redis === 'cluster') throw new Error('--signals postgres starts no Redis: leave out --redis cluster');
+  const drain = option('drain-seconds');
+  const drainSeconds = drain === undefined ? undefined : Number(drain);
+  if (drainSeconds !== undefined && (!Number.isInteger(drainSeconds) || drainSeconds < 0))
+    throw new Error(`--drain-seconds must be a whole number ≥ 0, got ${drain}`);
+  // The rolling cluster's own default (a 1 s drain) unless asked: 0 turns the drain off, to compare what it saves.
+  const timing = drainSeconds === undefined ? undefined : { preStopSeconds: 0, drainSeconds, saveMarginSeconds: 2, exitMarginSeconds: 1 };
   const files = ChartFiles.forTool('rolling', args.includes('--publish'), option('out'));
   let passed = true;
   for (const mode of modes) {
@@ -68,7 +75,7 @@ async function main(): Promise<void> {
       proof = { mode, report: await runUpgradeProof({ sessions, logDir, log }) };
       console.log(`\n${formatUpgradeReport(proof.report)}\n`);
     } else {
-      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log, redis }) };
+      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log, redis, timing }) };
       console.log(`\n${formatReport(proof.report)}\n`);
     }
     passed &&= proof.report.passed;
