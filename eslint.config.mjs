@@ -5,14 +5,36 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'dist-tools/**', 'node_modules/**', 'coverage/**', 'data/**', 'helm/**', 'k8s/**', 'docs/api/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      'dist-tools/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'helm/**',
+      'k8s/**',
+      'docs/api/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
   {
-    languageOptions: { globals: { console: 'readonly', process: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable' } },
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+      },
+    },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // A variable read by a closure before its one assignment must stay `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // One import statement per module: a type from a module imported for values too is named in
@@ -23,6 +45,9 @@ export default tseslint.config(
   {
     // Specs and test helpers read loosely typed JSON answers from the service.
     files: ['test/**/*.ts', 'packages/dev-services/src/fake-openai-server.ts', '**/*.spec.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
   },
 );

@@ -25,7 +25,12 @@ const moduleNameMapper = {
 const globalSetup = '<rootDir>/test/support/global-setup.ts';
 
 /** Where specs beside the code live. */
-const SPEC_ROOTS = ['<rootDir>/packages/*/src/**', '<rootDir>/src/**', '<rootDir>/tools/**', '<rootDir>/console/**'];
+const SPEC_ROOTS = [
+  '<rootDir>/packages/*/src/**',
+  '<rootDir>/src/**',
+  '<rootDir>/tools/**',
+  '<rootDir>/console/**',
+];
 
 /** The behaviour suites of one service instance; they run on SQLite and on PostgreSQL. */
 const SINGLE_INSTANCE_SUITES = [
@@ -54,7 +59,11 @@ module.exports = {
   // End-to-end tests spawn services and wait on conditions with their own deadlines.
   testTimeout: 120000,
   // Built output holds copies of the sources: never collect tests or modules from it.
-  modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/dist-tools', '<rootDir>/packages/.*/dist'],
+  modulePathIgnorePatterns: [
+    '<rootDir>/dist',
+    '<rootDir>/dist-tools',
+    '<rootDir>/packages/.*/dist',
+  ],
   projects: [
     {
       displayName: 'unit',

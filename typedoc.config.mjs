@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), 'packages/nest-agent-graceful-shutdown');
+const LIBRARY = join(
+  dirname(fileURLToPath(import.meta.url)),
+  'packages/nest-agent-graceful-shutdown',
+);
 
 /**
  * The source file of each `exports` entry that has types: `./dist/esm/x/index.d.ts` (and its
@@ -16,9 +19,13 @@ const LIBRARY = join(dirname(fileURLToPath(import.meta.url)), 'packages/nest-age
 export function libraryEntryPoints() {
   const { exports } = JSON.parse(readFileSync(join(LIBRARY, 'package.json'), 'utf8'));
   return Object.values(exports)
-    .map((target) => (typeof target === 'object' && target !== null ? target.import?.types : undefined))
+    .map((target) =>
+      typeof target === 'object' && target !== null ? target.import?.types : undefined,
+    )
     .filter((types) => typeof types === 'string')
-    .map((types) => join(LIBRARY, types.replace(/^\.\/dist\/esm\//, 'src/').replace(/\.d\.ts$/, '.ts')));
+    .map((types) =>
+      join(LIBRARY, types.replace(/^\.\/dist\/esm\//, 'src/').replace(/\.d\.ts$/, '.ts')),
+    );
 }
 
 /**
@@ -73,8 +80,18 @@ const config = {
   treatWarningsAsErrors: true,
   intentionallyNotExported: INTERNAL_TYPES,
   // Inherited doc comments of LangGraph's checkpoint saver link to its own types.
-  externalSymbolLinkMappings: { '@langchain/langgraph-checkpoint': { '*': 'https://www.npmjs.com/package/@langchain/langgraph-checkpoint' } },
-  validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: false, unusedMergeModuleWith: true },
+  externalSymbolLinkMappings: {
+    '@langchain/langgraph-checkpoint': {
+      '*': 'https://www.npmjs.com/package/@langchain/langgraph-checkpoint',
+    },
+  },
+  validation: {
+    notExported: true,
+    invalidLink: true,
+    rewrittenLink: true,
+    notDocumented: false,
+    unusedMergeModuleWith: true,
+  },
 };
 
 export default config;

@@ -10,7 +10,10 @@ import { deferContinue } from './app/http/expect-continue';
 import { applyServerTimeouts } from './app/http/server-timeouts';
 
 /** Lines written before the application's own logger exists, in the same JSON shape. */
-const bootLogger = pino({ formatters: { level: (label) => ({ level: label }) }, base: { pid: process.pid, context: 'Bootstrap' } });
+const bootLogger = pino({
+  formatters: { level: (label) => ({ level: label }) },
+  base: { pid: process.pid, context: 'Bootstrap' },
+});
 
 async function bootstrap(): Promise<void> {
   let config: AppConfig;
@@ -21,7 +24,11 @@ async function bootstrap(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true, bodyParser: false, abortOnError: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bufferLogs: true,
+    bodyParser: false,
+    abortOnError: false,
+  });
   app.useLogger(app.get(Logger));
   // Nothing tells a client which framework serves it.
   app.disable('x-powered-by');

@@ -33,11 +33,25 @@ describe('a tool that ignores its abort signal, at a SIGTERM', () => {
       },
     });
     // One run is inside the tool that will not stop; the other still reasons when the SIGTERM comes.
-    deaf = await startRun(service.baseUrl, user, runInput('thread-deaf', 'run-1', [{ id: 'deaf-u1', content: 'one step' }]));
-    await waitFor(() => toolLedger([service], 'demo tool started', 'thread-deaf').length === 1, 'the deaf tool to start');
+    deaf = await startRun(
+      service.baseUrl,
+      user,
+      runInput('thread-deaf', 'run-1', [{ id: 'deaf-u1', content: 'one step' }]),
+    );
+    await waitFor(
+      () => toolLedger([service], 'demo tool started', 'thread-deaf').length === 1,
+      'the deaf tool to start',
+    );
     deafCallId = toolLedger([service], 'demo tool started', 'thread-deaf')[0];
-    drained = await startRun(service.baseUrl, user, runInput('thread-drained', 'run-1', [{ id: 'drained-u1', content: 'one step' }]));
-    await drained.waitForEvent((e: AgUiEvent) => e.type === 'STEP_STARTED' && e.stepName === 'reasoning', 'the second run reasoning');
+    drained = await startRun(
+      service.baseUrl,
+      user,
+      runInput('thread-drained', 'run-1', [{ id: 'drained-u1', content: 'one step' }]),
+    );
+    await drained.waitForEvent(
+      (e: AgUiEvent) => e.type === 'STEP_STARTED' && e.stepName === 'reasoning',
+      'the second run reasoning',
+    );
 
     service.kill('SIGTERM');
     exitCode = (await service.waitForExit(20_000)).code;
@@ -52,13 +66,27 @@ describe('a tool that ignores its abort signal, at a SIGTERM', () => {
 
   it('logs the abandoned tool call once, at warn, by name with its ids', () => {
     expect(linesOf(service, 'tool call abandoned')).toEqual([
-      expect.objectContaining({ level: 'warn', threadId: 'thread-deaf', runId: 'run-1', toolCallId: deafCallId, tool: 'demo_step' }),
+      expect.objectContaining({
+        level: 'warn',
+        threadId: 'thread-deaf',
+        runId: 'run-1',
+        toolCallId: deafCallId,
+        tool: 'demo_step',
+      }),
     ]);
   });
 
   it('counts the runs as the drain saw them, and the abandoned call, on the runs drained line', () => {
     expect(linesOf(service, 'runs drained')).toEqual([
-      expect.objectContaining({ inFlight: 2, completed: 0, interrupted: 2, canceled: 0, failed: 0, awaitingApproval: 0, abandonedToolCalls: 1 }),
+      expect.objectContaining({
+        inFlight: 2,
+        completed: 0,
+        interrupted: 2,
+        canceled: 0,
+        failed: 0,
+        awaitingApproval: 0,
+        abandonedToolCalls: 1,
+      }),
     ]);
   });
 });

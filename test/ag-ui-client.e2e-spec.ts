@@ -9,10 +9,18 @@ import { waitFor } from 'dev-services';
 const token = tokenFor('carol');
 
 function agentFor(baseUrl: string, threadId: string, initialMessages: Message[]): HttpAgent {
-  return new HttpAgent({ url: `${baseUrl}/v1/runs`, headers: { Authorization: `Bearer ${token}` }, threadId, initialMessages });
+  return new HttpAgent({
+    url: `${baseUrl}/v1/runs`,
+    headers: { Authorization: `Bearer ${token}` },
+    threadId,
+    initialMessages,
+  });
 }
 
-async function storedMessages(baseUrl: string, threadId: string): Promise<Array<{ id: string; role: string; content: string }>> {
+async function storedMessages(
+  baseUrl: string,
+  threadId: string,
+): Promise<Array<{ id: string; role: string; content: string }>> {
   const { status, body } = await api(baseUrl, `/v1/threads/${threadId}/messages`, { token });
   expect(status).toBe(200);
   return body.messages;
@@ -26,8 +34,13 @@ describe('the @ag-ui/client HttpAgent on a completed run', () => {
 
   beforeAll(async () => {
     service = await ServiceProcess.start();
-    agent = agentFor(service.baseUrl, 'thread-client', [{ id: 'client-u1', role: 'user', content: 'do the steps' }]);
-    result = await agent.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void runErrors.push(event) });
+    agent = agentFor(service.baseUrl, 'thread-client', [
+      { id: 'client-u1', role: 'user', content: 'do the steps' },
+    ]);
+    result = await agent.runAgent(
+      { runId: 'run-1' },
+      { onRunErrorEvent: ({ event }) => void runErrors.push(event) },
+    );
   });
   afterAll(() => service?.stop());
 
@@ -37,7 +50,9 @@ describe('the @ag-ui/client HttpAgent on a completed run', () => {
   });
 
   it('puts the assistant answer and the tool results into the new messages', () => {
-    const answer = result.newMessages.filter((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '');
+    const answer = result.newMessages.filter(
+      (m) => m.role === 'assistant' && typeof m.content === 'string' && m.content !== '',
+    );
     expect(answer.map((m) => m.content)).toEqual(['All 3 steps are done for: do the steps']);
     const tools = result.newMessages.filter((m) => m.role === 'tool');
     expect(tools.map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
@@ -64,7 +79,12 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
 
   beforeAll(async () => {
     const first = await services.start({
-      env: { SHUTDOWN_DRAIN_TIMEOUT_MS: '0', SHUTDOWN_TIMEOUT_MS: '10000', DEMO_REASONING_MS: '200', DEMO_TOOL_MS: '400' },
+      env: {
+        SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+        SHUTDOWN_TIMEOUT_MS: '10000',
+        DEMO_REASONING_MS: '200',
+        DEMO_TOOL_MS: '400',
+      },
     });
     agent = agentFor(first.baseUrl, 'thread-client-stop', [userMessage]);
     let toolResults = 0;
@@ -86,8 +106,13 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
       reconnect: { timeoutMs: 120_000 },
     });
     let resumableResults = 0;
-    resumableRun = resumable.runAgent({ runId: 'run-1' }, { onToolCallResultEvent: () => void resumableResults++ }).catch((error: unknown) => error);
-    await waitFor(() => toolResults > 0 && resumableResults > 0, 'the first tool results to reach the clients');
+    resumableRun = resumable
+      .runAgent({ runId: 'run-1' }, { onToolCallResultEvent: () => void resumableResults++ })
+      .catch((error: unknown) => error);
+    await waitFor(
+      () => toolResults > 0 && resumableResults > 0,
+      'the first tool results to reach the clients',
+    );
     first.kill('SIGTERM');
     rejection = await running;
     await first.waitForExit(15_000);
@@ -108,24 +133,46 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
     const second = (resumed = await services.restart(services.first, { samePort: true }));
     const retryErrors: RunErrorEvent[] = [];
     const retry = agentFor(second.baseUrl, 'thread-client-stop', agent.messages);
-    const { newMessages } = await retry.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void retryErrors.push(event) });
+    const { newMessages } = await retry.runAgent(
+      { runId: 'run-1' },
+      { onRunErrorEvent: ({ event }) => void retryErrors.push(event) },
+    );
 
     expect(retryErrors).toEqual([]);
-    expect(newMessages.some((m) => m.role === 'assistant' && m.content === 'All 3 steps are done for: do the steps')).toBe(true);
+    expect(
+      newMessages.some(
+        (m) => m.role === 'assistant' && m.content === 'All 3 steps are done for: do the steps',
+      ),
+    ).toBe(true);
     const stored = await storedMessages(second.baseUrl, 'thread-client-stop');
-    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'step 1 done',
+      'step 2 done',
+      'step 3 done',
+    ]);
     expect(new Set(stored.map((m) => m.id)).size).toBe(stored.length);
     const thread = await api(second.baseUrl, '/v1/threads/thread-client-stop', { token });
-    expect(thread.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'completed' } });
+    expect(thread.body).toMatchObject({
+      status: 'idle',
+      interrupt: null,
+      lastRun: { runId: 'run-1', status: 'completed' },
+    });
   });
 
   it("brings the ResumableHttpAgent's run through the SIGTERM to its end in one runAgent call, resending it once the service is back", async () => {
     const result = (await resumableRun) as Awaited<ReturnType<HttpAgent['runAgent']>>;
 
-    expect(result.newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+    expect(result.newMessages.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: 'All 3 steps are done for: do the steps',
+    });
     expect(resumable.stats.interruptedRetries).toBeGreaterThanOrEqual(1);
     const stored = await storedMessages(resumed.baseUrl, 'thread-client-resumable');
-    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+    expect(stored.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'step 1 done',
+      'step 2 done',
+      'step 3 done',
+    ]);
   });
 
   describe('after the resumed run finished', () => {
@@ -141,7 +188,9 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
     it('answers an identical re-send with one AG-UI sequence ending RUN_FINISHED, the interrupted attempt as notices', () => {
       expect(runShape(replay.frames)).toEqual(FINISHED_RUN);
       expect(replay.frames[0].id).toBe(1);
-      const notices = replay.events.filter((event) => event.type === 'CUSTOM').map((event) => [event.name, event.value?.code]);
+      const notices = replay.events
+        .filter((event) => event.type === 'CUSTOM')
+        .map((event) => [event.name, event.value?.code]);
       expect(notices).toEqual([
         ['run_interrupted', 'RUN_INTERRUPTED'],
         ['run_resumed', undefined],
@@ -156,21 +205,33 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
     });
 
     it('continues a join after an event of the interrupted attempt to RUN_FINISHED, with one terminal event', async () => {
-      const joined = await joinRun(resumed.baseUrl, token, 'thread-client-stop', { lastEventId: 2 });
+      const joined = await joinRun(resumed.baseUrl, token, 'thread-client-stop', {
+        lastEventId: 2,
+      });
       await joined.done;
 
       expect(joined.frames).toEqual(replay.frames.slice(2));
-      expect(runShape(joined.frames)).toMatchObject({ runStarted: 0, terminal: 1, last: 'RUN_FINISHED' });
+      expect(runShape(joined.frames)).toMatchObject({
+        runStarted: 0,
+        terminal: 1,
+        last: 'RUN_FINISHED',
+      });
     });
 
     it('resolves an identical re-send through HttpAgent, which validates the sequence, with the whole run and no run error', async () => {
       const errors: RunErrorEvent[] = [];
       const again = agentFor(resumed.baseUrl, 'thread-client-stop', [userMessage]);
 
-      const { newMessages } = await again.runAgent({ runId: 'run-1' }, { onRunErrorEvent: ({ event }) => void errors.push(event) });
+      const { newMessages } = await again.runAgent(
+        { runId: 'run-1' },
+        { onRunErrorEvent: ({ event }) => void errors.push(event) },
+      );
 
       expect(errors).toEqual([]);
-      expect(newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
+      expect(newMessages.at(-1)).toMatchObject({
+        role: 'assistant',
+        content: 'All 3 steps are done for: do the steps',
+      });
     });
 
     it('resolves an identical re-send through ResumableHttpAgent without another request', async () => {
@@ -183,8 +244,17 @@ describe('the @ag-ui/client HttpAgent on a run interrupted by SIGTERM', () => {
 
       const { newMessages } = await again.runAgent({ runId: 'run-1' });
 
-      expect(newMessages.at(-1)).toMatchObject({ role: 'assistant', content: 'All 3 steps are done for: do the steps' });
-      expect(again.stats).toEqual({ handovers: 0, joins: 0, resends: 0, interruptedRetries: 0, duplicatesDropped: 0 });
+      expect(newMessages.at(-1)).toMatchObject({
+        role: 'assistant',
+        content: 'All 3 steps are done for: do the steps',
+      });
+      expect(again.stats).toEqual({
+        handovers: 0,
+        joins: 0,
+        resends: 0,
+        interruptedRetries: 0,
+        duplicatesDropped: 0,
+      });
     });
   });
 });

@@ -27,9 +27,15 @@ const outDir = mkdtempSync(join(tmpdir(), 'api-docs-'));
 beforeAll(async () => {
   const json = join(outDir, 'api.json');
   const typedoc = join(REPO_ROOT, 'node_modules/typedoc/bin/typedoc');
-  const result = await promisify(execFile)(process.execPath, [typedoc, '--json', json], { cwd: REPO_ROOT, timeout: 90_000 }).then(
+  const result = await promisify(execFile)(process.execPath, [typedoc, '--json', json], {
+    cwd: REPO_ROOT,
+    timeout: 90_000,
+  }).then(
     ({ stdout, stderr }) => ({ exitCode: 0, output: stdout + stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ exitCode: error.code ?? 1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      exitCode: error.code ?? 1,
+      output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+    }),
   );
   const modules = result.exitCode === 0 ? JSON.parse(readFileSync(json, 'utf8')).children : [];
   run = { ...result, output: result.output.replace(ANSI, ''), modules };
@@ -39,7 +45,9 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 /** The import path of every `exports` entry with types, as a user writes it. */
 function exportedEntries(): string[] {
-  const { exports } = JSON.parse(readFileSync(join(LIBRARY, 'package.json'), 'utf8')) as { exports: Record<string, string | { import?: { types?: string } }> };
+  const { exports } = JSON.parse(readFileSync(join(LIBRARY, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { import?: { types?: string } }>;
+  };
   return Object.entries(exports)
     .filter(([, target]) => typeof target === 'object' && target.import?.types !== undefined)
     .map(([subpath]) => (subpath === '.' ? PACKAGE : `${PACKAGE}/${subpath.slice(2)}`));
@@ -53,6 +61,8 @@ describe('the API reference', () => {
 
   it("has one module per entry of the package's exports, named by its import path, none empty", () => {
     expect(run.modules.map((module) => module.name).sort()).toEqual(exportedEntries().sort());
-    expect(run.modules.filter((module) => !module.children?.length).map((module) => module.name)).toEqual([]);
+    expect(
+      run.modules.filter((module) => !module.children?.length).map((module) => module.name),
+    ).toEqual([]);
   });
 });

@@ -11,15 +11,28 @@ afterEach(() => services.stopAll());
 const approvalEnv = { DEMO_STEPS: '1', DEMO_REQUIRE_APPROVAL: 'true' };
 
 /** Starts a run that pauses for approval, restarts the service, and returns the new process and the interrupt. */
-async function pausedAcrossRestart(threadId: string): Promise<{ service: ServiceProcess; interrupt: { id: string; toolCallId: string } }> {
+async function pausedAcrossRestart(
+  threadId: string,
+): Promise<{ service: ServiceProcess; interrupt: { id: string; toolCallId: string } }> {
   const first = await services.start({ env: approvalEnv });
-  const stream = await startRun(first.baseUrl, token, runInput(threadId, 'run-1', [{ id: 'u1', content: 'one step' }]));
+  const stream = await startRun(
+    first.baseUrl,
+    token,
+    runInput(threadId, 'run-1', [{ id: 'u1', content: 'one step' }]),
+  );
   const terminal = (await stream.terminal()) as AgUiEvent;
   expect(terminal).toMatchObject({
     type: 'RUN_FINISHED',
     outcome: {
       type: 'interrupt',
-      interrupts: [{ id: expect.any(String), reason: 'tool_approval', toolCallId: expect.any(String), message: expect.any(String) }],
+      interrupts: [
+        {
+          id: expect.any(String),
+          reason: 'tool_approval',
+          toolCallId: expect.any(String),
+          message: expect.any(String),
+        },
+      ],
     },
   });
   first.kill('SIGTERM');
@@ -28,10 +41,14 @@ async function pausedAcrossRestart(threadId: string): Promise<{ service: Service
   return { service, interrupt: terminal.outcome.interrupts[0] };
 }
 
-const answer = (threadId: string, runId: string, resume: unknown[]) => ({ ...runInput(threadId, runId, [{ id: 'u1', content: 'one step' }]), resume });
+const answer = (threadId: string, runId: string, resume: unknown[]) => ({
+  ...runInput(threadId, runId, [{ id: 'u1', content: 'one step' }]),
+  resume,
+});
 
 const history = async (service: ServiceProcess, threadId: string) =>
-  (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token })).body.messages as Array<{ role: string; content: string }>;
+  (await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token })).body
+    .messages as Array<{ role: string; content: string }>;
 
 describe('a tool call that needs approval', () => {
   it('pauses the run as awaiting_approval, keeps the pause across a restart, and runs the call once approved', async () => {
@@ -46,19 +63,30 @@ describe('a tool call that needs approval', () => {
     const resumed = await startRun(
       service.baseUrl,
       token,
-      answer('approve-1', 'run-2', [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]),
+      answer('approve-1', 'run-2', [
+        { interruptId: interrupt.id, status: 'resolved', payload: { approved: true } },
+      ]),
     );
 
     expect(await resumed.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect(resumed.events.find((e) => e.type === 'RUN_FINISHED')?.outcome).toBeUndefined();
-    expect((await history(service, 'approve-1')).filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done']);
-    expect((await api(service.baseUrl, '/v1/threads/approve-1', { token })).body).toMatchObject({ status: 'idle', interrupt: null });
+    expect(
+      (await history(service, 'approve-1')).filter((m) => m.role === 'tool').map((m) => m.content),
+    ).toEqual(['step 1 done']);
+    expect((await api(service.baseUrl, '/v1/threads/approve-1', { token })).body).toMatchObject({
+      status: 'idle',
+      interrupt: null,
+    });
   });
 
   it('answers a rejected call to the model as rejected, without running it', async () => {
     const { service, interrupt } = await pausedAcrossRestart('reject-1');
 
-    const resumed = await startRun(service.baseUrl, token, answer('reject-1', 'run-2', [{ interruptId: interrupt.id, status: 'cancelled' }]));
+    const resumed = await startRun(
+      service.baseUrl,
+      token,
+      answer('reject-1', 'run-2', [{ interruptId: interrupt.id, status: 'cancelled' }]),
+    );
 
     expect(await resumed.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     const tools = (await history(service, 'reject-1')).filter((m) => m.role === 'tool');
@@ -68,24 +96,62 @@ describe('a tool call that needs approval', () => {
 
   it("ends the pause on a user's cancel: the waiting call answered as canceled, the thread idle, and the next message runs afresh", async () => {
     const service = await services.start({ env: approvalEnv });
-    const paused = await startRun(service.baseUrl, token, runInput('cancel-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
-    expect(await paused.terminal()).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+    const paused = await startRun(
+      service.baseUrl,
+      token,
+      runInput('cancel-pause', 'run-1', [{ id: 'u1', content: 'one step' }]),
+    );
+    expect(await paused.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'interrupt' },
+    });
 
-    const cancel = await api(service.baseUrl, '/v1/runs/cancel-pause/cancel?waitMs=1000', { method: 'POST', token });
+    const cancel = await api(service.baseUrl, '/v1/runs/cancel-pause/cancel?waitMs=1000', {
+      method: 'POST',
+      token,
+    });
 
-    expect(cancel.body).toMatchObject({ runId: 'run-1', accepted: true, stopped: true, stopReason: 'canceled' });
+    expect(cancel.body).toMatchObject({
+      runId: 'run-1',
+      accepted: true,
+      stopped: true,
+      stopReason: 'canceled',
+    });
     const status = await api(service.baseUrl, '/v1/threads/cancel-pause', { token });
-    expect(status.body).toMatchObject({ status: 'idle', interrupt: null, lastRun: { runId: 'run-1', status: 'canceled' } });
+    expect(status.body).toMatchObject({
+      status: 'idle',
+      interrupt: null,
+      lastRun: { runId: 'run-1', status: 'canceled' },
+    });
     const tools = (await history(service, 'cancel-pause')).filter((m) => m.role === 'tool');
-    expect(tools.map((m) => m.content)).toEqual([expect.stringMatching(/^canceled: the user stopped the run while this tool call waited for approval/)]);
-    const next = await startRun(service.baseUrl, token, runInput('cancel-pause', 'run-2', [{ id: 'u2', content: 'another step' }]));
-    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
+    expect(tools.map((m) => m.content)).toEqual([
+      expect.stringMatching(
+        /^canceled: the user stopped the run while this tool call waited for approval/,
+      ),
+    ]);
+    const next = await startRun(
+      service.baseUrl,
+      token,
+      runInput('cancel-pause', 'run-2', [{ id: 'u2', content: 'another step' }]),
+    );
+    expect(await next.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      runId: 'run-2',
+      outcome: { type: 'interrupt' },
+    });
   });
 
   it('declines the waiting call for a new message sent with multitask=interrupt, and runs the message', async () => {
     const service = await services.start({ env: approvalEnv });
-    const paused = await startRun(service.baseUrl, token, runInput('decline-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
-    expect(await paused.terminal()).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+    const paused = await startRun(
+      service.baseUrl,
+      token,
+      runInput('decline-pause', 'run-1', [{ id: 'u1', content: 'one step' }]),
+    );
+    expect(await paused.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'interrupt' },
+    });
 
     const next = await postRun(
       `${service.baseUrl}/v1/runs?multitask=interrupt`,
@@ -94,16 +160,28 @@ describe('a tool call that needs approval', () => {
     );
 
     // The new message's own step waits for approval again: this demo agent asks for every call.
-    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
+    expect(await next.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      runId: 'run-2',
+      outcome: { type: 'interrupt' },
+    });
     const stored = await history(service, 'decline-pause');
     const tools = stored.filter((m) => m.role === 'tool');
-    expect(tools.map((m) => m.content)).toEqual([expect.stringMatching(/^rejected: a human declined this tool call/)]);
-    expect(stored.findIndex((m) => m.role === 'tool')).toBeLessThan(stored.findIndex((m) => m.content === 'never mind, do this instead'));
+    expect(tools.map((m) => m.content)).toEqual([
+      expect.stringMatching(/^rejected: a human declined this tool call/),
+    ]);
+    expect(stored.findIndex((m) => m.role === 'tool')).toBeLessThan(
+      stored.findIndex((m) => m.content === 'never mind, do this instead'),
+    );
   });
 
   it('queues a new message sent with multitask=enqueue until the approval is answered and its run ended', async () => {
     const service = await services.start({ env: approvalEnv });
-    const paused = await startRun(service.baseUrl, token, runInput('queue-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
+    const paused = await startRun(
+      service.baseUrl,
+      token,
+      runInput('queue-pause', 'run-1', [{ id: 'u1', content: 'one step' }]),
+    );
     const interrupt = ((await paused.terminal()) as AgUiEvent).outcome.interrupts[0];
 
     const queued = await postRun(
@@ -111,25 +189,43 @@ describe('a tool call that needs approval', () => {
       { authorization: `Bearer ${token}` },
       runInput('queue-pause', 'run-3', [{ id: 'u3', content: 'after that, one more' }]),
     );
-    await queued.waitForEvent((e) => e.type === 'CUSTOM' && e.name === 'run_queued', 'the queued notice');
+    await queued.waitForEvent(
+      (e) => e.type === 'CUSTOM' && e.name === 'run_queued',
+      'the queued notice',
+    );
     const approved = await startRun(
       service.baseUrl,
       token,
-      answer('queue-pause', 'run-2', [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]),
+      answer('queue-pause', 'run-2', [
+        { interruptId: interrupt.id, status: 'resolved', payload: { approved: true } },
+      ]),
     );
 
     expect(queued.events[1]).toMatchObject({ value: { position: 1, activeRunId: null } });
     expect(await approved.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2' });
     // The queued message's own step waits for approval again: this demo agent asks for every call.
-    expect(await queued.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-3', outcome: { type: 'interrupt' } });
+    expect(await queued.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      runId: 'run-3',
+      outcome: { type: 'interrupt' },
+    });
     const stored = await history(service, 'queue-pause');
-    expect(stored.findIndex((m) => m.content === 'step 1 done')).toBeLessThan(stored.findIndex((m) => m.content === 'after that, one more'));
+    expect(stored.findIndex((m) => m.content === 'step 1 done')).toBeLessThan(
+      stored.findIndex((m) => m.content === 'after that, one more'),
+    );
   });
 
   it('removes the paused run for a new message sent with multitask=rollback, and runs the message', async () => {
     const service = await services.start({ env: approvalEnv });
-    const paused = await startRun(service.baseUrl, token, runInput('rollback-pause', 'run-1', [{ id: 'u1', content: 'one step' }]));
-    expect(await paused.terminal()).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
+    const paused = await startRun(
+      service.baseUrl,
+      token,
+      runInput('rollback-pause', 'run-1', [{ id: 'u1', content: 'one step' }]),
+    );
+    expect(await paused.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      outcome: { type: 'interrupt' },
+    });
 
     const next = await postRun(
       `${service.baseUrl}/v1/runs?multitask=rollback`,
@@ -137,8 +233,16 @@ describe('a tool call that needs approval', () => {
       runInput('rollback-pause', 'run-2', [{ id: 'u2', content: 'forget that' }]),
     );
 
-    expect(await next.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-2', outcome: { type: 'interrupt' } });
-    expect(next.events[1]).toMatchObject({ type: 'CUSTOM', name: 'run_rolled_back', value: { runId: 'run-1', effects: [] } });
+    expect(await next.terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+      runId: 'run-2',
+      outcome: { type: 'interrupt' },
+    });
+    expect(next.events[1]).toMatchObject({
+      type: 'CUSTOM',
+      name: 'run_rolled_back',
+      value: { runId: 'run-1', effects: [] },
+    });
     const stored = await history(service, 'rollback-pause');
     expect(stored.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['forget that']);
   });
@@ -147,22 +251,42 @@ describe('a tool call that needs approval', () => {
     const { service, interrupt } = await pausedAcrossRestart('bad-answers');
     const before = await history(service, 'bad-answers');
 
-    const plain = await startRun(service.baseUrl, token, runInput('bad-answers', 'run-2', [{ id: 'u2', content: 'hello?' }]));
+    const plain = await startRun(
+      service.baseUrl,
+      token,
+      runInput('bad-answers', 'run-2', [{ id: 'u2', content: 'hello?' }]),
+    );
     const unknown = await startRun(
       service.baseUrl,
       token,
-      answer('bad-answers', 'run-3', [{ interruptId: 'approve:nope', status: 'resolved', payload: { approved: true } }]),
+      answer('bad-answers', 'run-3', [
+        { interruptId: 'approve:nope', status: 'resolved', payload: { approved: true } },
+      ]),
     );
     const missing = await startRun(service.baseUrl, token, answer('bad-answers', 'run-4', []));
-    const noFlag = await startRun(service.baseUrl, token, answer('bad-answers', 'run-5', [{ interruptId: interrupt.id, status: 'resolved', payload: {} }]));
+    const noFlag = await startRun(
+      service.baseUrl,
+      token,
+      answer('bad-answers', 'run-5', [
+        { interruptId: interrupt.id, status: 'resolved', payload: {} },
+      ]),
+    );
 
     expect([plain.status, plain.error?.code]).toEqual([409, 'APPROVAL_PENDING']);
     expect(plain.error.message).toContain(interrupt.id);
-    expect([unknown.status, unknown.error?.message]).toEqual([422, expect.stringContaining('resume[0].interruptId')]);
+    expect([unknown.status, unknown.error?.message]).toEqual([
+      422,
+      expect.stringContaining('resume[0].interruptId'),
+    ]);
     expect([missing.status, missing.error?.code]).toEqual([409, 'APPROVAL_PENDING']);
-    expect([noFlag.status, noFlag.error?.message]).toEqual([422, expect.stringContaining('resume[0].payload.approved')]);
+    expect([noFlag.status, noFlag.error?.message]).toEqual([
+      422,
+      expect.stringContaining('resume[0].payload.approved'),
+    ]);
     expect(await history(service, 'bad-answers')).toEqual(before);
-    expect((await api(service.baseUrl, '/v1/threads/bad-answers', { token })).body).toMatchObject({ status: 'awaiting_approval' });
+    expect((await api(service.baseUrl, '/v1/threads/bad-answers', { token })).body).toMatchObject({
+      status: 'awaiting_approval',
+    });
   });
 
   it('works from @ag-ui/client: runAgent reports the interrupt, and runAgent({ resume }) continues the run', async () => {
@@ -175,11 +299,21 @@ describe('a tool call that needs approval', () => {
     });
     const finished: Array<{ outcome?: { type: string; interrupts?: Array<{ id: string }> } }> = [];
 
-    await agent.runAgent({ runId: 'run-1' }, { onRunFinishedEvent: ({ event }) => void finished.push(event as never) });
+    await agent.runAgent(
+      { runId: 'run-1' },
+      { onRunFinishedEvent: ({ event }) => void finished.push(event as never) },
+    );
     const interruptId = finished[0]?.outcome?.interrupts?.[0]?.id;
     expect(finished[0]?.outcome?.type).toBe('interrupt');
-    await agent.runAgent({ runId: 'run-2', resume: [{ interruptId: interruptId!, status: 'resolved', payload: { approved: true } }] } as never);
+    await agent.runAgent({
+      runId: 'run-2',
+      resume: [{ interruptId: interruptId!, status: 'resolved', payload: { approved: true } }],
+    } as never);
 
-    expect((await history(service, 'approve-client')).filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done']);
+    expect(
+      (await history(service, 'approve-client'))
+        .filter((m) => m.role === 'tool')
+        .map((m) => m.content),
+    ).toEqual(['step 1 done']);
   });
 });

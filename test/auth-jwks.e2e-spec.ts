@@ -7,7 +7,14 @@ import type { ServiceProcess } from './support/service-process';
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'agent-service';
 const now = () => Math.floor(Date.now() / 1000);
-const claims = (extra: Record<string, unknown> = {}) => ({ sub: 'ida', iss: ISSUER, aud: AUDIENCE, iat: now(), exp: now() + 300, ...extra });
+const claims = (extra: Record<string, unknown> = {}) => ({
+  sub: 'ida',
+  iss: ISSUER,
+  aud: AUDIENCE,
+  iat: now(),
+  exp: now() + 300,
+  ...extra,
+});
 
 describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
   const services = new ServiceGroup();
@@ -18,7 +25,9 @@ describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
 
   beforeAll(async () => {
     jwks = await JwksServer.start([rsa, ec]);
-    service = await services.start({ env: { AUTH_JWKS_URL: jwks.url, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE } });
+    service = await services.start({
+      env: { AUTH_JWKS_URL: jwks.url, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE },
+    });
   });
   afterAll(async () => {
     await services.stopAll();
@@ -27,32 +36,52 @@ describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
 
   /** Starts a run on a new thread with `token`; the status, and whether the thread exists afterwards. */
   async function attempt(token: string, threadId: string) {
-    const started = await api(service.baseUrl, '/v1/runs', { method: 'POST', token, body: runInput(threadId, 'run-1', [{ id: 'u1', content: 'hi' }]) });
-    const after = await api(service.baseUrl, `/v1/threads/${threadId}`, { token: tokenWith(rsa, claims()) });
+    const started = await api(service.baseUrl, '/v1/runs', {
+      method: 'POST',
+      token,
+      body: runInput(threadId, 'run-1', [{ id: 'u1', content: 'hi' }]),
+    });
+    const after = await api(service.baseUrl, `/v1/threads/${threadId}`, {
+      token: tokenWith(rsa, claims()),
+    });
     return { status: started.status, body: started.body, written: after.status !== 404 };
   }
 
   it('accepts RS256 and ES256 tokens signed by a published key, the user being their sub, beside HS256 tokens', async () => {
     for (const key of [rsa, ec]) {
-      const threads = await api(service.baseUrl, '/v1/threads', { token: tokenWith(key, claims()) });
+      const threads = await api(service.baseUrl, '/v1/threads', {
+        token: tokenWith(key, claims()),
+      });
       expect(threads.status).toBe(200);
     }
     const run = await attempt(tokenWith(ec, claims()), 'jwks-ok');
     expect(run).toMatchObject({ status: 200, written: true });
-    const owned = await api(service.baseUrl, '/v1/threads/jwks-ok', { token: tokenWith(rsa, claims({ sub: 'someone-else' })) });
+    const owned = await api(service.baseUrl, '/v1/threads/jwks-ok', {
+      token: tokenWith(rsa, claims({ sub: 'someone-else' })),
+    });
     expect(owned.status).toBe(403);
-    expect((await api(service.baseUrl, '/v1/threads', { token: tokenFor('hs-user') })).status).toBe(200);
+    expect((await api(service.baseUrl, '/v1/threads', { token: tokenFor('hs-user') })).status).toBe(
+      200,
+    );
   });
 
   it('tolerates a few seconds of clock skew on exp', async () => {
-    expect((await api(service.baseUrl, '/v1/threads', { token: tokenWith(rsa, claims({ exp: now() - 2 })) })).status).toBe(200);
+    expect(
+      (
+        await api(service.baseUrl, '/v1/threads', {
+          token: tokenWith(rsa, claims({ exp: now() - 2 })),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('honours a key rotation: a token of a newly published key is accepted once the set is fetched again', async () => {
     const next = signingKey('RS256');
     jwks.publish([rsa, ec, next]);
     await waitFor(
-      async () => (await api(service.baseUrl, '/v1/threads', { token: tokenWith(next, claims()) })).status === 200,
+      async () =>
+        (await api(service.baseUrl, '/v1/threads', { token: tokenWith(next, claims()) })).status ===
+        200,
       'the new key to be accepted',
       15_000,
       250,
@@ -63,7 +92,10 @@ describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
     ['alg none', () => signJwt({ alg: 'none', typ: 'JWT' }, claims())],
     [
       'HS256 signed with the public key (algorithm confusion)',
-      () => signJwt({ alg: 'HS256', typ: 'JWT', kid: rsa.kid }, claims(), { secret: rsa.publicKey.export({ type: 'spki', format: 'pem' }) }),
+      () =>
+        signJwt({ alg: 'HS256', typ: 'JWT', kid: rsa.kid }, claims(), {
+          secret: rsa.publicKey.export({ type: 'spki', format: 'pem' }),
+        }),
     ],
     ['an expired token', () => tokenWith(rsa, claims({ exp: now() - 60 }))],
     ['a future nbf', () => tokenWith(rsa, claims({ nbf: now() + 60 }))],
@@ -72,9 +104,15 @@ describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
     ['no sub', () => tokenWith(rsa, claims({ sub: undefined }))],
     ['a sub that is not a string', () => tokenWith(rsa, claims({ sub: 42 }))],
     ['an unknown kid', () => tokenWith(signingKey('RS256'), claims())],
-    ['an ES256 signature under the RSA key id', () => signJwt({ alg: 'ES256', typ: 'JWT', kid: rsa.kid }, claims(), ec)],
+    [
+      'an ES256 signature under the RSA key id',
+      () => signJwt({ alg: 'ES256', typ: 'JWT', kid: rsa.kid }, claims(), ec),
+    ],
     ['an iat ahead of the clock', () => tokenWith(rsa, claims({ iat: now() + 120 }))],
-    ['a crit header', () => signJwt({ alg: 'RS256', typ: 'JWT', kid: rsa.kid, crit: ['exp'] }, claims(), rsa)],
+    [
+      'a crit header',
+      () => signJwt({ alg: 'RS256', typ: 'JWT', kid: rsa.kid, crit: ['exp'] }, claims(), rsa),
+    ],
   ];
 
   it.each(forged)('answers 401 to %s and writes nothing', async (name, token) => {
@@ -89,6 +127,8 @@ describe('bearer tokens of an OIDC provider (AUTH_JWKS_URL)', () => {
     const key: SigningKey = signingKey('RS256');
     const answer = await api(other.baseUrl, '/v1/threads', { token: tokenWith(key, claims()) });
     expect(answer.status).toBe(503);
-    expect((await api(other.baseUrl, '/v1/threads', { token: tokenFor('still-works') })).status).toBe(200);
+    expect(
+      (await api(other.baseUrl, '/v1/threads', { token: tokenFor('still-works') })).status,
+    ).toBe(200);
   });
 });

@@ -22,7 +22,11 @@ const signalsHealth = async (service: ServiceProcess) => {
 };
 
 const connected = (service: ServiceProcess, expected: boolean) =>
-  waitFor(async () => (await signalsHealth(service)).signals?.connected === expected, `the signal bus to report connected=${expected}`, 30_000);
+  waitFor(
+    async () => (await signalsHealth(service)).signals?.connected === expected,
+    `the signal bus to report connected=${expected}`,
+    30_000,
+  );
 
 /** Waits until the service's `agent_signal_bus_connected` gauge reads `expected`. */
 const busGauge = (service: ServiceProcess, expected: 0 | 1) =>
@@ -48,23 +52,44 @@ if (!onPostgresSignals()) {
 
       await backends.redis.stop();
       await connected(a, false);
-      expect(await signalsHealth(a)).toMatchObject({ status: 200, signals: { status: 'up', transport: 'redis', connected: false, fallback: 'local' } });
+      expect(await signalsHealth(a)).toMatchObject({
+        status: 200,
+        signals: { status: 'up', transport: 'redis', connected: false, fallback: 'local' },
+      });
       expect((await api(a.baseUrl, '/health/live')).status).toBe(200);
 
-      const during = await startRun(a.baseUrl, user, runInput('thread-redis-down', 'run-1', [{ id: 'u1', content: 'go' }]));
+      const during = await startRun(
+        a.baseUrl,
+        user,
+        runInput('thread-redis-down', 'run-1', [{ id: 'u1', content: 'go' }]),
+      );
       expect(await during.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
-      const local = await startRun(a.baseUrl, user, runInput('thread-redis-local', 'run-1', [{ id: 'u1', content: 'go' }]));
+      const local = await startRun(
+        a.baseUrl,
+        user,
+        runInput('thread-redis-local', 'run-1', [{ id: 'u1', content: 'go' }]),
+      );
       await local.waitForEvent((e) => e.type === 'STEP_STARTED', 'the run to start');
-      const localCancel = await api(a.baseUrl, '/v1/runs/thread-redis-local/cancel?waitMs=10000', { method: 'POST', token: user });
+      const localCancel = await api(a.baseUrl, '/v1/runs/thread-redis-local/cancel?waitMs=10000', {
+        method: 'POST',
+        token: user,
+      });
       expect(localCancel.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
       expect(a.logs).toContain('redis unavailable');
 
       await backends.redis.startAgain();
       await Promise.all([connected(a, true), connected(b, true)]);
 
-      const after = await startRun(a.baseUrl, user, runInput('thread-redis-back', 'run-1', [{ id: 'u1', content: 'go' }]));
+      const after = await startRun(
+        a.baseUrl,
+        user,
+        runInput('thread-redis-back', 'run-1', [{ id: 'u1', content: 'go' }]),
+      );
       await after.waitForEvent((e) => e.type === 'STEP_STARTED', 'the run to start');
-      const remote = await api(b.baseUrl, '/v1/runs/thread-redis-back/cancel?waitMs=10000', { method: 'POST', token: user });
+      const remote = await api(b.baseUrl, '/v1/runs/thread-redis-back/cancel?waitMs=10000', {
+        method: 'POST',
+        token: user,
+      });
       expect(remote.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
       expect(await after.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
     }, 120_000);
@@ -78,11 +103,21 @@ if (onPostgresSignals()) {
       const a = await services.start({ env });
       // B's wall clock runs a minute ahead: nothing may depend on it.
       const b = await services.start({ env: { ...env, ...skewedClock(MINUTE_MS) } });
-      expect(await signalsHealth(a)).toMatchObject({ status: 200, signals: { status: 'up', transport: 'postgres', connected: true } });
+      expect(await signalsHealth(a)).toMatchObject({
+        status: 200,
+        signals: { status: 'up', transport: 'postgres', connected: true },
+      });
 
-      const before = await startRun(a.baseUrl, user, runInput('thread-pg-before', 'run-1', [{ id: 'u1', content: 'go' }]));
+      const before = await startRun(
+        a.baseUrl,
+        user,
+        runInput('thread-pg-before', 'run-1', [{ id: 'u1', content: 'go' }]),
+      );
       await before.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
-      const first = await api(b.baseUrl, '/v1/runs/thread-pg-before/cancel?waitMs=10000', { method: 'POST', token: user });
+      const first = await api(b.baseUrl, '/v1/runs/thread-pg-before/cancel?waitMs=10000', {
+        method: 'POST',
+        token: user,
+      });
       expect(first.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
 
       await backends.postgres.stop('immediate');
@@ -95,9 +130,16 @@ if (onPostgresSignals()) {
       }
       await Promise.all([connected(a, true), connected(b, true), busGauge(a, 1)]);
 
-      const after = await startRun(a.baseUrl, user, runInput('thread-pg-after', 'run-1', [{ id: 'u1', content: 'go' }]));
+      const after = await startRun(
+        a.baseUrl,
+        user,
+        runInput('thread-pg-after', 'run-1', [{ id: 'u1', content: 'go' }]),
+      );
       await after.waitForEvent((e) => e.type === 'TOOL_CALL_START', 'the first tool call');
-      const remote = await api(b.baseUrl, '/v1/runs/thread-pg-after/cancel?waitMs=10000', { method: 'POST', token: user });
+      const remote = await api(b.baseUrl, '/v1/runs/thread-pg-after/cancel?waitMs=10000', {
+        method: 'POST',
+        token: user,
+      });
       expect(remote.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
       expect(await after.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_CANCELED' });
       expect(a.logs).toContain('postgres signal connection restored');
@@ -107,27 +149,47 @@ if (onPostgresSignals()) {
 
 describe('a PostgreSQL restart', () => {
   it('loses nothing of runs in flight: each completes or ends with a clear error, and every thread completes on retry', async () => {
-    const env = await backends.environment({ DEMO_STEPS: '3', DEMO_TOOL_MS: '400', DEMO_REASONING_MS: '200' });
+    const env = await backends.environment({
+      DEMO_STEPS: '3',
+      DEMO_TOOL_MS: '400',
+      DEMO_REASONING_MS: '200',
+    });
     const a = await services.start({ env });
     const threads = ['pg-1', 'pg-2', 'pg-3', 'pg-4'];
-    const inputs = threads.map((threadId) => runInput(threadId, 'run-1', [{ id: `${threadId}-u`, content: 'three steps' }]));
+    const inputs = threads.map((threadId) =>
+      runInput(threadId, 'run-1', [{ id: `${threadId}-u`, content: 'three steps' }]),
+    );
     const streams = await Promise.all(inputs.map((input) => startRun(a.baseUrl, user, input)));
-    await Promise.all(streams.map((s) => s.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a first checkpointed step')));
+    await Promise.all(
+      streams.map((s) =>
+        s.waitForEvent((e) => e.type === 'TOOL_CALL_RESULT', 'a first checkpointed step'),
+      ),
+    );
 
     await backends.postgres.restart('fast');
 
     const endings = await Promise.all(streams.map((s) => s.terminal()));
     for (const ending of endings) {
-      expect(ending?.type === 'RUN_FINISHED' || (ending?.type === 'RUN_ERROR' && typeof ending.code === 'string' && ending.message)).toBeTruthy();
+      expect(
+        ending?.type === 'RUN_FINISHED' ||
+          (ending?.type === 'RUN_ERROR' && typeof ending.code === 'string' && ending.message),
+      ).toBeTruthy();
     }
     for (const [i, threadId] of threads.entries()) {
       await waitFor(async () => {
         const { body } = await api(a.baseUrl, `/v1/threads/${threadId}`, { token: user });
         return body.status !== 'running';
       }, `thread ${threadId} to leave running`);
-      if (endings[i]?.type !== 'RUN_FINISHED') expect(await (await startRun(a.baseUrl, user, inputs[i])).terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+      if (endings[i]?.type !== 'RUN_FINISHED')
+        expect(await (await startRun(a.baseUrl, user, inputs[i])).terminal()).toMatchObject({
+          type: 'RUN_FINISHED',
+        });
       const messages = await messagesOf(a, threadId);
-      expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
+      expect(messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+        'step 1 done',
+        'step 2 done',
+        'step 3 done',
+      ]);
       expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
     }
   }, 120_000);
@@ -137,7 +199,11 @@ describe('PostgreSQL down', () => {
   it('answers requests that need the store 503 STORE_UNAVAILABLE with Retry-After, and serves them again once it is back', async () => {
     const env = await backends.environment();
     const a = await services.start({ env });
-    const run = await startRun(a.baseUrl, user, runInput('pg-down', 'run-1', [{ id: 'u1', content: 'go' }]));
+    const run = await startRun(
+      a.baseUrl,
+      user,
+      runInput('pg-down', 'run-1', [{ id: 'u1', content: 'go' }]),
+    );
     expect(await run.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
 
     await backends.postgres.stop('fast');
@@ -151,6 +217,9 @@ describe('PostgreSQL down', () => {
       await backends.postgres.startAgain();
     }
 
-    await waitFor(async () => (await api(a.baseUrl, '/v1/threads/pg-down', { token: user })).status === 200, 'thread reads to work again');
+    await waitFor(
+      async () => (await api(a.baseUrl, '/v1/threads/pg-down', { token: user })).status === 200,
+      'thread reads to work again',
+    );
   }, 120_000);
 });

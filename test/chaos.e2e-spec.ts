@@ -16,17 +16,37 @@ const CLIENTS = 10;
 const CHAOS_TIMEOUT_MS = 150_000;
 
 /** `npm run chaos` as built (`dist-tools`), with `args`; resolves with its output and exit code. */
-async function chaos(args: string[], timeoutMs: number): Promise<{ lines: string[]; code: number }> {
-  const result = await run(process.execPath, [CLI, ...args], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }).then(
+async function chaos(
+  args: string[],
+  timeoutMs: number,
+): Promise<{ lines: string[]; code: number }> {
+  const result = await run(process.execPath, [CLI, ...args], {
+    timeout: timeoutMs,
+    maxBuffer: 16 * 1024 * 1024,
+  }).then(
     ({ stdout }) => ({ stdout, code: 0 }),
-    (error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`, code: error.code ?? 1 }),
+    (error: { stdout?: string; stderr?: string; code?: number }) => ({
+      stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      code: error.code ?? 1,
+    }),
   );
   return { lines: result.stdout.split('\n').filter((line) => line.length > 0), code: result.code };
 }
 
 /** The schedule lines of a dry run (the seed line excluded). */
 async function dryRun(seed: number): Promise<string[]> {
-  const { lines, code } = await chaos(['--seed', String(seed), '--seconds', String(SECONDS), '--clients', String(CLIENTS), '--dry-run'], 30_000);
+  const { lines, code } = await chaos(
+    [
+      '--seed',
+      String(seed),
+      '--seconds',
+      String(SECONDS),
+      '--clients',
+      String(CLIENTS),
+      '--dry-run',
+    ],
+    30_000,
+  );
   expect(code).toBe(0);
   expect(lines[0]).toMatch(new RegExp(`^seed ${seed}\\b`));
   return lines.slice(1);
@@ -57,12 +77,22 @@ describe(`npm run chaos -- --seed ${SEED} --seconds ${SECONDS}`, () => {
       const logs = join(__dirname, '..', 'test-artifacts', 'chaos', `seed-${SEED}`);
       rmSync(logs, { recursive: true, force: true });
       const { lines, code } = await chaos(
-        ['--seed', String(SEED), '--seconds', String(SECONDS), '--clients', String(CLIENTS), '--logs', logs],
+        [
+          '--seed',
+          String(SEED),
+          '--seconds',
+          String(SECONDS),
+          '--clients',
+          String(CLIENTS),
+          '--logs',
+          logs,
+        ],
         CHAOS_TIMEOUT_MS - 5_000,
       );
       console.log(lines.join('\n'));
       const executed = lines.filter((line) => line.includes(' → '));
-      for (const kind of FAULT_KINDS) expect(executed.some((line) => line.trim().split(/\s+/)[2] === kind)).toBe(true);
+      for (const kind of FAULT_KINDS)
+        expect(executed.some((line) => line.trim().split(/\s+/)[2] === kind)).toBe(true);
       expect(lines).toContain('PASSED');
       expect(code).toBe(0);
     },

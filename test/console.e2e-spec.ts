@@ -7,7 +7,14 @@ import { waitFor } from 'dev-services';
 
 // No AUTH_JWT_SECRET and AUTH_DEV_TOKEN=true: the service makes a secret at boot and the page fills in its dev token. Steps
 // are short, yet long enough (three rounds of 400 ms calls) for a stop or a SIGTERM to land mid-run.
-const ENV = { AUTH_JWT_SECRET: '', AUTH_DEV_TOKEN: 'true', DEMO_STEPS: '3', DEMO_REASONING_MS: '400', DEMO_TOOL_MS: '400', SHUTDOWN_DRAIN_TIMEOUT_MS: '0' };
+const ENV = {
+  AUTH_JWT_SECRET: '',
+  AUTH_DEV_TOKEN: 'true',
+  DEMO_STEPS: '3',
+  DEMO_REASONING_MS: '400',
+  DEMO_TOOL_MS: '400',
+  SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+};
 const APPROVAL_ENV = { ...ENV, DEMO_STEPS: '1', DEMO_REQUIRE_APPROVAL: 'true' };
 const RUN_MS = 30_000;
 
@@ -36,7 +43,9 @@ async function sendOnNewThread(text: string): Promise<string> {
   await page.getByRole('button', { name: 'New thread' }).click();
   await page.getByRole('textbox', { name: 'Message' }).fill(text);
   await page.getByRole('button', { name: 'Send' }).click();
-  return ((await page.getByRole('main').getByRole('heading', { level: 2 }).textContent()) ?? '').trim();
+  return (
+    (await page.getByRole('main').getByRole('heading', { level: 2 }).textContent()) ?? ''
+  ).trim();
 }
 
 /** The thread as the service tells it, read with the token the page holds. */
@@ -48,14 +57,19 @@ async function threadOnServer(threadId: string): Promise<any> {
 async function toolResults(threadId: string): Promise<string[]> {
   const token = await page.getByRole('textbox', { name: 'Token' }).inputValue();
   const { body } = await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token });
-  return (body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => m.content);
+  return (body.messages as Array<{ role: string; content: string }>)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 }
 
 describe('the console page', () => {
   it('fills in the dev token of this boot', async () => {
     const token = page.getByRole('textbox', { name: 'Token' });
 
-    await waitFor(async () => (await token.inputValue()).startsWith('eyJ'), 'the dev token in the Token box');
+    await waitFor(
+      async () => (await token.inputValue()).startsWith('eyJ'),
+      'the dev token in the Token box',
+    );
 
     expect(service.logs).toContain(await token.inputValue());
   });
@@ -64,12 +78,25 @@ describe('the console page', () => {
     const threadId = await sendOnNewThread('do the steps');
 
     await waitForText(status(), 'running', 'the status running');
-    await waitForText(steps(), /acting.*step 1 done/s, 'the first acting step with its tool result');
+    await waitForText(
+      steps(),
+      /acting.*step 1 done/s,
+      'the first acting step with its tool result',
+    );
     await waitForText(status(), 'idle', 'the status idle', RUN_MS);
 
-    await waitForText(conversation(), /All 3 steps are done for: do the steps/, 'the answer in the conversation');
-    expect(await steps().textContent()).toMatch(/reasoning.*asks for demo_step.*acting.*step 3 done.*Finished/s);
-    expect(await threadOnServer(threadId)).toMatchObject({ status: 'idle', lastRun: { status: 'completed' } });
+    await waitForText(
+      conversation(),
+      /All 3 steps are done for: do the steps/,
+      'the answer in the conversation',
+    );
+    expect(await steps().textContent()).toMatch(
+      /reasoning.*asks for demo_step.*acting.*step 3 done.*Finished/s,
+    );
+    expect(await threadOnServer(threadId)).toMatchObject({
+      status: 'idle',
+      lastRun: { status: 'completed' },
+    });
     await keepScreenshot(page, 'console', 'full-run');
   });
 
@@ -81,7 +108,10 @@ describe('the console page', () => {
 
     await waitForText(status(), 'idle', 'the status idle after the stop');
     await waitForText(steps(), /Stopped: the run was canceled/, 'the stop in the run steps');
-    expect(await threadOnServer(threadId)).toMatchObject({ status: 'idle', lastRun: { status: 'canceled', stopReason: 'canceled' } });
+    expect(await threadOnServer(threadId)).toMatchObject({
+      status: 'idle',
+      lastRun: { status: 'canceled', stopReason: 'canceled' },
+    });
     expect((await toolResults(threadId)).length).toBeLessThan(3);
     await keepScreenshot(page, 'console', 'stop');
   });
@@ -93,26 +123,46 @@ describe('the console page', () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('no, the other account');
     await page.getByRole('button', { name: 'Send' }).click();
 
-    await waitForText(conversation(), /All 3 steps are done for: no, the other account/, 'the answer to the second message', RUN_MS);
+    await waitForText(
+      conversation(),
+      /All 3 steps are done for: no, the other account/,
+      'the answer to the second message',
+      RUN_MS,
+    );
     await waitForText(status(), 'idle', 'the status idle once the second run finished', RUN_MS);
     const token = await page.getByRole('textbox', { name: 'Token' }).inputValue();
     const { body } = await api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token });
-    const users = (body.messages as Array<{ role: string; content: string; runId: string }>).filter((m) => m.role === 'user');
-    expect(users.map((m) => m.content)).toEqual(['do the steps, then change course', 'no, the other account']);
+    const users = (body.messages as Array<{ role: string; content: string; runId: string }>).filter(
+      (m) => m.role === 'user',
+    );
+    expect(users.map((m) => m.content)).toEqual([
+      'do the steps, then change course',
+      'no, the other account',
+    ]);
     expect(new Set(users.map((m) => m.runId)).size).toBe(2);
-    expect(await threadOnServer(threadId)).toMatchObject({ status: 'idle', lastRun: { status: 'completed' } });
+    expect(await threadOnServer(threadId)).toMatchObject({
+      status: 'idle',
+      lastRun: { status: 'completed' },
+    });
   });
 
   it('lists the threads with their status and opens one', async () => {
     const threads = page.getByRole('navigation', { name: 'Threads' });
-    await waitFor(async () => (await threads.getByRole('button', { name: /^thread-/ }).count()) >= 2, 'both threads in the list');
+    await waitFor(
+      async () => (await threads.getByRole('button', { name: /^thread-/ }).count()) >= 2,
+      'both threads in the list',
+    );
 
     await threads
       .getByRole('button', { name: /^thread-/ })
       .last()
       .click();
 
-    await waitForText(conversation(), /All 3 steps are done for: do the steps/, 'the first thread opened from the list');
+    await waitForText(
+      conversation(),
+      /All 3 steps are done for: do the steps/,
+      'the first thread opened from the list',
+    );
     expect(await threads.textContent()).toMatch(/idle/);
   });
 
@@ -122,14 +172,25 @@ describe('the console page', () => {
 
     service.kill('SIGTERM');
     expect((await service.waitForExit()).code).toBe(0);
-    await waitForText(notices(), /interrupted.*resuming|Connection lost/s, 'the page saying the run was interrupted');
+    await waitForText(
+      notices(),
+      /interrupted.*resuming|Connection lost/s,
+      'the page saying the run was interrupted',
+    );
     service = await services.restart(service, { samePort: true });
 
     await waitForText(notices(), /Reconnected/, 'the page saying it has the run back', RUN_MS);
     await waitForText(status(), 'idle', 'the status idle once the run finished', RUN_MS);
-    await waitForText(conversation(), /All 3 steps are done for: do the steps across a restart/, 'the answer after the restart');
+    await waitForText(
+      conversation(),
+      /All 3 steps are done for: do the steps across a restart/,
+      'the answer after the restart',
+    );
     expect(await toolResults(threadId)).toEqual(['step 1 done', 'step 2 done', 'step 3 done']);
-    expect(await threadOnServer(threadId)).toMatchObject({ status: 'idle', lastRun: { status: 'completed' } });
+    expect(await threadOnServer(threadId)).toMatchObject({
+      status: 'idle',
+      lastRun: { status: 'completed' },
+    });
     await keepScreenshot(page, 'console', 'restart');
   });
 });
@@ -137,7 +198,11 @@ describe('the console page', () => {
 describe('the console page on a service whose tool calls need approval', () => {
   beforeAll(async () => {
     await service.stop();
-    service = await services.start({ env: APPROVAL_ENV, dataDir: service.dataDir, port: service.port });
+    service = await services.start({
+      env: APPROVAL_ENV,
+      dataDir: service.dataDir,
+      port: service.port,
+    });
     await page.reload();
   });
 
@@ -169,9 +234,14 @@ describe('the console page on a service whose tool calls need approval', () => {
 
 describe('the console routes', () => {
   it('serves no dev token unless AUTH_DEV_TOKEN=true asks for one, even without AUTH_JWT_SECRET, and still serves the page with a strict CSP', async () => {
-    const [withSecret, unasked] = await Promise.all([services.start(), services.start({ env: { AUTH_JWT_SECRET: '' } })]);
+    const [withSecret, unasked] = await Promise.all([
+      services.start(),
+      services.start({ env: { AUTH_JWT_SECRET: '' } }),
+    ]);
 
-    const tokens = await Promise.all([withSecret, unasked].map((service) => api(service.baseUrl, '/console/dev-token')));
+    const tokens = await Promise.all(
+      [withSecret, unasked].map((service) => api(service.baseUrl, '/console/dev-token')),
+    );
     const home = await fetch(`${withSecret.baseUrl}/`);
 
     expect(tokens.map((token) => [token.status, token.body?.code])).toEqual([
@@ -181,7 +251,9 @@ describe('the console routes', () => {
     expect(unasked.logs).toContain('Set AUTH_DEV_TOKEN=true for a dev token');
     expect(unasked.logs).not.toMatch(/"token":"eyJ/);
     expect(home.status).toBe(200);
-    expect(home.headers.get('content-security-policy')).toMatch(/default-src 'none'; script-src 'self'/);
+    expect(home.headers.get('content-security-policy')).toMatch(
+      /default-src 'none'; script-src 'self'/,
+    );
     expect(await home.text()).toContain('/console/assets/console.js');
   });
 
@@ -189,7 +261,9 @@ describe('the console routes', () => {
     const off = await services.start({ env: { CONSOLE_ENABLED: 'false' } });
 
     const statuses = await Promise.all(
-      ['/', '/console/assets/console.js', '/console/dev-token'].map(async (path) => (await fetch(`${off.baseUrl}${path}`)).status),
+      ['/', '/console/assets/console.js', '/console/dev-token'].map(
+        async (path) => (await fetch(`${off.baseUrl}${path}`)).status,
+      ),
     );
 
     expect(statuses).toEqual([404, 404, 404]);

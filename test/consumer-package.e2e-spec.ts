@@ -56,9 +56,15 @@ const LIBRARY_BUILD = { esm: 'dist/esm', cjs: 'dist/cjs' } as const;
 beforeAll(async () => {
   // Both apps install at once, beside the database and the Node runtimes they need.
   const nodes = new Set(CONSUMER_APPS.flatMap((app) => app.modes.map((mode) => mode.node)));
-  const ready = Promise.all([PostgresServer.start(), CountingOpenAiServer.start(), ...[...nodes].map(nodeBinary)]);
+  const ready = Promise.all([
+    PostgresServer.start(),
+    CountingOpenAiServer.start(),
+    ...[...nodes].map(nodeBinary),
+  ]);
   packed = await packLibrary();
-  const installs = await Promise.all(CONSUMER_APPS.map((app) => installConsumerApp(app, packed.tarball)));
+  const installs = await Promise.all(
+    CONSUMER_APPS.map((app) => installConsumerApp(app, packed.tarball)),
+  );
   installs.forEach((installed, index) => appDirs.set(CONSUMER_APPS[index].name, installed.dir));
   [postgres, openai] = await ready;
 }, 600_000);
@@ -79,27 +85,48 @@ async function proofEnv(app: ConsumerApp): Promise<Record<string, string>> {
 describe('the packed library', () => {
   it('holds only the build output, the README, the LICENSE and the CHANGELOG', () => {
     const outside = packed.files.filter(
-      (file) => !/^dist\/(esm|cjs)\/(.+\.(c?js|d\.c?ts)|package\.json)$/.test(file) && !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
+      (file) =>
+        !/^dist\/(esm|cjs)\/(.+\.(c?js|d\.c?ts)|package\.json)$/.test(file) &&
+        !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(file),
     );
     expect(outside).toEqual([]);
-    const builds = ['esm', 'cjs'].flatMap((build) => [`dist/${build}/package.json`, `dist/${build}/index.js`, `dist/${build}/index.d.ts`]);
-    expect(packed.files).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', ...builds]));
-    expect(packed.files.filter((file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+    const builds = ['esm', 'cjs'].flatMap((build) => [
+      `dist/${build}/package.json`,
+      `dist/${build}/index.js`,
+      `dist/${build}/index.d.ts`,
+    ]);
+    expect(packed.files).toEqual(
+      expect.arrayContaining(['README.md', 'LICENSE', 'CHANGELOG.md', ...builds]),
+    );
+    expect(
+      packed.files.filter(
+        (file) => /\.spec\.|fixtures|\.ts$/.test(file) && !file.endsWith('.d.ts'),
+      ),
+    ).toEqual([]);
   });
 
   it("packs the version of the CHANGELOG's newest release", async () => {
-    const read = async (file: string) => (await promisify(execFile)('tar', ['-xOzf', packed.tarball, `package/${file}`])).stdout;
+    const read = async (file: string) =>
+      (await promisify(execFile)('tar', ['-xOzf', packed.tarball, `package/${file}`])).stdout;
     const { version } = JSON.parse(await read('package.json')) as { version: string };
     expect(version).toBe(newestRelease(await read('CHANGELOG.md')).version);
   });
 
   it('passes publint --strict with nothing to report', async () => {
-    const { stdout } = await promisify(execFile)(BIN('publint'), ['--strict', 'packages/nest-agent-graceful-shutdown'], { cwd: REPO });
+    const { stdout } = await promisify(execFile)(
+      BIN('publint'),
+      ['--strict', 'packages/nest-agent-graceful-shutdown'],
+      { cwd: REPO },
+    );
     expect(stdout).toContain('All good!');
   });
 
   it('passes arethetypeswrong on the tarball with no problems, for every entry under node10, node16 (CJS and ESM) and bundlers', async () => {
-    const { stdout } = await promisify(execFile)(BIN('attw'), [packed.tarball, '--format', 'ascii'], { cwd: REPO });
+    const { stdout } = await promisify(execFile)(
+      BIN('attw'),
+      [packed.tarball, '--format', 'ascii'],
+      { cwd: REPO },
+    );
     expect(stdout).toContain('No problems found');
   });
 });
@@ -107,51 +134,81 @@ describe('the packed library', () => {
 describe.each(CONSUMER_APPS)('the $name consumer app', (app: ConsumerApp) => {
   it("installs from the README's lines with npm's default peer resolution, on exactly the versions the matrix pins", async () => {
     const dir = appDirs.get(app.name)!;
-    const versions = await Promise.all(Object.keys(app.pins).map(async (name) => [name, await installedVersion(dir, name)]));
+    const versions = await Promise.all(
+      Object.keys(app.pins).map(async (name) => [name, await installedVersion(dir, name)]),
+    );
     expect(Object.fromEntries(versions)).toEqual(app.pins);
   });
 
   it('loads one copy of @nestjs/core and one of @nestjs/common, its own', async () => {
     const dir = appDirs.get(app.name)!;
-    expect(await installedCopies(dir, '@nestjs/core')).toEqual([join(dir, 'node_modules/@nestjs/core')]);
-    expect(await installedCopies(dir, '@nestjs/common')).toEqual([join(dir, 'node_modules/@nestjs/common')]);
+    expect(await installedCopies(dir, '@nestjs/core')).toEqual([
+      join(dir, 'node_modules/@nestjs/core'),
+    ]);
+    expect(await installedCopies(dir, '@nestjs/common')).toEqual([
+      join(dir, 'node_modules/@nestjs/common'),
+    ]);
   });
 
   it('brings no driver or SDK the app does not use', () => {
     const otherDriver = app.store === 'sqlite' ? 'pg' : 'better-sqlite3';
-    for (const unused of [otherDriver, 'ioredis', 'openai', '@nestjs/terminus', '@nestjs/jwt', '@nestjs/config']) {
-      expect([unused, existsSync(join(appDirs.get(app.name)!, 'node_modules', unused))]).toEqual([unused, false]);
+    for (const unused of [
+      otherDriver,
+      'ioredis',
+      'openai',
+      '@nestjs/terminus',
+      '@nestjs/jwt',
+      '@nestjs/config',
+    ]) {
+      expect([unused, existsSync(join(appDirs.get(app.name)!, 'node_modules', unused))]).toEqual([
+        unused,
+        false,
+      ]);
     }
   });
 });
 
-const CASES = CONSUMER_APPS.flatMap((app) => app.modes.map((mode) => ({ app, mode, title: describeMode(app, mode) })));
+const CASES = CONSUMER_APPS.flatMap((app) =>
+  app.modes.map((mode) => ({ app, mode, title: describeMode(app, mode) })),
+);
 
-describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerApp; mode: ConsumerMode }) => {
-  let proof: ConsumerProof;
+describe.each(CASES)(
+  'the consumer app $title',
+  ({ app, mode }: { app: ConsumerApp; mode: ConsumerMode }) => {
+    let proof: ConsumerProof;
 
-  beforeAll(async () => {
-    proof = new ConsumerProof(appDirs.get(app.name)!, mode, await nodeBinary(mode.node), await proofEnv(app));
-  });
+    beforeAll(async () => {
+      proof = new ConsumerProof(
+        appDirs.get(app.name)!,
+        mode,
+        await nodeBinary(mode.node),
+        await proofEnv(app),
+      );
+    });
 
-  afterAll(async () => {
-    await proof?.stop();
-  });
+    afterAll(async () => {
+      await proof?.stop();
+    });
 
-  it('ends the stream with RUN_INTERRUPTED on SIGTERM mid-run, answers new runs 503 with Retry-After while its own handler holds the shutdown, runs each of its hooks once after the drain, and exits 0', async () => {
-    await proof.interruptMidRun();
-  });
+    it('ends the stream with RUN_INTERRUPTED on SIGTERM mid-run, answers new runs 503 with Retry-After while its own handler holds the shutdown, runs each of its hooks once after the drain, and exits 0', async () => {
+      await proof.interruptMidRun();
+    });
 
-  it(`loads one module instance of each peer it uses, and the library from its ${app.name} build only`, () => {
-    const loads = proof.modulesLoaded();
-    expect(moduleInstanceProblems(loads, [...APP_PEERS, `@nestjs/platform-${mode.platform}`])).toEqual([]);
-    expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
-  });
+    it(`loads one module instance of each peer it uses, and the library from its ${app.name} build only`, () => {
+      const loads = proof.modulesLoaded();
+      expect(
+        moduleInstanceProblems(loads, [...APP_PEERS, `@nestjs/platform-${mode.platform}`]),
+      ).toEqual([]);
+      expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([
+        LIBRARY_BUILD[app.name],
+      ]);
+    });
 
-  it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again; a plain client's re-send and join then end RUN_FINISHED", async () => {
-    await proof.resumeOnRestart();
-  });
-});
+    it("resumes the run on a restarted app from the client's retry, storing each tool result once and running no finished call again; a plain client's re-send and join then end RUN_FINISHED", async () => {
+      await proof.resumeOnRestart();
+    });
+  },
+);
 
 /**
  * What the README's blocks import that the app does not list yet (the AG-UI client the `/client`
@@ -159,7 +216,9 @@ describe.each(CASES)('the consumer app $title', ({ app, mode }: { app: ConsumerA
  * the app's pins (Nest 11 in the CommonJS app) and its framework releases stay as they are.
  */
 function readmeExtras(dir: string, app: ConsumerApp): string[] {
-  const { dependencies, devDependencies } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const { dependencies, devDependencies } = JSON.parse(
+    readFileSync(join(REPO, 'package.json'), 'utf8'),
+  ) as Record<string, Record<string, string>>;
   const known = { ...dependencies, ...devDependencies };
   const frameworks = new Set(app.frameworks.map((spec) => spec.slice(0, spec.lastIndexOf('@'))));
   return missingFromApp(dir, [...readmeImportedPackages(), '@ag-ui/client', '@types/express'])
@@ -192,7 +251,10 @@ describe('the consumer apps with every agent framework', () => {
             (error: Error) => error.message,
           ),
         );
-        loaded.set(app.name, await runWithModuleLedger(dir, await nodeBinary(app.modes[0].node), 'dist/frameworks.js'));
+        loaded.set(
+          app.name,
+          await runWithModuleLedger(dir, await nodeBinary(app.modes[0].node), 'dist/frameworks.js'),
+        );
       }),
     );
   }, 300_000);
@@ -202,15 +264,20 @@ describe('the consumer apps with every agent framework', () => {
     (app: ConsumerApp) => {
       const loads = loaded.get(app.name)!;
       expect(moduleInstanceProblems(loads, FRAMEWORK_PEERS)).toEqual([]);
-      expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([LIBRARY_BUILD[app.name]]);
+      expect(buildsLoaded(loads, 'nest-agent-graceful-shutdown')).toEqual([
+        LIBRARY_BUILD[app.name],
+      ]);
     },
   );
 
-  it.each(CONSUMER_APPS)('the $name app compiles every TypeScript block of the library README as written', (app: ConsumerApp) => {
-    expect(readmeFiles.get(app.name)).toBe(readmeTypeScriptBlocks().length);
-    expect(readmeFiles.get(app.name)).toBeGreaterThan(0);
-    expect(readmeErrors.get(app.name)).toBe('');
-  });
+  it.each(CONSUMER_APPS)(
+    'the $name app compiles every TypeScript block of the library README as written',
+    (app: ConsumerApp) => {
+      expect(readmeFiles.get(app.name)).toBe(readmeTypeScriptBlocks().length);
+      expect(readmeFiles.get(app.name)).toBeGreaterThan(0);
+      expect(readmeErrors.get(app.name)).toBe('');
+    },
+  );
 });
 
 /** The order agent's cases: each run is held on v1 with its `charge_card` call about to run, then retried on this release. */
@@ -229,36 +296,46 @@ const RELEASE_CASES: ReleaseCase[] = [
  * retried on v2 (ORDER_AGENT), on the app's own store (SQLite in the ESM app, PostgreSQL in the
  * CommonJS one). After the framework phase, which adds LangGraph to the apps.
  */
-describe.each(CONSUMER_APPS)('the $name consumer app across a release of its order agent', (app: ConsumerApp) => {
-  let proof: ReleaseChangeProof;
+describe.each(CONSUMER_APPS)(
+  'the $name consumer app across a release of its order agent',
+  (app: ConsumerApp) => {
+    let proof: ReleaseChangeProof;
 
-  beforeAll(async () => {
-    proof = new ReleaseChangeProof(appDirs.get(app.name)!, await nodeBinary(app.modes[0].node), await proofEnv(app));
-    await proof.interruptAtCharge(RELEASE_CASES);
-  }, 120_000);
+    beforeAll(async () => {
+      proof = new ReleaseChangeProof(
+        appDirs.get(app.name)!,
+        await nodeBinary(app.modes[0].node),
+        await proofEnv(app),
+      );
+      await proof.interruptAtCharge(RELEASE_CASES);
+    }, 120_000);
 
-  afterAll(async () => {
-    await proof?.stop();
-  });
+    afterAll(async () => {
+      await proof?.stop();
+    });
 
-  it('answers the held call "not run" when v2 of the native agent dropped charge_card: never run, logged at warn with both versions, and the run finishes on v2', async () => {
-    await proof.removedTool('native');
-  });
+    it('answers the held call "not run" when v2 of the native agent dropped charge_card: never run, logged at warn with both versions, and the run finishes on v2', async () => {
+      await proof.removedTool('native');
+    });
 
-  it("never runs the native charge_card on v1's arguments when v2's schema requires a currency: the call is answered with the validation error", async () => {
-    await proof.refusedArguments('native');
-  });
+    it("never runs the native charge_card on v1's arguments when v2's schema requires a currency: the call is answered with the validation error", async () => {
+      await proof.refusedArguments('native');
+    });
 
-  it("never runs the AI SDK charge_card on v1's arguments when v2's zod schema requires a currency", async () => {
-    await proof.refusedArguments('ai-sdk');
-  });
+    it("never runs the AI SDK charge_card on v1's arguments when v2's zod schema requires a currency", async () => {
+      await proof.refusedArguments('ai-sdk');
+    });
 
-  it('finishes the LangGraph run on v2, which added a planner node and a plan channel its agent reads, or at worst its next turn, charging at most once', async () => {
-    await proof.changedGraph();
-  });
+    it('finishes the LangGraph run on v2, which added a planner node and a plan channel its agent reads, or at worst its next turn, charging at most once', async () => {
+      await proof.changedGraph();
+    });
 
-  it(`records version 1.0.0 and one fingerprint on the interrupted attempt and its retry on the same release, in ${app.store}`, async () => {
-    const recorded = await proof.sameRelease('native');
-    expect(recorded).toEqual({ agentVersion: '1.0.0', agentFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
-  });
-});
+    it(`records version 1.0.0 and one fingerprint on the interrupted attempt and its retry on the same release, in ${app.store}`, async () => {
+      const recorded = await proof.sameRelease('native');
+      expect(recorded).toEqual({
+        agentVersion: '1.0.0',
+        agentFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+      });
+    });
+  },
+);

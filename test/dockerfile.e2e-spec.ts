@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from 'dockerfile-utils';
-import { dockerStages, execForm, lastInstruction, type DockerStage } from './support/dockerfile-stages';
+import {
+  dockerStages,
+  execForm,
+  lastInstruction,
+  type DockerStage,
+} from './support/dockerfile-stages';
 import { REPO_ROOT } from './support/kubernetes-cli';
 
 // No Docker engine here: the image cannot be built, so the Dockerfile is linted and its structure checked.
@@ -14,12 +19,16 @@ const stages = dockerStages(dockerfile);
 const finalStage = stages[stages.length - 1];
 
 function runs(stage: DockerStage): string[] {
-  return stage.instructions.filter((instruction) => instruction.keyword === 'RUN').map((instruction) => instruction.args);
+  return stage.instructions
+    .filter((instruction) => instruction.keyword === 'RUN')
+    .map((instruction) => instruction.args);
 }
 
 /** The stage a `COPY --from=<name>` of the final stage reads `path` from. */
 function sourceStageOf(path: string): DockerStage {
-  const copy = finalStage.instructions.find((i) => i.keyword === 'COPY' && i.args.startsWith('--from=') && i.args.split(' ')[1] === path);
+  const copy = finalStage.instructions.find(
+    (i) => i.keyword === 'COPY' && i.args.startsWith('--from=') && i.args.split(' ')[1] === path,
+  );
   if (!copy) throw new Error(`the final stage copies no ${path} from another stage`);
   const name = /^--from=(\S+)/.exec(copy.args)![1];
   const stage = stages.find((candidate) => candidate.name === name);
@@ -37,7 +46,9 @@ function dockerignorePatterns(): string[] {
 
 describe('Dockerfile', () => {
   it('has no error or warning from the dockerfile-utils linter', () => {
-    const problems = validate(dockerfile).filter((diagnostic) => ERROR_OR_WARNING.has(diagnostic.severity ?? 1));
+    const problems = validate(dockerfile).filter((diagnostic) =>
+      ERROR_OR_WARNING.has(diagnostic.severity ?? 1),
+    );
     expect(problems.map((p) => `line ${p.range.start.line + 1}: ${p.message}`)).toEqual([]);
   });
 
@@ -48,28 +59,49 @@ describe('Dockerfile', () => {
 
   it('builds in one stage and runs from another', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    expect(stages.some((stage) => runs(stage).some((run) => /\bnpm ci\b/.test(run) && !/--omit=dev/.test(run)))).toBe(true);
-    expect(stages.some((stage) => runs(stage).some((run) => /\bnest build\b/.test(run)))).toBe(true);
+    expect(
+      stages.some((stage) =>
+        runs(stage).some((run) => /\bnpm ci\b/.test(run) && !/--omit=dev/.test(run)),
+      ),
+    ).toBe(true);
+    expect(stages.some((stage) => runs(stage).some((run) => /\bnest build\b/.test(run)))).toBe(
+      true,
+    );
   });
 
   it('bundles the console page into dist, which the runtime image copies', () => {
     const build = sourceStageOf('/app/dist');
-    expect(build.instructions.some((i) => i.keyword === 'COPY' && /^console\s/.test(i.args))).toBe(true);
-    expect(runs(build).some((run) => /\bnpm run build:console\b/.test(run) && run.indexOf('build:console') < run.indexOf('npm prune'))).toBe(true);
+    expect(build.instructions.some((i) => i.keyword === 'COPY' && /^console\s/.test(i.args))).toBe(
+      true,
+    );
+    expect(
+      runs(build).some(
+        (run) =>
+          /\bnpm run build:console\b/.test(run) &&
+          run.indexOf('build:console') < run.indexOf('npm prune'),
+      ),
+    ).toBe(true);
   });
 
   it('runs from a pinned slim image of the Node the project runs on (its `node` devDependency)', () => {
-    const { devDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const { devDependencies } = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'),
+    ) as { devDependencies: Record<string, string> };
     expect(finalStage.image).toBe(`node:${devDependencies.node}-bookworm-slim`);
     for (const stage of stages) expect(stage.image).toBe(finalStage.image);
   });
 
   it('ships production dependencies only: the node_modules it copies were pruned of dev dependencies', () => {
     // Each shell command of the stage that builds node_modules, in order.
-    const commands = runs(sourceStageOf('/app/node_modules')).flatMap((run) => run.split(/&&|;/).map((command) => command.trim()));
-    const lastIndex = (test: (command: string) => boolean) => commands.reduce((last, command, index) => (test(command) ? index : last), -1);
+    const commands = runs(sourceStageOf('/app/node_modules')).flatMap((run) =>
+      run.split(/&&|;/).map((command) => command.trim()),
+    );
+    const lastIndex = (test: (command: string) => boolean) =>
+      commands.reduce((last, command, index) => (test(command) ? index : last), -1);
     const lastOmitDev = lastIndex((command) => /^npm (prune|ci)\b.*--omit=dev/.test(command));
-    const lastFullInstall = lastIndex((command) => /^npm (ci|install|i)\b/.test(command) && !/--omit=dev/.test(command));
+    const lastFullInstall = lastIndex(
+      (command) => /^npm (ci|install|i)\b/.test(command) && !/--omit=dev/.test(command),
+    );
     expect(lastOmitDev).toBeGreaterThan(lastFullInstall);
     expect(runs(finalStage).some((run) => /\bnpm\b/.test(run))).toBe(false);
   });
@@ -88,8 +120,12 @@ describe('Dockerfile', () => {
 
   it('runs as the numeric non-root user 1000', () => {
     expect(lastInstruction(finalStage, 'USER')?.args).toBe('1000:1000');
-    const afterUser = finalStage.instructions.slice(finalStage.instructions.indexOf(lastInstruction(finalStage, 'USER')!) + 1);
-    expect(afterUser.map((i) => i.keyword).filter((keyword) => keyword === 'RUN' || keyword === 'USER')).toEqual([]);
+    const afterUser = finalStage.instructions.slice(
+      finalStage.instructions.indexOf(lastInstruction(finalStage, 'USER')!) + 1,
+    );
+    expect(
+      afterUser.map((i) => i.keyword).filter((keyword) => keyword === 'RUN' || keyword === 'USER'),
+    ).toEqual([]);
   });
 
   it('sets NODE_ENV=production, DATA_DIR=/data, and exposes port 3000', () => {
@@ -104,11 +140,17 @@ describe('Dockerfile', () => {
   });
 
   it('makes /data writable for user 1000, the only place besides /tmp the service writes', () => {
-    expect(runs(finalStage).some((run) => /mkdir (-p )?\/data/.test(run) && /chown 1000:1000 \/data/.test(run))).toBe(true);
+    expect(
+      runs(finalStage).some(
+        (run) => /mkdir (-p )?\/data/.test(run) && /chown 1000:1000 \/data/.test(run),
+      ),
+    ).toBe(true);
   });
 
   it('keeps local builds, installs, data, git history and tests out of the build context', () => {
-    expect(dockerignorePatterns()).toEqual(expect.arrayContaining(['node_modules', 'dist', 'data', '.git', 'test']));
+    expect(dockerignorePatterns()).toEqual(
+      expect.arrayContaining(['node_modules', 'dist', 'data', '.git', 'test']),
+    );
   });
 
   it('copies into the build only files that exist and that .dockerignore lets through', () => {

@@ -17,7 +17,11 @@ afterAll(async () => {
 });
 
 /** A JSON log line of `service` with this `msg` on `threadId`, once printed. */
-function logLine(service: ServiceProcess, msg: string, threadId: string): Record<string, unknown> | undefined {
+function logLine(
+  service: ServiceProcess,
+  msg: string,
+  threadId: string,
+): Record<string, unknown> | undefined {
   for (const line of service.logs.split('\n')) {
     if (!line.includes(msg)) continue;
     const entry = JSON.parse(line) as Record<string, unknown>;
@@ -44,14 +48,24 @@ describe('fenced tool effects across a paused instance', () => {
     await ledger.connect();
     try {
       const paused = await startRun(a.baseUrl, user, input);
-      const started = await waitFor(() => logLine(a, 'demo tool started', threadId), 'the demo tool to start on A', 60_000);
-      const { toolCallId, idempotencyKey, fencingToken } = started as { toolCallId: string; idempotencyKey: string; fencingToken: number };
+      const started = await waitFor(
+        () => logLine(a, 'demo tool started', threadId),
+        'the demo tool to start on A',
+        60_000,
+      );
+      const { toolCallId, idempotencyKey, fencingToken } = started as {
+        toolCallId: string;
+        idempotencyKey: string;
+        fencingToken: number;
+      };
 
       a.kill('SIGSTOP');
       let effects: EffectRow[];
       try {
         await waitFor(
-          async () => (await api(b.baseUrl, `/v1/threads/${threadId}`, { token: user })).body.status === 'interrupted',
+          async () =>
+            (await api(b.baseUrl, `/v1/threads/${threadId}`, { token: user })).body.status ===
+            'interrupted',
           'the paused instance to lose its lease',
           60_000,
         );
@@ -73,8 +87,17 @@ describe('fenced tool effects across a paused instance', () => {
         a.kill('SIGCONT');
       }
 
-      const refused = await waitFor(() => logLine(a, 'demo tool effect refused', threadId), "A's late effect to be refused", 60_000);
-      expect(refused).toMatchObject({ toolCallId, idempotencyKey, staleToken: fencingToken, currentToken: effects[0].fencing_token });
+      const refused = await waitFor(
+        () => logLine(a, 'demo tool effect refused', threadId),
+        "A's late effect to be refused",
+        60_000,
+      );
+      expect(refused).toMatchObject({
+        toolCallId,
+        idempotencyKey,
+        staleToken: fencingToken,
+        currentToken: effects[0].fencing_token,
+      });
       expect(effects[0].fencing_token).toBeGreaterThan(fencingToken);
       expect(await paused.terminal()).toMatchObject({ type: 'RUN_ERROR' });
 
@@ -82,11 +105,17 @@ describe('fenced tool effects across a paused instance', () => {
         'SELECT idempotency_key, tool_call_id, fencing_token FROM demo_tool_effects WHERE thread_id = $1',
         [threadId],
       );
-      expect(allEffects).toEqual([{ idempotency_key: idempotencyKey, tool_call_id: toolCallId, fencing_token: effects[0].fencing_token }]);
+      expect(allEffects).toEqual([
+        {
+          idempotency_key: idempotencyKey,
+          tool_call_id: toolCallId,
+          fencing_token: effects[0].fencing_token,
+        },
+      ]);
       const { body } = await api(b.baseUrl, `/v1/threads/${threadId}/messages`, { token: user });
-      const results = (body.messages as Array<{ role: string; toolCallId?: string; content: string }>).filter(
-        (m) => m.role === 'tool' && m.toolCallId === toolCallId,
-      );
+      const results = (
+        body.messages as Array<{ role: string; toolCallId?: string; content: string }>
+      ).filter((m) => m.role === 'tool' && m.toolCallId === toolCallId);
       expect(results).toEqual([expect.objectContaining({ content: 'step 1 done' })]);
     } finally {
       await ledger.end();

@@ -1,8 +1,19 @@
 import { APP_ENV_VARIABLES, loadAppConfig } from '../src/app/config/app-config';
 import { ensureKubernetesTools } from 'dev-services';
 import { CHART_DIR, helm, helmTemplate, type RenderOptions } from './support/kubernetes-cli';
-import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';
-import { effectiveEnv, onlyContainer, podSpecOf, selects, type Deployment } from './support/pod-spec';
+import {
+  findObject,
+  parseManifests,
+  validateKubernetesObject,
+  type KubernetesObject,
+} from './support/kubernetes-objects';
+import {
+  effectiveEnv,
+  onlyContainer,
+  podSpecOf,
+  selects,
+  type Deployment,
+} from './support/pod-spec';
 
 /** The first call fetches helm and kubectl (tens of MB) on a fresh machine. */
 const FETCH_TIMEOUT_MS = 300_000;
@@ -33,7 +44,13 @@ describe('helm lint', () => {
   });
 
   it('passes --strict with values-production.yaml', async () => {
-    const result = await helm(['lint', '--strict', CHART_DIR, '--values', `${CHART_DIR}/values-production.yaml`]);
+    const result = await helm([
+      'lint',
+      '--strict',
+      CHART_DIR,
+      '--values',
+      `${CHART_DIR}/values-production.yaml`,
+    ]);
     expect(result.stderr + result.stdout).toContain('0 chart(s) failed');
     expect(result.exitCode).toBe(0);
   });
@@ -41,7 +58,14 @@ describe('helm lint', () => {
 
 describe('the objects helm template renders', () => {
   it('are all valid Kubernetes objects with the default values, test hook included', () => {
-    expect(byDefault.map((o) => o.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'Pod', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
+    expect(byDefault.map((o) => o.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'Pod',
+      'PodDisruptionBudget',
+      'Service',
+      'ServiceAccount',
+    ]);
     for (const object of byDefault) validateKubernetesObject(object);
   });
 
@@ -52,12 +76,20 @@ describe('the objects helm template renders', () => {
 
   it('are checked by a validator that rejects a Deployment whose containerPort is a string', () => {
     const broken = structuredClone(deploymentOf(byDefault));
-    (broken.spec.template.spec.containers[0].ports![0] as { containerPort: unknown }).containerPort = '3000';
+    (
+      broken.spec.template.spec.containers[0].ports![0] as { containerPort: unknown }
+    ).containerPort = '3000';
     expect(() => validateKubernetesObject(broken)).toThrow(/containerPort must be integer/);
   });
 
   it('are checked by a validator that fails on a kind it has no model for', () => {
-    expect(() => validateKubernetesObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toThrow(/no model/);
+    expect(() =>
+      validateKubernetesObject({
+        apiVersion: 'example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'w' },
+      }),
+    ).toThrow(/no model/);
   });
 });
 
@@ -69,7 +101,10 @@ describe('the Deployment', () => {
 
   it('rolls with maxUnavailable 0 and maxSurge 1', () => {
     for (const objects of [byDefault, production]) {
-      expect(deploymentOf(objects).spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } });
+      expect(deploymentOf(objects).spec.strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: 0, maxSurge: 1 },
+      });
     }
   });
 
@@ -81,7 +116,10 @@ describe('the Deployment', () => {
   });
 
   it('probes liveness on /health/live, which stays up during a drain', () => {
-    expect(onlyContainer(podSpecOf(deploymentOf(byDefault))).livenessProbe!.httpGet).toEqual({ path: '/health/live', port: 'http' });
+    expect(onlyContainer(podSpecOf(deploymentOf(byDefault))).livenessProbe!.httpGet).toEqual({
+      path: '/health/live',
+      port: 'http',
+    });
   });
 
   it('has a startup probe that allows a minute for boot and migrations', () => {
@@ -109,7 +147,10 @@ describe('the Deployment', () => {
   it('mounts an emptyDir at /tmp, the only writable path', () => {
     const pod = podSpecOf(deploymentOf(byDefault));
     const mount = onlyContainer(pod).volumeMounts!.find((m) => m.mountPath === '/tmp')!;
-    expect(pod.volumes!.find((v) => v.name === mount.name)).toEqual({ name: mount.name, emptyDir: {} });
+    expect(pod.volumes!.find((v) => v.name === mount.name)).toEqual({
+      name: mount.name,
+      emptyDir: {},
+    });
   });
 
   it('mounts no service account token, in the pod or through its ServiceAccount', () => {
@@ -125,13 +166,19 @@ describe('the Deployment', () => {
 
   it('spreads its pods over nodes by default, softly', () => {
     expect(podSpecOf(deploymentOf(byDefault)).topologySpreadConstraints).toEqual([
-      expect.objectContaining({ topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 1 }),
+      expect.objectContaining({
+        topologyKey: 'kubernetes.io/hostname',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        maxSkew: 1,
+      }),
     ]);
   });
 
   it('reads DATABASE_URL, REDIS_URL and AUTH_JWT_SECRET from the release Secret by default', () => {
     const env = onlyContainer(podSpecOf(deploymentOf(byDefault))).env!;
-    const refs = Object.fromEntries(env.filter((v) => v.valueFrom?.secretKeyRef).map((v) => [v.name, v.valueFrom!.secretKeyRef]));
+    const refs = Object.fromEntries(
+      env.filter((v) => v.valueFrom?.secretKeyRef).map((v) => [v.name, v.valueFrom!.secretKeyRef]),
+    );
     expect(refs).toEqual({
       DATABASE_URL: { name: 'agent-service', key: 'database-url' },
       REDIS_URL: { name: 'agent-service', key: 'redis-url' },
@@ -144,15 +191,27 @@ describe('the Deployment', () => {
     const container = onlyContainer(podSpecOf(deploymentOf(objects)));
     expect(container.env!.map((entry) => entry.name)).not.toContain('REDIS_URL');
     const env = effectiveEnv(container, objects);
-    const secrets: Record<string, string> = { DATABASE_URL: 'postgres://agents:secret@db:5432/agents', AUTH_JWT_SECRET: 'secret' };
-    const config = loadAppConfig(Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name]])));
-    expect([config.signals, config.redisUrl, config.redisCluster]).toEqual(['postgres', undefined, false]);
-    expect(findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data).not.toHaveProperty('SIGNALS');
+    const secrets: Record<string, string> = {
+      DATABASE_URL: 'postgres://agents:secret@db:5432/agents',
+      AUTH_JWT_SECRET: 'secret',
+    };
+    const config = loadAppConfig(
+      Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name]])),
+    );
+    expect([config.signals, config.redisUrl, config.redisCluster]).toEqual([
+      'postgres',
+      undefined,
+      false,
+    ]);
+    expect(
+      findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data,
+    ).not.toHaveProperty('SIGNALS');
   });
 
   it('names a Redis Cluster with config.redisCluster, and refuses it beside config.signals postgres', async () => {
     const objects = await render({ set: ['config.redisCluster=true'] });
-    const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
+    const dataOf = (rendered: KubernetesObject[]) =>
+      findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
     expect(dataOf(objects).REDIS_CLUSTER).toBe('true');
     expect(dataOf(byDefault)).not.toHaveProperty('REDIS_CLUSTER');
     const env = effectiveEnv(onlyContainer(podSpecOf(deploymentOf(objects))), objects);
@@ -161,8 +220,14 @@ describe('the Deployment', () => {
       REDIS_URL: 'redis://redis-node-1:6379',
       AUTH_JWT_SECRET: 'secret',
     };
-    expect(loadAppConfig(Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name]]))).redisCluster).toBe(true);
-    await expect(render({ set: ['config.redisCluster=true', 'config.signals=postgres'] })).rejects.toThrow(/config.redisCluster needs config.signals redis/);
+    expect(
+      loadAppConfig(
+        Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name]])),
+      ).redisCluster,
+    ).toBe(true);
+    await expect(
+      render({ set: ['config.redisCluster=true', 'config.signals=postgres'] }),
+    ).rejects.toThrow(/config.redisCluster needs config.signals redis/);
     await expect(render({ set: ['config.signals=kafka'] })).rejects.toThrow(/signals/);
   });
 
@@ -177,7 +242,9 @@ describe('the Deployment', () => {
 
   it('sets only environment variables the service reads, with the default and the production values', () => {
     for (const objects of [byDefault, production]) {
-      const names = [...effectiveEnv(onlyContainer(podSpecOf(deploymentOf(objects))), objects).keys()];
+      const names = [
+        ...effectiveEnv(onlyContainer(podSpecOf(deploymentOf(objects))), objects).keys(),
+      ];
       expect(names.filter((name) => !APP_ENV_VARIABLES.includes(name))).toEqual([]);
     }
   });
@@ -192,9 +259,16 @@ describe('the Deployment', () => {
     };
     for (const objects of [byDefault, production]) {
       const env = effectiveEnv(onlyContainer(podSpecOf(deploymentOf(objects))), objects);
-      const literal = Object.fromEntries([...env].map(([name, value]) => [name, value ?? secrets[name as keyof typeof secrets]]));
+      const literal = Object.fromEntries(
+        [...env].map(([name, value]) => [name, value ?? secrets[name as keyof typeof secrets]]),
+      );
       const config = loadAppConfig(literal);
-      expect([config.nodeEnv, config.port, config.drainTimeoutMs, config.shutdownTimeoutMs]).toEqual([
+      expect([
+        config.nodeEnv,
+        config.port,
+        config.drainTimeoutMs,
+        config.shutdownTimeoutMs,
+      ]).toEqual([
         'production',
         3000,
         Number(literal.SHUTDOWN_DRAIN_TIMEOUT_MS),
@@ -204,12 +278,20 @@ describe('the Deployment', () => {
   });
 
   it('appends extraEnv after the chart’s own variables', async () => {
-    const objects = await render({ set: ['extraEnv[0].name=SYSTEM_PROMPT', 'extraEnv[0].value=be-brief'] });
-    expect(onlyContainer(podSpecOf(deploymentOf(objects))).env!.at(-1)).toEqual({ name: 'SYSTEM_PROMPT', value: 'be-brief' });
+    const objects = await render({
+      set: ['extraEnv[0].name=SYSTEM_PROMPT', 'extraEnv[0].value=be-brief'],
+    });
+    expect(onlyContainer(podSpecOf(deploymentOf(objects))).env!.at(-1)).toEqual({
+      name: 'SYSTEM_PROMPT',
+      value: 'be-brief',
+    });
   });
 
   it('passes the per-user limits to the service, with its defaults', () => {
-    const data = findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data;
+    const data = findObject<KubernetesObject & { data: Record<string, string> }>(
+      byDefault,
+      'ConfigMap',
+    ).data;
     expect(data).toMatchObject({
       MAX_RUNS_PER_USER: '10',
       MAX_MESSAGES_PER_REQUEST: '100',
@@ -217,24 +299,34 @@ describe('the Deployment', () => {
       MAX_THREAD_BYTES: '8388608',
       RATE_LIMIT_PER_MINUTE: '6000',
     });
-    expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).limits).toEqual(loadAppConfig({ AUTH_JWT_SECRET: 'secret' }).limits);
+    expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).limits).toEqual(
+      loadAppConfig({ AUTH_JWT_SECRET: 'secret' }).limits,
+    );
   });
 
   it('passes AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE only when they are set', async () => {
     const objects = await render({
-      set: ['config.auth.jwksUrl=https://idp.example.test/jwks.json', 'config.auth.issuer=https://idp.example.test/', 'config.auth.audience=agents'],
+      set: [
+        'config.auth.jwksUrl=https://idp.example.test/jwks.json',
+        'config.auth.issuer=https://idp.example.test/',
+        'config.auth.audience=agents',
+      ],
     });
-    const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
+    const dataOf = (rendered: KubernetesObject[]) =>
+      findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
     expect(dataOf(objects)).toMatchObject({
       AUTH_JWKS_URL: 'https://idp.example.test/jwks.json',
       AUTH_ISSUER: 'https://idp.example.test/',
       AUTH_AUDIENCE: 'agents',
     });
-    expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual(['AUTH_MAX_TOKEN_AGE_S']);
+    expect(Object.keys(dataOf(byDefault)).filter((name) => name.startsWith('AUTH_'))).toEqual([
+      'AUTH_MAX_TOKEN_AGE_S',
+    ]);
   });
 
   it('passes AGENT_VERSION only when config.agentVersion is set, leaving the service its default otherwise', async () => {
-    const dataOf = (rendered: KubernetesObject[]) => findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
+    const dataOf = (rendered: KubernetesObject[]) =>
+      findObject<KubernetesObject & { data: Record<string, string> }>(rendered, 'ConfigMap').data;
     const data = dataOf(await render({ set: ['config.agentVersion=1.4.2'] }));
     expect(data).toMatchObject({ AGENT_VERSION: '1.4.2' });
     expect(loadAppConfig({ ...data, AUTH_JWT_SECRET: 'secret' }).agentVersion).toBe('1.4.2');
@@ -242,7 +334,10 @@ describe('the Deployment', () => {
   });
 
   it('passes the token age limit and the HTTP server timeouts, in seconds not minutes', () => {
-    const data = findObject<KubernetesObject & { data: Record<string, string> }>(byDefault, 'ConfigMap').data;
+    const data = findObject<KubernetesObject & { data: Record<string, string> }>(
+      byDefault,
+      'ConfigMap',
+    ).data;
     expect(data).toMatchObject({
       AUTH_MAX_TOKEN_AGE_S: '86400',
       HTTP_HEADERS_TIMEOUT_MS: '10000',
@@ -254,14 +349,19 @@ describe('the Deployment', () => {
 
   it('makes the HS256 secret optional only when a JWKS is set, so a JWKS-only release needs no such key', async () => {
     const secretRef = (objects: KubernetesObject[]) =>
-      onlyContainer(podSpecOf(deploymentOf(objects))).env!.find((entry) => entry.name === 'AUTH_JWT_SECRET')!.valueFrom!.secretKeyRef!;
-    const withJwks = await render({ set: ['config.auth.jwksUrl=https://idp.example.test/jwks.json'] });
+      onlyContainer(podSpecOf(deploymentOf(objects))).env!.find(
+        (entry) => entry.name === 'AUTH_JWT_SECRET',
+      )!.valueFrom!.secretKeyRef!;
+    const withJwks = await render({
+      set: ['config.auth.jwksUrl=https://idp.example.test/jwks.json'],
+    });
     expect(secretRef(withJwks).optional).toBe(true);
     expect(secretRef(byDefault).optional).toBeUndefined();
   });
 
   it('rolls its pods when the configuration changes, through the checksum/config annotation', async () => {
-    const checksum = (objects: KubernetesObject[]) => deploymentOf(objects).spec.template.metadata.annotations!['checksum/config'];
+    const checksum = (objects: KubernetesObject[]) =>
+      deploymentOf(objects).spec.template.metadata.annotations!['checksum/config'];
     const changed = await render({ set: ['config.leaseTtlMs=20000'] });
     expect(checksum(byDefault)).toMatch(/^[0-9a-f]{64}$/);
     expect(checksum(changed)).not.toBe(checksum(byDefault));
@@ -271,8 +371,15 @@ describe('the Deployment', () => {
 describe('the Service, the PodDisruptionBudget and the autoscaler', () => {
   it('select the Deployment’s pods', () => {
     const podLabels = deploymentOf(byDefault).spec.template.metadata.labels;
-    expect(selects((findObject(byDefault, 'Service').spec as { selector: Record<string, string> }).selector, podLabels)).toBe(true);
-    const pdb = findObject(byDefault, 'PodDisruptionBudget').spec as { selector: { matchLabels: Record<string, string> } };
+    expect(
+      selects(
+        (findObject(byDefault, 'Service').spec as { selector: Record<string, string> }).selector,
+        podLabels,
+      ),
+    ).toBe(true);
+    const pdb = findObject(byDefault, 'PodDisruptionBudget').spec as {
+      selector: { matchLabels: Record<string, string> };
+    };
     expect(selects(pdb.selector.matchLabels, podLabels)).toBe(true);
   });
 
@@ -284,7 +391,11 @@ describe('the Service, the PodDisruptionBudget and the autoscaler', () => {
     const hpa = findObject(production, 'HorizontalPodAutoscaler');
     expect(hpa.apiVersion).toBe('autoscaling/v2');
     expect(hpa.spec).toMatchObject({
-      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: deploymentOf(production).metadata!.name },
+      scaleTargetRef: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: deploymentOf(production).metadata!.name,
+      },
       minReplicas: 3,
       maxReplicas: 12,
     });

@@ -23,9 +23,14 @@ function hookPodOf(objects: KubernetesObject[]): KubernetesObject {
 function runHookCommand(command: string[], url: string): Promise<number> {
   const [binary, ...args] = command;
   return new Promise((resolve) => {
-    execFile(binary === 'node' ? process.execPath : binary, [...args.slice(0, -1), url], { timeout: 20_000 }, (error) => {
-      resolve(error ? Number(error.code ?? -1) : 0);
-    });
+    execFile(
+      binary === 'node' ? process.execPath : binary,
+      [...args.slice(0, -1), url],
+      { timeout: 20_000 },
+      (error) => {
+        resolve(error ? Number(error.code ?? -1) : 0);
+      },
+    );
   });
 }
 
@@ -48,7 +53,9 @@ describe('the helm test hook', () => {
     const deployment = podSpecOf(deploymentOf(byDefault));
     expect(onlyContainer(podSpecOf(pod)).image).toBe(onlyContainer(deployment).image);
     expect(podSpecOf(pod).securityContext).toEqual(deployment.securityContext);
-    expect(onlyContainer(podSpecOf(pod)).securityContext).toEqual(onlyContainer(deployment).securityContext);
+    expect(onlyContainer(podSpecOf(pod)).securityContext).toEqual(
+      onlyContainer(deployment).securityContext,
+    );
     expect(podSpecOf(pod).automountServiceAccountToken).toBe(false);
   });
 
@@ -60,8 +67,15 @@ describe('the helm test hook', () => {
 
   it('is not selected by the Service or the PodDisruptionBudget', () => {
     const labels = hookPodOf(byDefault).metadata!.labels;
-    expect(selects((findObject(byDefault, 'Service').spec as { selector: Record<string, string> }).selector, labels)).toBe(false);
-    const pdb = findObject(byDefault, 'PodDisruptionBudget').spec as { selector: { matchLabels: Record<string, string> } };
+    expect(
+      selects(
+        (findObject(byDefault, 'Service').spec as { selector: Record<string, string> }).selector,
+        labels,
+      ),
+    ).toBe(false);
+    const pdb = findObject(byDefault, 'PodDisruptionBudget').spec as {
+      selector: { matchLabels: Record<string, string> };
+    };
     expect(selects(pdb.selector.matchLabels, labels)).toBe(false);
   });
 
@@ -70,7 +84,8 @@ describe('the helm test hook', () => {
     const ready = await answering(200);
     const draining = await answering(503);
     const closed = await answering(200);
-    const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/health/ready`;
+    const urlOf = (server: Server) =>
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/health/ready`;
     const closedUrl = urlOf(closed);
     await new Promise((resolve) => closed.close(resolve));
     try {

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import { isMap, isScalar, parseDocument, type YAMLMap } from 'yaml';
 import { ensureKubernetesTools } from 'dev-services';
-import { chartDefaults, chartSchema, mergeValues, readYaml, withValue, type Values } from './support/helm-values';
+import {
+  chartDefaults,
+  chartSchema,
+  mergeValues,
+  readYaml,
+  withValue,
+  type Values,
+} from './support/helm-values';
 import { CHART_DIR, helm, REPO_ROOT, templateArgs } from './support/kubernetes-cli';
 
 /** The first call fetches helm and kubectl (tens of MB) on a fresh machine. */
@@ -13,17 +20,57 @@ const schema = chartSchema();
 const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
 
 function problems(values: Values): string[] {
-  return validate(values) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`);
+  return validate(values)
+    ? []
+    : (validate.errors ?? []).map(
+        (error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`,
+      );
 }
 
 /** Values the schema must refuse, as helm `--set` pairs and as the same change to the defaults. */
 const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; error: RegExp }> = [
-  { what: 'a saveMarginSeconds of 0', set: 'shutdown.saveMarginSeconds=0', path: 'shutdown.saveMarginSeconds', value: 0, error: /saveMarginSeconds/ },
-  { what: 'an exitMarginSeconds of 0', set: 'shutdown.exitMarginSeconds=0', path: 'shutdown.exitMarginSeconds', value: 0, error: /exitMarginSeconds/ },
-  { what: 'a negative preStopSeconds', set: 'shutdown.preStopSeconds=-1', path: 'shutdown.preStopSeconds', value: -1, error: /preStopSeconds/ },
-  { what: 'a single replica', set: 'replicaCount=1', path: 'replicaCount', value: 1, error: /replicaCount/ },
-  { what: 'an autoscaler minimum of 1', set: 'autoscaling.minReplicas=1', path: 'autoscaling.minReplicas', value: 1, error: /minReplicas/ },
-  { what: 'a typo in a top-level key', set: 'replicaCout=3', path: 'replicaCout', value: 3, error: /replicaCout/ },
+  {
+    what: 'a saveMarginSeconds of 0',
+    set: 'shutdown.saveMarginSeconds=0',
+    path: 'shutdown.saveMarginSeconds',
+    value: 0,
+    error: /saveMarginSeconds/,
+  },
+  {
+    what: 'an exitMarginSeconds of 0',
+    set: 'shutdown.exitMarginSeconds=0',
+    path: 'shutdown.exitMarginSeconds',
+    value: 0,
+    error: /exitMarginSeconds/,
+  },
+  {
+    what: 'a negative preStopSeconds',
+    set: 'shutdown.preStopSeconds=-1',
+    path: 'shutdown.preStopSeconds',
+    value: -1,
+    error: /preStopSeconds/,
+  },
+  {
+    what: 'a single replica',
+    set: 'replicaCount=1',
+    path: 'replicaCount',
+    value: 1,
+    error: /replicaCount/,
+  },
+  {
+    what: 'an autoscaler minimum of 1',
+    set: 'autoscaling.minReplicas=1',
+    path: 'autoscaling.minReplicas',
+    value: 1,
+    error: /minReplicas/,
+  },
+  {
+    what: 'a typo in a top-level key',
+    set: 'replicaCout=3',
+    path: 'replicaCout',
+    value: 3,
+    error: /replicaCout/,
+  },
   {
     what: 'a direct grace period, which only the four shutdown inputs may set',
     set: 'shutdown.terminationGracePeriodSeconds=60',
@@ -38,7 +85,13 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     value: '15',
     error: /interval/,
   },
-  { what: 'a KEDA threshold of 0 runs per pod', set: 'autoscaling.keda.threshold=0', path: 'autoscaling.keda.threshold', value: 0, error: /threshold/ },
+  {
+    what: 'a KEDA threshold of 0 runs per pod',
+    set: 'autoscaling.keda.threshold=0',
+    path: 'autoscaling.keda.threshold',
+    value: 0,
+    error: /threshold/,
+  },
   {
     what: 'a KEDA server address without http(s)',
     set: 'autoscaling.keda.serverAddress=prometheus:9090',
@@ -53,7 +106,13 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     value: 7200,
     error: /stabilizationWindowSeconds/,
   },
-  { what: 'a scale-down of 0 pods per period', set: 'autoscaling.scaleDown.pods=0', path: 'autoscaling.scaleDown.pods', value: 0, error: /pods/ },
+  {
+    what: 'a scale-down of 0 pods per period',
+    set: 'autoscaling.scaleDown.pods=0',
+    path: 'autoscaling.scaleDown.pods',
+    value: 0,
+    error: /pods/,
+  },
   {
     what: 'a pod deletion cost switch that is not a boolean',
     set: 'podDeletionCost.enabled=yes',
@@ -61,8 +120,20 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     value: 'yes',
     error: /enabled/,
   },
-  { what: 'an unknown model provider', set: 'config.modelProvider=anthropic', path: 'config.modelProvider', value: 'anthropic', error: /modelProvider/ },
-  { what: 'a negative per-user limit', set: 'config.limits.maxRunsPerUser=-1', path: 'config.limits.maxRunsPerUser', value: -1, error: /maxRunsPerUser/ },
+  {
+    what: 'an unknown model provider',
+    set: 'config.modelProvider=anthropic',
+    path: 'config.modelProvider',
+    value: 'anthropic',
+    error: /modelProvider/,
+  },
+  {
+    what: 'a negative per-user limit',
+    set: 'config.limits.maxRunsPerUser=-1',
+    path: 'config.limits.maxRunsPerUser',
+    value: -1,
+    error: /maxRunsPerUser/,
+  },
   {
     what: 'a JWKS URL without http(s)',
     set: 'config.auth.jwksUrl=idp.example.test/jwks.json',
@@ -91,7 +162,13 @@ const REFUSED: Array<{ what: string; set: string; path: string; value: unknown; 
     value: ['tool_missing'],
     error: /reasons/,
   },
-  { what: 'an analysis interval without a unit', set: 'rollouts.analysis.interval=60', path: 'rollouts.analysis.interval', value: '60', error: /interval/ },
+  {
+    what: 'an analysis interval without a unit',
+    set: 'rollouts.analysis.interval=60',
+    path: 'rollouts.analysis.interval',
+    value: '60',
+    error: /interval/,
+  },
   {
     what: 'an analysis Prometheus address without http(s)',
     set: 'rollouts.analysis.prometheusAddress=prometheus:9090',
@@ -106,7 +183,9 @@ type SchemaNode = Record<string, unknown> | undefined;
 /** The schema node itself, or the definition its `$ref` points at. */
 function resolved(node: SchemaNode): SchemaNode {
   const ref = node?.$ref as string | undefined;
-  return ref ? (schema.definitions as Record<string, SchemaNode>)[ref.replace('#/definitions/', '')] : node;
+  return ref
+    ? (schema.definitions as Record<string, SchemaNode>)[ref.replace('#/definitions/', '')]
+    : node;
 }
 
 /** Keys under `map` without a comment, in the chart-defined structures (those whose schema lists properties). */
@@ -116,11 +195,15 @@ function commentlessKeys(map: YAMLMap, schemaNode: SchemaNode, at: string): stri
   const missing: string[] = [];
   for (const pair of map.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '?';
-    const commented = Boolean((isScalar(pair.key) && pair.key.commentBefore) || (isScalar(pair.value) && pair.value.comment));
+    const commented = Boolean(
+      (isScalar(pair.key) && pair.key.commentBefore) ||
+      (isScalar(pair.value) && pair.value.comment),
+    );
     // The first key of a map carries its comment on the map itself.
     const first = pair === map.items[0] && Boolean(map.commentBefore);
     if (!commented && !first) missing.push(`${at}${key}`);
-    if (isMap(pair.value)) missing.push(...commentlessKeys(pair.value, properties[key], `${at}${key}.`));
+    if (isMap(pair.value))
+      missing.push(...commentlessKeys(pair.value, properties[key], `${at}${key}.`));
   }
   return missing;
 }
@@ -140,7 +223,9 @@ describe('values.schema.json', () => {
   });
 
   it('accepts values-production.yaml merged over values.yaml, as helm merges it', () => {
-    expect(problems(mergeValues(chartDefaults(), readYaml(`${CHART_DIR}/values-production.yaml`)))).toEqual([]);
+    expect(
+      problems(mergeValues(chartDefaults(), readYaml(`${CHART_DIR}/values-production.yaml`))),
+    ).toEqual([]);
   });
 
   it.each(REFUSED)('refuses $what', ({ path, value, error }) => {
@@ -170,7 +255,11 @@ describe('values.schema.json', () => {
     const tuned = {
       enabled: true,
       prometheusAddress: 'https://prometheus.example.test',
-      selector: { namespace: 'agents', podLabel: 'kubernetes_pod_name', podTemplateHashArg: 'canary-hash' },
+      selector: {
+        namespace: 'agents',
+        podLabel: 'kubernetes_pod_name',
+        podTemplateHashArg: 'canary-hash',
+      },
       interval: '1m30s',
       count: 10,
       failureLimit: 2,
@@ -184,7 +273,11 @@ describe('values.schema.json', () => {
   });
 
   it('makes helm template refuse an autoscaler whose maximum is below its minimum', async () => {
-    const result = await helm(templateArgs({ set: ['autoscaling.enabled=true', 'autoscaling.minReplicas=4', 'autoscaling.maxReplicas=3'] }));
+    const result = await helm(
+      templateArgs({
+        set: ['autoscaling.enabled=true', 'autoscaling.minReplicas=4', 'autoscaling.maxReplicas=3'],
+      }),
+    );
     expect(result.exitCode).not.toBe(0);
     expect(result.stderr).toMatch(/maxReplicas must be at least autoscaling.minReplicas/);
   });

@@ -40,7 +40,11 @@ describe('hostile input', () => {
       ServiceProcess.start({ env: { AUTH_JWT_SECRET: '', AUTH_DEV_TOKEN: 'true' } }),
     ]);
     target = { api, dev, metricsUrl: `http://127.0.0.1:${metricsPort}` };
-    const first = await startRun(api.baseUrl, valid, runInput('hostile-own', 'run-1', [{ id: 'own-u1', content: 'mine' }]));
+    const first = await startRun(
+      api.baseUrl,
+      valid,
+      runInput('hostile-own', 'run-1', [{ id: 'own-u1', content: 'mine' }]),
+    );
     expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     stores = { api: await StoreRows.open(api), dev: await StoreRows.open(dev) };
   });
@@ -59,21 +63,33 @@ describe('hostile input', () => {
       const response = await row.send(target);
 
       expect(response.status).toBe(row.status);
-      if (row.code) expect(response.body).toMatchObject({ statusCode: row.status, code: row.code, message: expect.any(String) });
+      if (row.code)
+        expect(response.body).toMatchObject({
+          statusCode: row.status,
+          code: row.code,
+          message: expect.any(String),
+        });
       if (row.names) expect(response.body.message).toContain(row.names);
       row.check?.(response);
       expect(await store.counts()).toEqual(before);
       for (const secret of SECRETS) expect(service.logs).not.toContain(secret);
-      for (const probe of ['/health/live', '/health/ready']) expect((await rawRequest(service.baseUrl, { path: probe })).status).toBe(200);
+      for (const probe of ['/health/live', '/health/ready'])
+        expect((await rawRequest(service.baseUrl, { path: probe })).status).toBe(200);
     },
   );
 
   it('stores ids at the edge of the rule and text of every allowed class as sent, and replays their retry', async () => {
     const id = `${'A-z.0:9_'.repeat(16)}`; // 128 characters, every class the id rule allows
-    const text = "tab\tline\r\n\u0001\u007f é 漢字 עברית 👩‍👩‍👧 e\u0301 \ufeff\uffff \u{10ffff} \u2028 <b>&amp;</b> '; DROP";
+    const text =
+      "tab\tline\r\n\u0001\u007f é 漢字 עברית 👩‍👩‍👧 e\u0301 \ufeff\uffff \u{10ffff} \u2028 <b>&amp;</b> '; DROP";
     const input = runInput('hostile-edge', 'run-1', [{ id, content: text }]);
-    expect(await (await startRun(target.api.baseUrl, valid, input)).terminal()).toMatchObject({ type: 'RUN_FINISHED' });
-    const read = await rawRequest(target.api.baseUrl, { path: '/v1/threads/hostile-edge/messages', headers: { authorization: `Bearer ${valid}` } });
+    expect(await (await startRun(target.api.baseUrl, valid, input)).terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+    });
+    const read = await rawRequest(target.api.baseUrl, {
+      path: '/v1/threads/hostile-edge/messages',
+      headers: { authorization: `Bearer ${valid}` },
+    });
     expect(read.body.messages[0]).toMatchObject({ id, role: 'user', content: text });
     const before = await stores.api.counts();
     const retry = await startRun(target.api.baseUrl, valid, input);
@@ -83,10 +99,19 @@ describe('hostile input', () => {
 
   it('logs a body the client abandons once, at warn, without a stack, and writes nothing', async () => {
     const before = await stores.api.counts();
-    const lines = () => target.api.logs.split('\n').filter((line) => line.includes('"request body aborted"'));
+    const lines = () =>
+      target.api.logs.split('\n').filter((line) => line.includes('"request body aborted"'));
     const seen = lines().length;
     const head = `POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tokens.valid}\r\nContent-Type: application/json\r\n`;
-    expect((await trickledRequest(target.api.baseUrl, head, { declaredBytes: 1000, everyMs: 50, abortAfterMs: 300 })).status).toBe(0);
+    expect(
+      (
+        await trickledRequest(target.api.baseUrl, head, {
+          declaredBytes: 1000,
+          everyMs: 50,
+          abortAfterMs: 300,
+        })
+      ).status,
+    ).toBe(0);
     await waitFor(() => lines().length > seen, 'the aborted body to be logged');
     const line = JSON.parse(lines()[seen]) as Record<string, unknown>;
     expect(line).toMatchObject({ level: 'warn', method: 'POST', url: '/v1/runs' });
@@ -95,15 +120,29 @@ describe('hostile input', () => {
   });
 
   it('answers Expect: 100-continue only after authentication: a refused client never sends its body', async () => {
-    const body = JSON.stringify(runInput('hostile-continue', 'run-1', [{ id: 'c-u1', content: 'go' }]));
+    const body = JSON.stringify(
+      runInput('hostile-continue', 'run-1', [{ id: 'c-u1', content: 'go' }]),
+    );
     const headers = { 'content-type': 'application/json' };
     const before = await stores.api.counts();
 
-    const refused = await continueRequest(target.api.baseUrl, { path: '/v1/runs', headers: { ...headers, ...auth(tokens.expired) }, body });
-    expect(refused).toMatchObject({ continued: false, status: 401, body: { code: 'UNAUTHORIZED' } });
+    const refused = await continueRequest(target.api.baseUrl, {
+      path: '/v1/runs',
+      headers: { ...headers, ...auth(tokens.expired) },
+      body,
+    });
+    expect(refused).toMatchObject({
+      continued: false,
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
     expect(await stores.api.counts()).toEqual(before);
 
-    const served = await continueRequest(target.api.baseUrl, { path: '/v1/runs', headers: { ...headers, ...auth(valid) }, body });
+    const served = await continueRequest(target.api.baseUrl, {
+      path: '/v1/runs',
+      headers: { ...headers, ...auth(valid) },
+      body,
+    });
     expect(served).toMatchObject({ continued: true, status: 200 });
     expect(served.body).toContain('RUN_FINISHED');
   });
@@ -122,13 +161,19 @@ describe('hostile input', () => {
 
   it('wrote no error line and no stack for any of it', () => {
     const lines = target.api.logs.split('\n').filter((line) => line.startsWith('{'));
-    expect(lines.filter((line) => line.includes('"level":"error"') || line.includes('"level":"fatal"'))).toEqual([]);
+    expect(
+      lines.filter((line) => line.includes('"level":"error"') || line.includes('"level":"fatal"')),
+    ).toEqual([]);
     expect(lines.filter((line) => /"stack"|\\n\s+at /.test(line))).toEqual([]);
   });
 
   it('still serves a valid run to completion, its event stream outliving HTTP_REQUEST_TIMEOUT_MS', async () => {
     const before = await stores.api.counts();
-    const run = await startRun(target.api.baseUrl, valid, runInput('hostile-after', 'run-1', [{ id: 'after-u1', content: 'still here' }]));
+    const run = await startRun(
+      target.api.baseUrl,
+      valid,
+      runInput('hostile-after', 'run-1', [{ id: 'after-u1', content: 'still here' }]),
+    );
     // DEMO_STEPS 2 with DEMO_TOOL_MS 1200: the stream is open past the 2 s request timeout before its end.
     expect(await run.terminal()).toMatchObject({ type: 'RUN_FINISHED', runId: 'run-1' });
     const after = await stores.api.counts();

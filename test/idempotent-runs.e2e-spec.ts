@@ -14,11 +14,19 @@ let service: ServiceProcess;
 /** The service on the scripted model, so every model call is counted. */
 const onScriptedModel = (env: Record<string, string> = {}) =>
   services.start({
-    env: { MODEL_PROVIDER: 'openai', OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'test-key', MODEL_NAME: 'scripted-model', MODEL_MAX_RETRIES: '0', ...env },
+    env: {
+      MODEL_PROVIDER: 'openai',
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: 'test-key',
+      MODEL_NAME: 'scripted-model',
+      MODEL_MAX_RETRIES: '0',
+      ...env,
+    },
   });
 
 /** One model answer: `words` streamed `delayMs` apart (a run that stays active that long). */
-const answer = (words: string[], delayMs = 0) => model.enqueue({ kind: 'stream', chunks: textChunks(words, { delayMs }) });
+const answer = (words: string[], delayMs = 0) =>
+  model.enqueue({ kind: 'stream', chunks: textChunks(words, { delayMs }) });
 
 /** What the store holds of a thread: its messages and its last run, as any client reads them. */
 async function stored(threadId: string) {
@@ -26,14 +34,23 @@ async function stored(threadId: string) {
     api(service.baseUrl, `/v1/threads/${threadId}`, { token: user }),
     api(service.baseUrl, `/v1/threads/${threadId}/messages`, { token: user }),
   ]);
-  return { lastRun: thread.body.lastRun, messageCount: thread.body.messageCount, messages: messages.body.messages };
+  return {
+    lastRun: thread.body.lastRun,
+    messageCount: thread.body.messageCount,
+    messages: messages.body.messages,
+  };
 }
 
-const request = (threadId: string, messages = [{ id: `${threadId}-u1`, content: 'hello' }]) => runInput(threadId, 'run-1', messages);
+const request = (threadId: string, messages = [{ id: `${threadId}-u1`, content: 'hello' }]) =>
+  runInput(threadId, 'run-1', messages);
 
 /** POSTs `input` with a `Last-Event-ID` header. */
 const retryAfter = (input: unknown, lastEventId: number): Promise<RunStream> =>
-  postRun(`${service.baseUrl}/v1/runs`, { authorization: `Bearer ${user}`, 'last-event-id': String(lastEventId) }, input);
+  postRun(
+    `${service.baseUrl}/v1/runs`,
+    { authorization: `Bearer ${user}`, 'last-event-id': String(lastEventId) },
+    input,
+  );
 
 beforeAll(async () => {
   model = await FakeOpenAiServer.start();
@@ -80,7 +97,10 @@ describe('a run request naming a run that already exists', () => {
     const first = await startRun(service.baseUrl, user, request('idem-active'));
     await waitFor(() => first.frames.length >= 3, 'the run to be under way');
 
-    const [whole, after2] = await Promise.all([startRun(service.baseUrl, user, request('idem-active')), retryAfter(request('idem-active'), 2)]);
+    const [whole, after2] = await Promise.all([
+      startRun(service.baseUrl, user, request('idem-active')),
+      retryAfter(request('idem-active'), 2),
+    ]);
     await Promise.all([first.done, whole.done, after2.done]);
 
     expect(await first.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
@@ -93,7 +113,10 @@ describe('a run request naming a run that already exists', () => {
     answer(['only ', 'once.'], 200);
     const calls = model.requests.length;
 
-    const [one, two] = await Promise.all([startRun(service.baseUrl, user, request('idem-race')), startRun(service.baseUrl, user, request('idem-race'))]);
+    const [one, two] = await Promise.all([
+      startRun(service.baseUrl, user, request('idem-race')),
+      startRun(service.baseUrl, user, request('idem-race')),
+    ]);
     await Promise.all([one.done, two.done]);
 
     expect([one.error, two.error]).toEqual([undefined, undefined]);
@@ -101,7 +124,10 @@ describe('a run request naming a run that already exists', () => {
     expect(await one.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     expect(two.frames).toEqual(one.frames);
     expect(model.requests).toHaveLength(calls + 1);
-    expect((await stored('idem-race')).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    expect((await stored('idem-race')).messages.map((m: { role: string }) => m.role)).toEqual([
+      'user',
+      'assistant',
+    ]);
   });
 
   it('refuses new messages under an existing runId with 409 RUN_ID_REUSED naming the field, and writes nothing', async () => {
@@ -122,7 +148,11 @@ describe('a run request naming a run that already exists', () => {
     );
 
     expect(reused.status).toBe(409);
-    expect(reused.error).toMatchObject({ code: 'RUN_ID_REUSED', field: 'messages', runId: 'run-1' });
+    expect(reused.error).toMatchObject({
+      code: 'RUN_ID_REUSED',
+      field: 'messages',
+      runId: 'run-1',
+    });
     expect(reused.error.message).toContain('idem-reused-u2');
     expect(await stored('idem-reused')).toEqual(before);
     expect(model.requests).toHaveLength(calls);
@@ -163,37 +193,66 @@ describe('a retry of an ended run whose log is gone', () => {
     await (
       await startRun(shortLived.baseUrl, user, request('idem-gone'))
     ).done;
-    await waitFor(async () => (await joinRun(shortLived.baseUrl, user, 'idem-gone')).status === 410, 'the log to be evicted');
+    await waitFor(
+      async () => (await joinRun(shortLived.baseUrl, user, 'idem-gone')).status === 410,
+      'the log to be evicted',
+    );
     const calls = model.requests.length;
-    const messages = (await api(shortLived.baseUrl, '/v1/threads/idem-gone/messages', { token: user })).body;
+    const messages = (
+      await api(shortLived.baseUrl, '/v1/threads/idem-gone/messages', { token: user })
+    ).body;
 
     const retry = await startRun(shortLived.baseUrl, user, request('idem-gone'));
 
     expect(retry.status).toBe(409);
-    expect(retry.error).toMatchObject({ code: 'RUN_ALREADY_ENDED', runId: 'run-1', status: 'completed' });
+    expect(retry.error).toMatchObject({
+      code: 'RUN_ALREADY_ENDED',
+      runId: 'run-1',
+      status: 'completed',
+    });
     expect(model.requests).toHaveLength(calls);
-    expect((await api(shortLived.baseUrl, '/v1/threads/idem-gone/messages', { token: user })).body).toEqual(messages);
+    expect(
+      (await api(shortLived.baseUrl, '/v1/threads/idem-gone/messages', { token: user })).body,
+    ).toEqual(messages);
   });
 });
 
 describe.each([
-  ['@ag-ui/client HttpAgent', (config: ConstructorParameters<typeof HttpAgent>[0]) => new HttpAgent(config)],
-  ['ResumableHttpAgent', (config: ConstructorParameters<typeof HttpAgent>[0]) => new ResumableHttpAgent(config)],
+  [
+    '@ag-ui/client HttpAgent',
+    (config: ConstructorParameters<typeof HttpAgent>[0]) => new HttpAgent(config),
+  ],
+  [
+    'ResumableHttpAgent',
+    (config: ConstructorParameters<typeof HttpAgent>[0]) => new ResumableHttpAgent(config),
+  ],
 ])('a retry through %s', (_name, makeAgent) => {
   it('gets the finished run again, with no model call and the thread unchanged', async () => {
     const threadId = `idem-client-${_name.length}`;
     const initialMessages: Message[] = [{ id: `${threadId}-u1`, role: 'user', content: 'hello' }];
-    const agent = makeAgent({ url: `${service.baseUrl}/v1/runs`, headers: { Authorization: `Bearer ${user}` }, threadId, initialMessages });
+    const agent = makeAgent({
+      url: `${service.baseUrl}/v1/runs`,
+      headers: { Authorization: `Bearer ${user}` },
+      threadId,
+      initialMessages,
+    });
     answer(['Hi ', 'there.']);
     const first = await agent.runAgent({ runId: 'run-1' });
     const calls = model.requests.length;
     const before = await stored(threadId);
 
-    const retry = makeAgent({ url: `${service.baseUrl}/v1/runs`, headers: { Authorization: `Bearer ${user}` }, threadId, initialMessages });
+    const retry = makeAgent({
+      url: `${service.baseUrl}/v1/runs`,
+      headers: { Authorization: `Bearer ${user}` },
+      threadId,
+      initialMessages,
+    });
     const again = await retry.runAgent({ runId: 'run-1' });
 
     expect(again.newMessages).toEqual(first.newMessages);
-    expect(retry.messages.map((m) => m.id)).toEqual(before.messages.map((m: { id: string }) => m.id));
+    expect(retry.messages.map((m) => m.id)).toEqual(
+      before.messages.map((m: { id: string }) => m.id),
+    );
     expect(model.requests).toHaveLength(calls);
     expect(await stored(threadId)).toEqual(before);
   });
@@ -204,7 +263,10 @@ describe('a retry of a run whose resumed attempt failed', () => {
     const stopping = service;
     answer(['cut ', 'short ', 'by ', 'the ', 'shutdown.'], 300);
     const first = await startRun(stopping.baseUrl, user, request('idem-failed-resume'));
-    await first.waitForEvent((event) => event.type === 'TEXT_MESSAGE_CONTENT', 'the answer to be under way');
+    await first.waitForEvent(
+      (event) => event.type === 'TEXT_MESSAGE_CONTENT',
+      'the answer to be under way',
+    );
     stopping.kill('SIGTERM');
     expect(await first.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' });
     await stopping.waitForExit();
@@ -212,7 +274,10 @@ describe('a retry of a run whose resumed attempt failed', () => {
     const restarted = (service = await services.restart(stopping));
     model.enqueue({ kind: 'error', status: 401, body: { error: { message: 'bad key' } } });
     const resumed = await startRun(restarted.baseUrl, user, request('idem-failed-resume'));
-    expect(await resumed.terminal()).toMatchObject({ type: 'RUN_ERROR', code: 'MODEL_AUTH_FAILED' });
+    expect(await resumed.terminal()).toMatchObject({
+      type: 'RUN_ERROR',
+      code: 'MODEL_AUTH_FAILED',
+    });
 
     const [resent, joined] = await Promise.all([
       startRun(restarted.baseUrl, user, request('idem-failed-resume')),
@@ -220,9 +285,17 @@ describe('a retry of a run whose resumed attempt failed', () => {
     ]);
     await Promise.all([resent.done, joined.done]);
 
-    expect(runShape(resent.frames)).toEqual({ runStarted: 1, terminal: 1, first: 'RUN_STARTED', last: 'RUN_ERROR', consecutiveIds: true });
+    expect(runShape(resent.frames)).toEqual({
+      runStarted: 1,
+      terminal: 1,
+      first: 'RUN_STARTED',
+      last: 'RUN_ERROR',
+      consecutiveIds: true,
+    });
     expect(resent.events.at(-1)).toMatchObject({ code: 'MODEL_AUTH_FAILED' });
-    expect(resent.events.filter((event) => event.type === 'CUSTOM').map((event) => event.name)).toEqual(['run_interrupted', 'run_resumed']);
+    expect(
+      resent.events.filter((event) => event.type === 'CUSTOM').map((event) => event.name),
+    ).toEqual(['run_interrupted', 'run_resumed']);
     expect(joined.frames).toEqual(resent.frames);
   });
 });

@@ -3,7 +3,12 @@ import { dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { ensureKubernetesTools } from 'dev-services';
 import { helmTemplate, kustomize, REPO_ROOT } from './support/kubernetes-cli';
-import { findObject, parseManifests, validateKubernetesObject, type KubernetesObject } from './support/kubernetes-objects';
+import {
+  findObject,
+  parseManifests,
+  validateKubernetesObject,
+  type KubernetesObject,
+} from './support/kubernetes-objects';
 import { onlyContainer, podSpecOf, type Deployment, type PodSpec } from './support/pod-spec';
 
 /** The first call fetches helm and kubectl (tens of MB) on a fresh machine. */
@@ -24,8 +29,12 @@ const MANIFESTS = filesUnder(K8S_DIR).filter((file) => !KUSTOMIZATIONS.includes(
 
 /** The files and directories a kustomization lists as resources, relative to the repository root. */
 function resourcesOf(kustomization: string): string[] {
-  const { resources = [] } = parse(readFileSync(join(REPO_ROOT, kustomization), 'utf8')) as { resources?: string[] };
-  return resources.map((resource) => relative(REPO_ROOT, join(REPO_ROOT, dirname(kustomization), resource)));
+  const { resources = [] } = parse(readFileSync(join(REPO_ROOT, kustomization), 'utf8')) as {
+    resources?: string[];
+  };
+  return resources.map((resource) =>
+    relative(REPO_ROOT, join(REPO_ROOT, dirname(kustomization), resource)),
+  );
 }
 
 /** The chart's default render, the base's and the dev overlay's, rendered once for the suite. */
@@ -39,7 +48,9 @@ function specOf(objects: KubernetesObject[], kind: string, name?: string): unkno
 
 /** The pod spec with generated Secret names (kustomize's hash suffix) put back to the names they came from. */
 function withoutHashSuffixes(pod: PodSpec): PodSpec {
-  return JSON.parse(JSON.stringify(pod).replace(/"name":"(agent-service)-[a-z0-9]{10}"/g, '"name":"$1"')) as PodSpec;
+  return JSON.parse(
+    JSON.stringify(pod).replace(/"name":"(agent-service)-[a-z0-9]{10}"/g, '"name":"$1"'),
+  ) as PodSpec;
 }
 
 beforeAll(async () => {
@@ -64,13 +75,23 @@ describe('the files under k8s/', () => {
     const listed = KUSTOMIZATIONS.flatMap(resourcesOf);
     expect(MANIFESTS.filter((file) => !listed.includes(file))).toEqual([]);
     const kustomizationDirs = KUSTOMIZATIONS.map(dirname);
-    expect(listed.filter((resource) => !MANIFESTS.includes(resource) && !kustomizationDirs.includes(resource))).toEqual([]);
+    expect(
+      listed.filter(
+        (resource) => !MANIFESTS.includes(resource) && !kustomizationDirs.includes(resource),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('kubectl kustomize', () => {
   it('renders k8s/base into valid Kubernetes objects', () => {
-    expect(base.map((o) => o.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
+    expect(base.map((o) => o.kind).sort()).toEqual([
+      'ConfigMap',
+      'Deployment',
+      'PodDisruptionBudget',
+      'Service',
+      'ServiceAccount',
+    ]);
     for (const object of base) validateKubernetesObject(object);
   });
 
@@ -87,12 +108,18 @@ describe('kubectl kustomize', () => {
 
 describe('k8s/base', () => {
   it('runs the same pod as the chart’s default render', () => {
-    expect(podSpecOf(findObject(base, 'Deployment'))).toEqual(podSpecOf(findObject(chart, 'Deployment')));
+    expect(podSpecOf(findObject(base, 'Deployment'))).toEqual(
+      podSpecOf(findObject(chart, 'Deployment')),
+    );
   });
 
   it('has the chart’s replicas, rolling update strategy and selector', () => {
     const { replicas, strategy, selector } = findObject<Deployment>(chart, 'Deployment').spec;
-    expect(findObject<Deployment>(base, 'Deployment').spec).toMatchObject({ replicas, strategy, selector });
+    expect(findObject<Deployment>(base, 'Deployment').spec).toMatchObject({
+      replicas,
+      strategy,
+      selector,
+    });
   });
 
   it('has the chart’s ConfigMap data, Service, PodDisruptionBudget and ServiceAccount settings', () => {
@@ -104,7 +131,9 @@ describe('k8s/base', () => {
 
   it('labels the pod template without touching the selector', () => {
     const deployment = findObject<Deployment>(base, 'Deployment');
-    expect(deployment.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('agent-service');
+    expect(deployment.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe(
+      'agent-service',
+    );
     expect(deployment.spec.selector.matchLabels['app.kubernetes.io/part-of']).toBeUndefined();
   });
 });
@@ -112,7 +141,9 @@ describe('k8s/base', () => {
 describe('k8s/overlays/dev', () => {
   it('runs the base’s pod, with the generated Secret', () => {
     const service = findObject<Deployment>(dev, 'Deployment', 'agent-service');
-    expect(withoutHashSuffixes(podSpecOf(service))).toEqual(podSpecOf(findObject(base, 'Deployment')));
+    expect(withoutHashSuffixes(podSpecOf(service))).toEqual(
+      podSpecOf(findObject(base, 'Deployment')),
+    );
   });
 
   it('generates every Secret key the Deployments read', () => {
@@ -121,7 +152,10 @@ describe('k8s/overlays/dev', () => {
         const ref = variable.valueFrom?.secretKeyRef;
         if (!ref) continue;
         const secret = findObject(dev, 'Secret', ref.name);
-        expect([variable.name, Object.keys(secret.data as object)]).toEqual([variable.name, expect.arrayContaining([ref.key])]);
+        expect([variable.name, Object.keys(secret.data as object)]).toEqual([
+          variable.name,
+          expect.arrayContaining([ref.key]),
+        ]);
       }
     }
   });
@@ -130,19 +164,35 @@ describe('k8s/overlays/dev', () => {
     const secret = findObject(
       dev,
       'Secret',
-      onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-service'))).env!.find((v) => v.name === 'DATABASE_URL')!.valueFrom!.secretKeyRef!.name,
+      onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-service'))).env!.find(
+        (v) => v.name === 'DATABASE_URL',
+      )!.valueFrom!.secretKeyRef!.name,
     );
-    const decoded = (key: string) => new URL(Buffer.from((secret.data as Record<string, string>)[key], 'base64').toString('utf8'));
-    const port = (name: string) => (specOf(dev, 'Service', name) as { ports: Array<{ port: number }> }).ports[0].port;
+    const decoded = (key: string) =>
+      new URL(Buffer.from((secret.data as Record<string, string>)[key], 'base64').toString('utf8'));
+    const port = (name: string) =>
+      (specOf(dev, 'Service', name) as { ports: Array<{ port: number }> }).ports[0].port;
     const database = decoded('database-url');
     const redis = decoded('redis-url');
-    expect([database.protocol, database.hostname, Number(database.port)]).toEqual(['postgres:', 'agent-postgres', port('agent-postgres')]);
-    expect([redis.protocol, redis.hostname, Number(redis.port)]).toEqual(['redis:', 'agent-redis', port('agent-redis')]);
+    expect([database.protocol, database.hostname, Number(database.port)]).toEqual([
+      'postgres:',
+      'agent-postgres',
+      port('agent-postgres'),
+    ]);
+    expect([redis.protocol, redis.hostname, Number(redis.port)]).toEqual([
+      'redis:',
+      'agent-redis',
+      port('agent-redis'),
+    ]);
   });
 
   it('runs PostgreSQL 15 and Redis 7', () => {
-    expect(onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-postgres'))).image).toMatch(/^postgres:15([.-]|$)/);
-    expect(onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-redis'))).image).toMatch(/^redis:7([.-]|$)/);
+    expect(onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-postgres'))).image).toMatch(
+      /^postgres:15([.-]|$)/,
+    );
+    expect(onlyContainer(podSpecOf(findObject(dev, 'Deployment', 'agent-redis'))).image).toMatch(
+      /^redis:7([.-]|$)/,
+    );
   });
 
   it('runs every pod non-root, without privilege escalation or capabilities, with RuntimeDefault seccomp', () => {
@@ -154,7 +204,11 @@ describe('k8s/overlays/dev', () => {
       ]);
       expect([deployment.metadata!.name, onlyContainer(pod).securityContext]).toEqual([
         deployment.metadata!.name,
-        expect.objectContaining({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } }),
+        expect.objectContaining({
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        }),
       ]);
     }
   });

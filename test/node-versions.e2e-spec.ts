@@ -2,7 +2,15 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ensureNodeRuntime, ensurePeerSet, type NodeMajor, OLDEST_PEERS, PEER_SET_RESOLVER, peerSetJestEnv, REPO_ROOT } from 'dev-services';
+import {
+  ensureNodeRuntime,
+  ensurePeerSet,
+  type NodeMajor,
+  OLDEST_PEERS,
+  PEER_SET_RESOLVER,
+  peerSetJestEnv,
+  REPO_ROOT,
+} from 'dev-services';
 import { transpileLibrarySpecs } from './support/library-specs-build';
 
 /**
@@ -47,20 +55,36 @@ function compiledSpecsConfig(root: string): string {
     rootDir: root,
     haste: { retainAllFiles: true },
     testEnvironment: 'node',
-    testMatch: ['<rootDir>/packages/nest-agent-graceful-shutdown/src/**/*.spec.js', `<rootDir>/${PROBE}`],
+    testMatch: [
+      '<rootDir>/packages/nest-agent-graceful-shutdown/src/**/*.spec.js',
+      `<rootDir>/${PROBE}`,
+    ],
     testPathIgnorePatterns: [],
     moduleNameMapper: { '^dev-services$': '<rootDir>/packages/dev-services/src/index.js' },
     transform: {},
   });
 }
 
-function runCompiledSpecs(node: string, root: string, runEnv: Record<string, string>): Promise<JestRun> {
+function runCompiledSpecs(
+  node: string,
+  root: string,
+  runEnv: Record<string, string>,
+): Promise<JestRun> {
   // Nest 12 is ESM only: jest loads it through require(esm), which needs its VM modules.
-  const args = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning', join(REPO_ROOT, 'node_modules/jest/bin/jest.js')];
+  const args = [
+    '--experimental-vm-modules',
+    '--disable-warning=ExperimentalWarning',
+    join(REPO_ROOT, 'node_modules/jest/bin/jest.js'),
+  ];
   args.push('--config', compiledSpecsConfig(root), '--ci');
   // The tested node first on PATH, so a spec that spawns `node` gets the same version. A minimal
   // environment keeps the outer jest's worker variables (JEST_WORKER_ID, NODE_ENV…) out of it.
-  const env = { PATH: `${dirname(node)}:${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? REPO_ROOT, CI: 'true', ...runEnv };
+  const env = {
+    PATH: `${dirname(node)}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME ?? REPO_ROOT,
+    CI: 'true',
+    ...runEnv,
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(node, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -75,12 +99,19 @@ function runCompiledSpecs(node: string, root: string, runEnv: Record<string, str
 function testCounts(output: string): Record<string, number> | undefined {
   const line = output.split('\n').find((text) => /^Tests:\s/.test(text));
   if (!line) return undefined;
-  return Object.fromEntries([...line.matchAll(/(\d+) (\w+)/g)].map(([, count, label]) => [label, Number(count)]));
+  return Object.fromEntries(
+    [...line.matchAll(/(\d+) (\w+)/g)].map(([, count, label]) => [label, Number(count)]),
+  );
 }
 
 /** The version of each of `names` in the repository's node_modules: the newest peers. */
 function repositoryVersions(names: string[]): Record<string, string> {
-  const version = (name: string) => (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (name: string) =>
+    (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   return Object.fromEntries(names.map((name) => [name, version(name)]));
 }
 
@@ -110,7 +141,10 @@ describe.each(RUNS)('the library on Node $major with the $peers peers', ({ major
   let set: string | undefined;
 
   beforeAll(async () => {
-    [node, set] = await Promise.all([ensureNodeRuntime(major), peers === 'oldest' ? ensurePeerSet('oldest', OLDEST_PEERS) : undefined]);
+    [node, set] = await Promise.all([
+      ensureNodeRuntime(major),
+      peers === 'oldest' ? ensurePeerSet('oldest', OLDEST_PEERS) : undefined,
+    ]);
     if (set) peerSetEnv = peerSetJestEnv(set, OLDEST_PEERS);
   }, SETUP_TIMEOUT_MS);
 
@@ -124,7 +158,9 @@ describe.each(RUNS)('the library on Node $major with the $peers peers', ({ major
       // Jest's diff would elide most of a long string: on failure, report the tail of the run
       // (which spec broke and why) in the error itself.
       if (code !== 0 || !counts || (counts.failed ?? 0) > 0 || !(counts.passed > MIN_PASSED)) {
-        throw new Error(`jest on Node ${major} exited with ${code}, Tests: ${JSON.stringify(counts)}; last 3000 characters:\n${output.slice(-3000)}`);
+        throw new Error(
+          `jest on Node ${major} exited with ${code}, Tests: ${JSON.stringify(counts)}; last 3000 characters:\n${output.slice(-3000)}`,
+        );
       }
       expect(code).toBe(0);
       expect(counts.passed).toBeGreaterThan(MIN_PASSED);

@@ -1,7 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from 'dev-services';
-import { PodPatchServer, selfSignedCertificate, serviceAccountDir } from '../src/app/kubernetes/kubernetes-api.fixtures';
+import {
+  PodPatchServer,
+  selfSignedCertificate,
+  serviceAccountDir,
+} from '../src/app/kubernetes/kubernetes-api.fixtures';
 import { api, runInput, tokenFor } from './support/http';
 import { ServiceProcess } from './support/service-process';
 import { startRun, type RunStream } from './support/sse';
@@ -29,12 +33,18 @@ let service: ServiceProcess;
 function patchedCosts(): string[] {
   return apiServer.calls.map(
     (call) =>
-      (JSON.parse(call.body) as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controller.kubernetes.io/pod-deletion-cost'],
+      (JSON.parse(call.body) as { metadata: { annotations: Record<string, string> } }).metadata
+        .annotations['controller.kubernetes.io/pod-deletion-cost'],
   );
 }
 
 async function waitForCost(cost: string, what: string): Promise<void> {
-  await waitFor(() => patchedCosts().at(-1) === cost, `a patch to ${cost} (${what}); patched so far: ${patchedCosts().join(', ')}`, PATCH_DEADLINE_MS, 100);
+  await waitFor(
+    () => patchedCosts().at(-1) === cost,
+    `a patch to ${cost} (${what}); patched so far: ${patchedCosts().join(', ')}`,
+    PATCH_DEADLINE_MS,
+    100,
+  );
 }
 
 beforeAll(async () => {
@@ -72,7 +82,12 @@ describe('the service with POD_DELETION_COST=true', () => {
 
   it('patches its own pod, in the namespace of its service account, with the token from the file, over the cluster CA', () => {
     const [call] = apiServer.calls;
-    expect([call.method, call.path, call.headers.authorization, call.headers['content-type']]).toEqual([
+    expect([
+      call.method,
+      call.path,
+      call.headers.authorization,
+      call.headers['content-type'],
+    ]).toEqual([
       'PATCH',
       `/api/v1/namespaces/${NAMESPACE}/pods/${POD}`,
       `Bearer ${TOKEN}`,
@@ -83,9 +98,19 @@ describe('the service with POD_DELETION_COST=true', () => {
   it('raises the cost with its runs in flight, by bucket, not by run', async () => {
     const before = apiServer.calls.length;
     streams = await Promise.all(
-      ['a', 'b', 'c'].map((name) => startRun(service.baseUrl, user, runInput(`cost-${name}`, 'run-1', [{ id: `cost-${name}-u1`, content: 'work' }]))),
+      ['a', 'b', 'c'].map((name) =>
+        startRun(
+          service.baseUrl,
+          user,
+          runInput(`cost-${name}`, 'run-1', [{ id: `cost-${name}-u1`, content: 'work' }]),
+        ),
+      ),
     );
-    await Promise.all(streams.map((stream) => stream.waitForEvent((event) => event.type === 'RUN_STARTED', 'RUN_STARTED')));
+    await Promise.all(
+      streams.map((stream) =>
+        stream.waitForEvent((event) => event.type === 'RUN_STARTED', 'RUN_STARTED'),
+      ),
+    );
     await waitForCost('2', 'three runs in flight');
     // Three runs make at most two patches (1 then 2, had a check fallen between their starts).
     expect(['2', '1,2']).toContain(patchedCosts().slice(before).join(','));
@@ -93,7 +118,10 @@ describe('the service with POD_DELETION_COST=true', () => {
 
   it('lowers it back to 0 when its runs end', async () => {
     for (const name of ['a', 'b', 'c']) {
-      const cancel = await api(service.baseUrl, `/v1/runs/cost-${name}/cancel?waitMs=10000`, { method: 'POST', token: user });
+      const cancel = await api(service.baseUrl, `/v1/runs/cost-${name}/cancel?waitMs=10000`, {
+        method: 'POST',
+        token: user,
+      });
       expect(cancel.body).toMatchObject({ stopped: true });
     }
     await Promise.all(streams.map((stream) => stream.done));

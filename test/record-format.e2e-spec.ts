@@ -7,10 +7,20 @@ import { startRun } from './support/sse';
 const user = tokenFor('dana');
 
 /** Writes the format of `threadId`'s records in the service's embedded store, as another release would. */
-async function setRecordFormat(dataDir: string, threadId: string, formatVersion: number): Promise<void> {
-  const db = await new DataSource({ type: 'better-sqlite3', database: join(dataDir, 'agents.sqlite') }).initialize();
+async function setRecordFormat(
+  dataDir: string,
+  threadId: string,
+  formatVersion: number,
+): Promise<void> {
+  const db = await new DataSource({
+    type: 'better-sqlite3',
+    database: join(dataDir, 'agents.sqlite'),
+  }).initialize();
   try {
-    await db.query('UPDATE agent_threads SET format_version = ? WHERE thread_id = ?', [formatVersion, threadId]);
+    await db.query('UPDATE agent_threads SET format_version = ? WHERE thread_id = ?', [
+      formatVersion,
+      threadId,
+    ]);
   } finally {
     await db.destroy();
   }
@@ -33,13 +43,21 @@ describe('a thread whose records a newer release wrote', () => {
 
     const second = await services.start({ env: first.env, dataDir: first.dataDir });
     const before = await api(second.baseUrl, '/v1/threads/thread-format/messages', { token: user });
-    const refused = await api(second.baseUrl, '/v1/runs', { method: 'POST', token: user, body: input });
+    const refused = await api(second.baseUrl, '/v1/runs', {
+      method: 'POST',
+      token: user,
+      body: input,
+    });
 
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ statusCode: 409, code: 'RECORD_FORMAT_NEWER' });
     expect(refused.body.message).toContain('newer release');
-    expect((await api(second.baseUrl, '/v1/threads/thread-format/messages', { token: user })).body).toEqual(before.body);
-    expect((await api(second.baseUrl, '/v1/threads/thread-format', { token: user })).body).toMatchObject({ status: 'interrupted', activeRunId: null });
+    expect(
+      (await api(second.baseUrl, '/v1/threads/thread-format/messages', { token: user })).body,
+    ).toEqual(before.body);
+    expect(
+      (await api(second.baseUrl, '/v1/threads/thread-format', { token: user })).body,
+    ).toMatchObject({ status: 'interrupted', activeRunId: null });
 
     // Rolled forward again (here: the format set back to this release's), the retry resumes.
     await second.stop();

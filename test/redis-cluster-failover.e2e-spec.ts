@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 /** The SSE ids of a stream's events, in order. */
-const idsOf = (stream: RunStream) => stream.frames.flatMap((frame) => (frame.id === undefined ? [] : [frame.id]));
+const idsOf = (stream: RunStream) =>
+  stream.frames.flatMap((frame) => (frame.id === undefined ? [] : [frame.id]));
 
 /**
  * Two instances on a Redis Cluster of 3 masters, each with a replica (`REDIS_CLUSTER=true`),
@@ -38,9 +39,21 @@ describe('a Redis Cluster failover under two instances', () => {
     };
     const [a, b] = [await services.start({ env }), await services.start({ env })];
     const threads = Array.from({ length: 6 }, (_, index) => `cluster-failover-${index}`);
-    const runs = await Promise.all(threads.map((threadId) => startRun(a.baseUrl, user, runInput(threadId, 'run-1', [{ id: 'u1', content: 'go' }]))));
-    await Promise.all(runs.map((run) => run.waitForEvent((event) => event.type === 'TOOL_CALL_START', 'the first tool call')));
-    const joins = await Promise.all(threads.map((threadId) => joinRun(b.baseUrl, user, threadId, { runId: 'run-1', lastEventId: 0 })));
+    const runs = await Promise.all(
+      threads.map((threadId) =>
+        startRun(a.baseUrl, user, runInput(threadId, 'run-1', [{ id: 'u1', content: 'go' }])),
+      ),
+    );
+    await Promise.all(
+      runs.map((run) =>
+        run.waitForEvent((event) => event.type === 'TOOL_CALL_START', 'the first tool call'),
+      ),
+    );
+    const joins = await Promise.all(
+      threads.map((threadId) =>
+        joinRun(b.baseUrl, user, threadId, { runId: 'run-1', lastEventId: 0 }),
+      ),
+    );
     const master = await cluster.masterOf(`agents:log:{${threads[0]}:run-1}`);
 
     await cluster.killMaster(master);
@@ -56,13 +69,27 @@ describe('a Redis Cluster failover under two instances', () => {
     for (const threadId of threads) {
       const { body } = await api(b.baseUrl, `/v1/threads/${threadId}/messages`, { token: user });
       // The user's message, four tool rounds (a call and its result each), and the answer.
-      expect(body.messages.map((message: { role: string }) => message.role)).toEqual(['user', ...Array(4).fill(['assistant', 'tool']).flat(), 'assistant']);
+      expect(body.messages.map((message: { role: string }) => message.role)).toEqual([
+        'user',
+        ...Array(4).fill(['assistant', 'tool']).flat(),
+        'assistant',
+      ]);
     }
 
-    const late = await startRun(a.baseUrl, user, runInput('cluster-failover-cancel', 'run-1', [{ id: 'u1', content: 'go' }]));
+    const late = await startRun(
+      a.baseUrl,
+      user,
+      runInput('cluster-failover-cancel', 'run-1', [{ id: 'u1', content: 'go' }]),
+    );
     await late.waitForEvent((event) => event.type === 'STEP_STARTED', 'the run to start');
-    const cancel = await api(b.baseUrl, '/v1/runs/cluster-failover-cancel/cancel?waitMs=10000', { method: 'POST', token: user });
+    const cancel = await api(b.baseUrl, '/v1/runs/cluster-failover-cancel/cancel?waitMs=10000', {
+      method: 'POST',
+      token: user,
+    });
     expect(cancel.body).toMatchObject({ stopped: true, stopReason: 'canceled' });
-    await waitFor(async () => (await late.terminal())?.code === 'RUN_CANCELED', 'the canceled run to end');
+    await waitFor(
+      async () => (await late.terminal())?.code === 'RUN_CANCELED',
+      'the canceled run to end',
+    );
   }, 120_000);
 });

@@ -59,7 +59,9 @@ describe('a rolling deployment with SIGTERM under 100 client sessions', () => {
   it('lets a scrape of GET /metrics see each drain, the runs it interrupted and their resumes as they happened', () => {
     const metrics = rolloutMetrics(report().record);
     for (const { samples } of metrics.duringShutdown) expect(samples.length).toBeGreaterThan(0);
-    const draining = metrics.duringShutdown.flatMap(({ samples }) => samples.map((sample) => sample.inFlight ?? 0));
+    const draining = metrics.duringShutdown.flatMap(({ samples }) =>
+      samples.map((sample) => sample.inFlight ?? 0),
+    );
     expect(Math.max(...draining)).toBeGreaterThan(0);
     expect(metrics.outcomes.interrupted).toBeGreaterThan(0);
     expect(metrics.outcomes.completed).toBeGreaterThan(0);
@@ -112,10 +114,14 @@ describe('instances replaced with SIGKILL under 100 client sessions', () => {
   });
 });
 
-describeShortHandover('a rolling deployment that hands runs over (resume mode auto) under 12 resumable clients', {}, (report) => {
-  it('lets a scrape of GET /metrics see the drains, and no client resume', () => {
-    const metrics = rolloutMetrics(report().record);
-    for (const { samples } of metrics.duringShutdown) expect(samples.length).toBeGreaterThan(0);
-    expect(metrics.resumes.client ?? 0).toBe(0);
-  });
-});
+describeShortHandover(
+  'a rolling deployment that hands runs over (resume mode auto) under 12 resumable clients',
+  {},
+  (report) => {
+    it('lets a scrape of GET /metrics see the drains, and no client resume', () => {
+      const metrics = rolloutMetrics(report().record);
+      for (const { samples } of metrics.duringShutdown) expect(samples.length).toBeGreaterThan(0);
+      expect(metrics.resumes.client ?? 0).toBe(0);
+    });
+  },
+);

@@ -6,7 +6,10 @@ import { describeShortHandover } from './support/short-handover-suite';
  * logs in the database, and they hand runs over (resume mode `auto`) as they do with Redis.
  * Turns of about 4.8 s against a 1 s drain: each SIGTERM finds runs it cannot finish, which it hands over.
  */
-describeShortHandover('a rolling deployment that hands runs over on PostgreSQL alone (SIGNALS=postgres) under 12 resumable clients', {
-  signals: 'postgres',
-  demo: { steps: 5, reasoningMs: 400, toolMs: 400 },
-});
+describeShortHandover(
+  'a rolling deployment that hands runs over on PostgreSQL alone (SIGNALS=postgres) under 12 resumable clients',
+  {
+    signals: 'postgres',
+    demo: { steps: 5, reasoningMs: 400, toolMs: 400 },
+  },
+);

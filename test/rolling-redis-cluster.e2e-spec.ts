@@ -6,4 +6,7 @@ import { describeShortHandover } from './support/short-handover-suite';
  * the signals, the run event logs and the joins of handed-over runs all go through the cluster.
  * `npm run demo:rolling -- --mode handover --redis cluster` runs the long version.
  */
-describeShortHandover('a rolling deployment with handover on a Redis Cluster, under 12 client sessions', { redis: 'cluster' });
+describeShortHandover(
+  'a rolling deployment with handover on a Redis Cluster, under 12 client sessions',
+  { redis: 'cluster' },
+);

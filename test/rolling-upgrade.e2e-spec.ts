@@ -36,7 +36,9 @@ describe(`a rolling upgrade from ${PREVIOUS_RELEASE.version} to this build under
       ['new-1', 'this checkout'],
       ['new-2', 'this checkout'],
     ]);
-    expect(report().upgrade.from.nodeVersion).toMatch(new RegExp(`^v${PREVIOUS_RELEASE.nodeMajor}\\.`));
+    expect(report().upgrade.from.nodeVersion).toMatch(
+      new RegExp(`^v${PREVIOUS_RELEASE.nodeMajor}\\.`),
+    );
   });
 
   it('never loads the native SQLite addon the previous release was installed without', () => {
@@ -45,7 +47,9 @@ describe(`a rolling upgrade from ${PREVIOUS_RELEASE.version} to this build under
 
   it('keeps every migration the previous release applied', () => {
     expect(report().upgrade.migrationsBefore.length).toBeGreaterThan(0);
-    expect(report().upgrade.migrationsAfter.slice(0, report().upgrade.migrationsBefore.length)).toEqual(report().upgrade.migrationsBefore);
+    expect(
+      report().upgrade.migrationsAfter.slice(0, report().upgrade.migrationsBefore.length),
+    ).toEqual(report().upgrade.migrationsBefore);
   });
 
   it('loses no accepted or reported message', () => {

@@ -16,10 +16,16 @@ function saveBatches(logs: string): number[] {
 }
 
 /** Every thread of the user, through the paged list. */
-async function allThreads(service: ServiceProcess): Promise<Array<{ threadId: string; status: string }>> {
+async function allThreads(
+  service: ServiceProcess,
+): Promise<Array<{ threadId: string; status: string }>> {
   const threads: Array<{ threadId: string; status: string }> = [];
   for (let cursor: string | undefined; ;) {
-    const page = await api(service.baseUrl, `/v1/threads?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: user });
+    const page = await api(
+      service.baseUrl,
+      `/v1/threads?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { token: user },
+    );
     threads.push(...(page.body.threads as typeof threads));
     cursor = page.body.nextCursor as string | undefined;
     if (!cursor) return threads;
@@ -43,10 +49,18 @@ describe(`SIGTERM with ${RUNS} runs in flight`, () => {
       },
     });
     streams = await Promise.all(
-      Array.from({ length: RUNS }, (_, i) => startRun(first.baseUrl, user, runInput(`scale-${i}`, `run-${i}`, [{ id: `u-${i}`, content: 'work' }]))),
+      Array.from({ length: RUNS }, (_, i) =>
+        startRun(
+          first.baseUrl,
+          user,
+          runInput(`scale-${i}`, `run-${i}`, [{ id: `u-${i}`, content: 'work' }]),
+        ),
+      ),
     );
     await waitFor(
-      async () => ((await api(first.baseUrl, '/health/ready')).body?.details?.shutdown?.inFlightRuns ?? 0) >= RUNS,
+      async () =>
+        ((await api(first.baseUrl, '/health/ready')).body?.details?.shutdown?.inFlightRuns ?? 0) >=
+        RUNS,
       `${RUNS} runs in flight`,
       60_000,
     );
@@ -59,7 +73,9 @@ describe(`SIGTERM with ${RUNS} runs in flight`, () => {
     expect(await first.waitForExit(30_000)).toMatchObject({ code: 0, signal: null });
     const terminals = await Promise.all(streams.map((stream) => stream.terminal()));
 
-    expect(terminals.filter((t) => t?.type === 'RUN_ERROR' && t.code === 'RUN_INTERRUPTED')).toHaveLength(RUNS);
+    expect(
+      terminals.filter((t) => t?.type === 'RUN_ERROR' && t.code === 'RUN_INTERRUPTED'),
+    ).toHaveLength(RUNS);
   });
 
   it('saves the run ends in a few batched transactions, each run once', async () => {
@@ -80,6 +96,10 @@ describe(`SIGTERM with ${RUNS} runs in flight`, () => {
 
     expect(threads).toHaveLength(RUNS);
     expect(threads.filter((t) => t.status === 'interrupted')).toHaveLength(RUNS);
-    expect(sample.body).toMatchObject({ status: 'interrupted', activeRunId: null, interrupt: { reason: 'shutdown', runId: 'run-7' } });
+    expect(sample.body).toMatchObject({
+      status: 'interrupted',
+      activeRunId: null,
+      interrupt: { reason: 'shutdown', runId: 'run-7' },
+    });
   });
 });

@@ -23,7 +23,8 @@ function renderedTimings(objects: KubernetesObject[]): RenderedTimings {
   const container = onlyContainer(pod);
   const env = effectiveEnv(container, objects);
   const preStop = container.lifecycle?.preStop?.exec?.command;
-  if (preStop && (preStop.length !== 2 || preStop[0] !== 'sleep')) throw new Error(`preStop is not ["sleep", n]: ${JSON.stringify(preStop)}`);
+  if (preStop && (preStop.length !== 2 || preStop[0] !== 'sleep'))
+    throw new Error(`preStop is not ["sleep", n]: ${JSON.stringify(preStop)}`);
   return {
     terminationGracePeriodSeconds: pod.terminationGracePeriodSeconds!,
     preStopSeconds: preStop ? Number(preStop[1]) : 0,
@@ -46,8 +47,17 @@ const CASES: Array<{ name: string; render: RenderOptions; values: () => Values }
   },
   {
     name: 'a 10-minute drain for long runs',
-    render: { set: ['shutdown.drainSeconds=600', 'shutdown.saveMarginSeconds=30', 'shutdown.exitMarginSeconds=5'] },
-    values: () => mergeValues(chartDefaults(), { shutdown: { drainSeconds: 600, saveMarginSeconds: 30, exitMarginSeconds: 5 } }),
+    render: {
+      set: [
+        'shutdown.drainSeconds=600',
+        'shutdown.saveMarginSeconds=30',
+        'shutdown.exitMarginSeconds=5',
+      ],
+    },
+    values: () =>
+      mergeValues(chartDefaults(), {
+        shutdown: { drainSeconds: 600, saveMarginSeconds: 30, exitMarginSeconds: 5 },
+      }),
   },
   {
     name: 'no preStop sleep',
@@ -56,16 +66,38 @@ const CASES: Array<{ name: string; render: RenderOptions; values: () => Values }
   },
   {
     name: 'no drain, the smallest margins',
-    render: { set: ['shutdown.drainSeconds=0', 'shutdown.saveMarginSeconds=1', 'shutdown.exitMarginSeconds=1', 'shutdown.preStopSeconds=3'] },
-    values: () => mergeValues(chartDefaults(), { shutdown: { drainSeconds: 0, saveMarginSeconds: 1, exitMarginSeconds: 1, preStopSeconds: 3 } }),
+    render: {
+      set: [
+        'shutdown.drainSeconds=0',
+        'shutdown.saveMarginSeconds=1',
+        'shutdown.exitMarginSeconds=1',
+        'shutdown.preStopSeconds=3',
+      ],
+    },
+    values: () =>
+      mergeValues(chartDefaults(), {
+        shutdown: {
+          drainSeconds: 0,
+          saveMarginSeconds: 1,
+          exitMarginSeconds: 1,
+          preStopSeconds: 3,
+        },
+      }),
   },
 ];
 
 /** The invariants every deployment must keep, whatever its inputs. */
 function expectInvariants(timings: RenderedTimings, inputs: ShutdownTimingInputs): void {
-  const { terminationGracePeriodSeconds: grace, preStopSeconds, drainTimeoutMs, shutdownTimeoutMs } = timings;
+  const {
+    terminationGracePeriodSeconds: grace,
+    preStopSeconds,
+    drainTimeoutMs,
+    shutdownTimeoutMs,
+  } = timings;
   // The kubelet waits at least for preStop, the drain and the save.
-  expect(grace).toBeGreaterThanOrEqual(inputs.preStopSeconds + inputs.drainSeconds + inputs.saveMarginSeconds);
+  expect(grace).toBeGreaterThanOrEqual(
+    inputs.preStopSeconds + inputs.drainSeconds + inputs.saveMarginSeconds,
+  );
   // The service's own hard deadline falls before the kubelet's SIGKILL.
   expect(shutdownTimeoutMs).toBeLessThan((grace - preStopSeconds) * 1000);
   // There is time to save what the drain interrupts.
@@ -76,22 +108,32 @@ const rendered = new Map<string, KubernetesObject[]>();
 
 beforeAll(async () => {
   await ensureKubernetesTools();
-  for (const { name, render } of CASES) rendered.set(name, parseManifests(await helmTemplate(render), `helm template (${name})`));
+  for (const { name, render } of CASES)
+    rendered.set(name, parseManifests(await helmTemplate(render), `helm template (${name})`));
 }, FETCH_TIMEOUT_MS);
 
 describe('the chart’s shutdown timings', () => {
   it.each(CASES)('equal shutdownTimings() of the inputs, with $name', ({ name, values }) => {
     const inputs = inputsOf(values());
     const expected = shutdownTimings(inputs);
-    expect(renderedTimings(rendered.get(name)!)).toEqual({ ...expected, preStopSeconds: inputs.preStopSeconds });
+    expect(renderedTimings(rendered.get(name)!)).toEqual({
+      ...expected,
+      preStopSeconds: inputs.preStopSeconds,
+    });
   });
 
-  it.each(CASES)('keep the grace period above preStop + SHUTDOWN_TIMEOUT_MS, with $name', ({ name, values }) => {
-    expectInvariants(renderedTimings(rendered.get(name)!), inputsOf(values()));
-  });
+  it.each(CASES)(
+    'keep the grace period above preStop + SHUTDOWN_TIMEOUT_MS, with $name',
+    ({ name, values }) => {
+      expectInvariants(renderedTimings(rendered.get(name)!), inputsOf(values()));
+    },
+  );
 
   it('render no preStop hook when preStopSeconds is 0', () => {
-    expect(onlyContainer(podSpecOf(findObject(rendered.get('no preStop sleep')!, 'Deployment'))).lifecycle).toBeUndefined();
+    expect(
+      onlyContainer(podSpecOf(findObject(rendered.get('no preStop sleep')!, 'Deployment')))
+        .lifecycle,
+    ).toBeUndefined();
   });
 
   it('are 32 s of grace, a 20000 ms drain and a 25000 ms deadline by default', () => {
@@ -106,7 +148,9 @@ describe('the chart’s shutdown timings', () => {
 
 describe('the k8s/base shutdown timings', () => {
   it('equal the chart’s defaults and keep the same invariants', async () => {
-    const base = renderedTimings(parseManifests(await kustomize('k8s/base'), 'kubectl kustomize k8s/base'));
+    const base = renderedTimings(
+      parseManifests(await kustomize('k8s/base'), 'kubectl kustomize k8s/base'),
+    );
     expect(base).toEqual(renderedTimings(rendered.get('the defaults')!));
     expectInvariants(base, inputsOf(chartDefaults()));
   });

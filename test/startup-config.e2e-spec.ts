@@ -6,7 +6,9 @@ import { tempDataDir } from './support/service-process';
 const MAIN = resolve(__dirname, '../dist/main.js');
 
 /** Starts the built service with `env` and resolves with its exit code and everything it printed. */
-function startExpectingExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function startExpectingExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,14 +44,22 @@ describe('the service at startup', () => {
   });
 
   it('refuses to start with AUTH_DEV_TOKEN=true in production, saying why', async () => {
-    const { code, output } = await startExpectingExit({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'a-secret', AUTH_DEV_TOKEN: 'true' });
+    const { code, output } = await startExpectingExit({
+      NODE_ENV: 'production',
+      AUTH_JWT_SECRET: 'a-secret',
+      AUTH_DEV_TOKEN: 'true',
+    });
 
     expect(code).not.toBe(0);
     expect(output).toContain('AUTH_DEV_TOKEN=true is refused when NODE_ENV=production');
   });
 
   it('refuses to start with POD_DELETION_COST=true outside a pod, naming what it misses', async () => {
-    const { code, output } = await startExpectingExit({ POD_DELETION_COST: 'true', POD_NAME: 'agent-service-0', POD_NAMESPACE: 'agents' });
+    const { code, output } = await startExpectingExit({
+      POD_DELETION_COST: 'true',
+      POD_NAME: 'agent-service-0',
+      POD_NAMESPACE: 'agents',
+    });
 
     expect(code).not.toBe(0);
     expect(output).toContain('KUBERNETES_SERVICE_HOST');

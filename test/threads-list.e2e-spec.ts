@@ -4,7 +4,13 @@ import type { ServiceProcess } from './support/service-process';
 import { startRun, type AgUiEvent } from './support/sse';
 
 // One tool step that waits for approval: every run ends quickly, `awaiting_approval`, until answered.
-const ENV = { DEMO_STEPS: '1', DEMO_REQUIRE_APPROVAL: 'true', DEMO_REASONING_MS: '300', DEMO_TOOL_MS: '50', SHUTDOWN_DRAIN_TIMEOUT_MS: '0' };
+const ENV = {
+  DEMO_STEPS: '1',
+  DEMO_REQUIRE_APPROVAL: 'true',
+  DEMO_REASONING_MS: '300',
+  DEMO_TOOL_MS: '50',
+  SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+};
 
 const services = new ServiceGroup();
 let service: ServiceProcess;
@@ -21,18 +27,32 @@ interface ListItem {
   updatedAt: string;
 }
 
-const list = (token: string, query = '', on = service) => api<{ threads: ListItem[]; nextCursor?: string }>(on.baseUrl, `/v1/threads${query}`, { token });
+const list = (token: string, query = '', on = service) =>
+  api<{ threads: ListItem[]; nextCursor?: string }>(on.baseUrl, `/v1/threads${query}`, { token });
 
 /** Runs one message on `threadId` to its end (a pause for approval); returns the terminal event. */
 async function pausedRun(token: string, threadId: string, on = service): Promise<AgUiEvent> {
-  const stream = await startRun(on.baseUrl, token, runInput(threadId, 'run-1', [{ id: `${threadId}-u1`, content: 'one step' }]));
+  const stream = await startRun(
+    on.baseUrl,
+    token,
+    runInput(threadId, 'run-1', [{ id: `${threadId}-u1`, content: 'one step' }]),
+  );
   return (await stream.terminal()) as AgUiEvent;
 }
 
 /** Answers the pending approval of `threadId` (paused by `pausedRun`) with yes, and waits for the run's end. */
 async function approve(token: string, threadId: string, paused: AgUiEvent): Promise<void> {
-  const resume = [{ interruptId: paused.outcome.interrupts[0].id, status: 'resolved', payload: { approved: true } }];
-  const stream = await startRun(service.baseUrl, token, { ...runInput(threadId, 'run-2', [{ id: `${threadId}-u1`, content: 'one step' }]), resume });
+  const resume = [
+    {
+      interruptId: paused.outcome.interrupts[0].id,
+      status: 'resolved',
+      payload: { approved: true },
+    },
+  ];
+  const stream = await startRun(service.baseUrl, token, {
+    ...runInput(threadId, 'run-2', [{ id: `${threadId}-u1`, content: 'one step' }]),
+    resume,
+  });
   expect(await stream.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
 }
 
@@ -55,7 +75,12 @@ describe('GET /v1/threads', () => {
       ['order-c', 'awaiting_approval'],
       ['order-b', 'awaiting_approval'],
     ]);
-    expect(after.body.threads[0]).toEqual({ threadId: 'order-a', status: 'idle', messageCount: expect.any(Number), updatedAt: expect.any(String) });
+    expect(after.body.threads[0]).toEqual({
+      threadId: 'order-a',
+      status: 'idle',
+      messageCount: expect.any(Number),
+      updatedAt: expect.any(String),
+    });
     expect(after.body.threads[0].messageCount).toBeGreaterThan(before.body.threads[2].messageCount);
   });
 
@@ -98,7 +123,11 @@ describe('GET /v1/threads', () => {
     ['limit=ten', 'INVALID_LIMIT', /^limit: /],
     ['limit=1&limit=2', 'INVALID_LIMIT', /^limit: /],
     ['cursor=not-a-cursor!', 'INVALID_CURSOR', /^cursor: /],
-    [`cursor=${Buffer.from('["yesterday","t"]').toString('base64url')}`, 'INVALID_CURSOR', /^cursor: /],
+    [
+      `cursor=${Buffer.from('["yesterday","t"]').toString('base64url')}`,
+      'INVALID_CURSOR',
+      /^cursor: /,
+    ],
   ])('answers ?%s with 400 %s naming the field', async (query, code, message) => {
     const { status, body } = await list(tokenFor('lister-bad'), `?${query}`);
 
@@ -118,17 +147,37 @@ describe('GET /v1/threads across a restart', () => {
     const paused = await pausedRun(token, 'status-approval', own);
     const toBeIdle = await startRun(own.baseUrl, token, {
       ...runInput('status-approval', 'run-2', [{ id: 'status-approval-u1', content: 'one step' }]),
-      resume: [{ interruptId: paused.outcome.interrupts[0].id, status: 'resolved', payload: { approved: true } }],
+      resume: [
+        {
+          interruptId: paused.outcome.interrupts[0].id,
+          status: 'resolved',
+          payload: { approved: true },
+        },
+      ],
     });
     expect(await toBeIdle.terminal()).toMatchObject({ type: 'RUN_FINISHED' });
     await pausedRun(token, 'status-paused', own);
-    const cut = await startRun(own.baseUrl, token, runInput('status-interrupted', 'run-1', [{ id: 'i-u1', content: 'one step' }]));
-    await cut.waitForEvent((e) => e.type === 'STEP_STARTED', 'the interrupted run to start its step');
+    const cut = await startRun(
+      own.baseUrl,
+      token,
+      runInput('status-interrupted', 'run-1', [{ id: 'i-u1', content: 'one step' }]),
+    );
+    await cut.waitForEvent(
+      (e) => e.type === 'STEP_STARTED',
+      'the interrupted run to start its step',
+    );
     own.kill('SIGTERM');
     expect((await own.waitForExit()).code).toBe(0);
     const restarted = await services.restart(own);
-    const running = await startRun(restarted.baseUrl, token, runInput('status-running', 'run-1', [{ id: 'r-u1', content: 'one step' }]));
-    await running.waitForEvent((e) => e.type === 'STEP_STARTED', 'the running run to start its step');
+    const running = await startRun(
+      restarted.baseUrl,
+      token,
+      runInput('status-running', 'run-1', [{ id: 'r-u1', content: 'one step' }]),
+    );
+    await running.waitForEvent(
+      (e) => e.type === 'STEP_STARTED',
+      'the running run to start its step',
+    );
 
     const { body } = await list(token, '', restarted);
 

@@ -10,7 +10,10 @@ const user = tokenFor('tomas');
 function traceOf(spans: ReceivedSpan[], run: ReceivedSpan) {
   const inTrace = spans.filter((span) => span.traceId === run.traceId);
   const byId = new Map(inTrace.map((span) => [span.spanId, span]));
-  return { spans: inTrace, parentOf: (span: ReceivedSpan) => (span.parentSpanId ? byId.get(span.parentSpanId) : undefined) };
+  return {
+    spans: inTrace,
+    parentOf: (span: ReceivedSpan) => (span.parentSpanId ? byId.get(span.parentSpanId) : undefined),
+  };
 }
 
 describe('traces (OTLP export)', () => {
@@ -25,7 +28,11 @@ describe('traces (OTLP export)', () => {
   });
 
   it('exports a run interrupted by SIGTERM and its resume as two linked traces of steps, model calls and tool calls', async () => {
-    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, SHUTDOWN_DRAIN_TIMEOUT_MS: '0', DEMO_TOOL_MS: '300' };
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
+      DEMO_TOOL_MS: '300',
+    };
     const first = await services.start({ env });
     const input = runInput('traced', 'run-1', [{ id: 'u1', content: 'go' }]);
     const stream = await startRun(first.baseUrl, user, input);
@@ -34,15 +41,24 @@ describe('traces (OTLP export)', () => {
     expect((await first.waitForExit(15_000)).code).toBe(0);
 
     const second = await services.restart(first);
-    expect(await (await startRun(second.baseUrl, user, input)).terminal()).toMatchObject({ type: 'RUN_FINISHED' });
+    expect(await (await startRun(second.baseUrl, user, input)).terminal()).toMatchObject({
+      type: 'RUN_FINISHED',
+    });
     second.kill('SIGTERM');
     expect((await second.waitForExit(15_000)).code).toBe(0);
 
     const runs = await waitFor(() => {
-      const found = receiver.spans.filter((span) => span.name === 'invoke_agent reference-agent' && span.attributes['agent.thread.id'] === 'traced');
+      const found = receiver.spans.filter(
+        (span) =>
+          span.name === 'invoke_agent reference-agent' &&
+          span.attributes['agent.thread.id'] === 'traced',
+      );
       return found.length === 2 ? found : undefined;
     }, 'both run spans to be exported');
-    const [interrupted, resumed] = runs.sort((a, b) => Number(a.attributes['agent.run.resumed']) - Number(b.attributes['agent.run.resumed']));
+    const [interrupted, resumed] = runs.sort(
+      (a, b) =>
+        Number(a.attributes['agent.run.resumed']) - Number(b.attributes['agent.run.resumed']),
+    );
     expect(interrupted.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'reference-agent',
@@ -59,12 +75,19 @@ describe('traces (OTLP export)', () => {
       'agent.run.outcome': 'completed',
     });
     expect(resumed.traceId).not.toBe(interrupted.traceId);
-    expect(resumed.links).toEqual([{ traceId: interrupted.traceId, spanId: interrupted.spanId, attributes: { 'agent.link.reason': 'resume' } }]);
+    expect(resumed.links).toEqual([
+      {
+        traceId: interrupted.traceId,
+        spanId: interrupted.spanId,
+        attributes: { 'agent.link.reason': 'resume' },
+      },
+    ]);
 
     const { spans, parentOf } = traceOf(receiver.spans, resumed);
     const named = (name: string) => spans.filter((span) => span.name === name);
     expect(named('reasoning').length).toBeGreaterThan(0);
-    for (const step of [...named('reasoning'), ...named('acting')]) expect(parentOf(step)).toBe(resumed);
+    for (const step of [...named('reasoning'), ...named('acting')])
+      expect(parentOf(step)).toBe(resumed);
     for (const chat of named('chat')) {
       expect(parentOf(chat)?.name).toBe('reasoning');
       expect(chat.attributes).toMatchObject({
@@ -82,7 +105,9 @@ describe('traces (OTLP export)', () => {
         'gen_ai.tool.call.id': expect.any(String),
       });
     }
-    const stoppedSteps = traceOf(receiver.spans, interrupted).spans.filter((span) => span.attributes['agent.run.stop_reason'] === 'interrupted');
+    const stoppedSteps = traceOf(receiver.spans, interrupted).spans.filter(
+      (span) => span.attributes['agent.run.stop_reason'] === 'interrupted',
+    );
     expect(stoppedSteps.length).toBeGreaterThan(1);
   });
 });

@@ -20,7 +20,9 @@ export function App() {
   const [token, setToken] = useState({ value: tokens.value, source: tokens.source });
 
   useEffect(() => {
-    const unsubscribe = tokens.subscribe(() => setToken({ value: tokens.value, source: tokens.source }));
+    const unsubscribe = tokens.subscribe(() =>
+      setToken({ value: tokens.value, source: tokens.source }),
+    );
     void tokens.loadDevToken();
     return unsubscribe;
   }, [tokens]);
@@ -34,9 +36,18 @@ export function App() {
     <div class="layout">
       <header class="top">
         <h1>Agent console</h1>
-        <TokenField token={token.value} source={token.source} onChange={(value) => tokens.set(value, 'typed')} />
+        <TokenField
+          token={token.value}
+          source={token.source}
+          onChange={(value) => tokens.set(value, 'typed')}
+        />
       </header>
-      <ThreadList threads={list.threads} selected={thread.threadId} onSelect={thread.select} onNew={thread.startNew} />
+      <ThreadList
+        threads={list.threads}
+        selected={thread.threadId}
+        onSelect={thread.select}
+        onNew={thread.startNew}
+      />
       <main class="thread-view">
         <div class="thread-head">
           <h2 class="thread-title">{thread.threadId}</h2>
@@ -55,8 +66,20 @@ export function App() {
         ) : null}
         <Conversation messages={thread.messages} />
         <RunSteps run={run} />
-        {awaitingAnswer ? <ApprovalBar approvals={run.approvals} toolCalls={run.toolCalls} busy={run.active} onAnswer={thread.answer} /> : null}
-        <Composer running={run.active} canSend={!awaitingAnswer && token.value !== ''} onSend={thread.send} onStop={thread.stop} />
+        {awaitingAnswer ? (
+          <ApprovalBar
+            approvals={run.approvals}
+            toolCalls={run.toolCalls}
+            busy={run.active}
+            onAnswer={thread.answer}
+          />
+        ) : null}
+        <Composer
+          running={run.active}
+          canSend={!awaitingAnswer && token.value !== ''}
+          onSend={thread.send}
+          onStop={thread.stop}
+        />
       </main>
     </div>
   );

@@ -25,7 +25,11 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
 /** The reference agent service: the demo agent behind the contract's HTTP API. */
 @Module({
   imports: [
-    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [() => ({ [APP_CONFIG_KEY]: loadAppConfig(process.env) })] }),
+    ConfigModule.forRoot({
+      isGlobal: true,
+      ignoreEnvFile: true,
+      load: [() => ({ [APP_CONFIG_KEY]: loadAppConfig(process.env) })],
+    }),
     LoggingModule,
     TypeOrmModule.forRootAsync({
       inject: [ConfigService],
@@ -39,7 +43,12 @@ const appConfig = (config: ConfigService) => config.getOrThrow<AppConfig>(APP_CO
         return {
           shutdown: { drainTimeoutMs: app.drainTimeoutMs, timeoutMs: app.shutdownTimeoutMs },
           leases: { ttlMs: app.leaseTtlMs },
-          signals: app.signals === 'redis' ? { redisUrl: app.redisUrl, redisCluster: app.redisCluster } : app.signals === 'postgres' ? { postgres: true } : {},
+          signals:
+            app.signals === 'redis'
+              ? { redisUrl: app.redisUrl, redisCluster: app.redisCluster }
+              : app.signals === 'postgres'
+                ? { postgres: true }
+                : {},
           runs: {
             partialOutput: app.partialOutput,
             sseHeartbeatMs: app.sseHeartbeatMs,

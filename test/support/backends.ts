@@ -20,13 +20,19 @@ export class SharedBackends {
 
   async start(): Promise<void> {
     if (onPostgresSignals()) this.postgres = await PostgresServer.start();
-    else [this.postgres, this.redis] = await Promise.all([PostgresServer.start(), RedisServer.start()]);
+    else
+      [this.postgres, this.redis] = await Promise.all([
+        PostgresServer.start(),
+        RedisServer.start(),
+      ]);
   }
 
   /** Service environment on a new database and the shared Redis (or `SIGNALS=postgres` without Redis). */
   async environment(extra: Record<string, string> = {}): Promise<Record<string, string>> {
     const url = await this.postgres.createDatabase(`service_${++this.databases}`);
-    const signals: Record<string, string> = onPostgresSignals() ? { SIGNALS: 'postgres' } : { REDIS_URL: this.redis.url };
+    const signals: Record<string, string> = onPostgresSignals()
+      ? { SIGNALS: 'postgres' }
+      : { REDIS_URL: this.redis.url };
     // Client resume unless a suite asks for `auto`: the suites written for it retry themselves.
     return { DATABASE_URL: url, ...signals, LEASE_TTL_MS: '1500', RESUME_MODE: 'client', ...extra };
   }

@@ -61,11 +61,18 @@ export async function keepScreenshot(page: Page, suite: string, name: string): P
 }
 
 /** Waits until the text of `locator` matches `expected` (a string: equal after trimming), failing after `timeoutMs`. */
-export async function waitForText(locator: Locator, expected: string | RegExp, what: string, timeoutMs = 15_000): Promise<string> {
+export async function waitForText(
+  locator: Locator,
+  expected: string | RegExp,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   return waitFor(
     async () => {
       const text = ((await locator.textContent({ timeout: 1_000 })) ?? '').trim();
-      return (typeof expected === 'string' ? text === expected : expected.test(text)) ? text : undefined;
+      return (typeof expected === 'string' ? text === expected : expected.test(text))
+        ? text
+        : undefined;
     },
     what,
     timeoutMs,

@@ -26,13 +26,19 @@ export function dockerStages(text: string): DockerStage[] {
     pending += `${continued ? line.slice(0, -1) : line} `;
     if (continued) continue;
     const match = /^(\S+)\s*(.*)$/.exec(pending.trim());
-    if (match) instructions.push({ keyword: match[1].toUpperCase(), args: match[2].replace(/\s+/g, ' ').trim() });
+    if (match)
+      instructions.push({
+        keyword: match[1].toUpperCase(),
+        args: match[2].replace(/\s+/g, ' ').trim(),
+      });
     pending = '';
   }
   const stages: DockerStage[] = [];
   for (const instruction of instructions) {
     if (instruction.keyword === 'FROM') {
-      const [image, as, name] = instruction.args.split(' ').filter((word) => !word.startsWith('--'));
+      const [image, as, name] = instruction.args
+        .split(' ')
+        .filter((word) => !word.startsWith('--'));
       stages.push({ image, name: as?.toUpperCase() === 'AS' ? name : undefined, instructions: [] });
     } else if (stages.length > 0) {
       stages[stages.length - 1].instructions.push(instruction);
@@ -47,10 +53,15 @@ export function dockerStages(text: string): DockerStage[] {
 export function execForm(instruction: DockerInstruction | undefined): string[] | undefined {
   if (!instruction?.args.startsWith('[')) return undefined;
   const parsed: unknown = JSON.parse(instruction.args);
-  return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : undefined;
+  return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')
+    ? parsed
+    : undefined;
 }
 
 /** The last instruction of `keyword` in a stage (the one that takes effect). */
-export function lastInstruction(stage: DockerStage, keyword: string): DockerInstruction | undefined {
+export function lastInstruction(
+  stage: DockerStage,
+  keyword: string,
+): DockerInstruction | undefined {
   return stage.instructions.filter((instruction) => instruction.keyword === keyword).at(-1);
 }

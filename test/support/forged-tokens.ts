@@ -18,7 +18,11 @@ export const tokens = {
   withoutExp: hs.sign({ sub: USER }, { algorithm: 'HS256' }),
   tooLongLived: hs.sign({ sub: USER }, { algorithm: 'HS256', expiresIn: MAX_TOKEN_AGE_S * 2 }),
   issuedInFuture: hs.sign({ sub: USER, iat: now() + 120 }, { algorithm: 'HS256', expiresIn: 600 }),
-  crit: signJwt({ alg: 'HS256', typ: 'JWT', crit: ['exp'] }, { sub: USER, iat: now(), exp: now() + 600 }, { secret: TEST_SECRET }),
+  crit: signJwt(
+    { alg: 'HS256', typ: 'JWT', crit: ['exp'] },
+    { sub: USER, iat: now(), exp: now() + 600 },
+    { secret: TEST_SECRET },
+  ),
   algNone: signJwt({ alg: 'none', typ: 'JWT' }, { sub: USER, iat: now(), exp: now() + 600 }),
   algorithmConfusion: signJwt(
     { alg: 'HS256', typ: 'JWT', kid: rsa.kid },

@@ -26,5 +26,7 @@ export function allPanels(dashboard: Dashboard): Panel[] {
  * promtool can parse it: a range for `$__rate_interval`, a match-all regex for `$namespace`.
  */
 export function asPlainPromql(expr: string): string {
-  return expr.replace(/\$__rate_interval|\$__interval|\$__range/g, '5m').replace(/\$\{?namespace\}?/g, '.*');
+  return expr
+    .replace(/\$__rate_interval|\$__interval|\$__range/g, '5m')
+    .replace(/\$\{?namespace\}?/g, '.*');
 }

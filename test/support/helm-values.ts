@@ -18,7 +18,9 @@ export function chartDefaults(): Values {
 
 /** The chart's values.schema.json. */
 export function chartSchema(): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(REPO_ROOT, CHART_DIR, 'values.schema.json'), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(
+    readFileSync(join(REPO_ROOT, CHART_DIR, 'values.schema.json'), 'utf8'),
+  ) as Record<string, unknown>;
 }
 
 function isMap(value: unknown): value is Values {
@@ -33,7 +35,8 @@ export function mergeValues(base: Values, override: Values): Values {
   const merged: Values = { ...base };
   for (const [key, value] of Object.entries(override)) {
     if (value === null) delete merged[key];
-    else if (isMap(value) && isMap(merged[key])) merged[key] = mergeValues(merged[key] as Values, value);
+    else if (isMap(value) && isMap(merged[key]))
+      merged[key] = mergeValues(merged[key] as Values, value);
     else merged[key] = value;
   }
   return merged;

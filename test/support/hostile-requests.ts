@@ -42,18 +42,30 @@ export interface HostileRow {
 export const post =
   (token: string | undefined, body: string | Buffer, headers: Record<string, string> = {}) =>
   (target: Target) =>
-    rawRequest(target.api.baseUrl, { method: 'POST', path: '/v1/runs', headers: { ...JSON_TYPE, ...(token ? auth(token) : {}), ...headers }, body });
+    rawRequest(target.api.baseUrl, {
+      method: 'POST',
+      path: '/v1/runs',
+      headers: { ...JSON_TYPE, ...(token ? auth(token) : {}), ...headers },
+      body,
+    });
 export const get =
   (path: string, headers: Record<string, string> = {}) =>
   (target: Target) =>
     rawRequest(target.api.baseUrl, { path, headers });
 export const devToken = (headers: Record<string, string>) => (target: Target) =>
-  rawRequest(target.dev.baseUrl, { path: '/console/dev-token', headers: { host: 'localhost', ...headers } });
+  rawRequest(target.dev.baseUrl, {
+    path: '/console/dev-token',
+    headers: { host: 'localhost', ...headers },
+  });
 
 /** A trickled run request: headers at once, then a byte of its body every 200 ms. */
 const trickle = async (target: Target): Promise<RawResponse> => {
   const head = `POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${tokens.valid}\r\nContent-Type: application/json\r\n`;
-  const { status, text } = await trickledRequest(target.api.baseUrl, head, { declaredBytes: 100_000, everyMs: 200, deadlineMs: 20_000 });
+  const { status, text } = await trickledRequest(target.api.baseUrl, head, {
+    declaredBytes: 100_000,
+    everyMs: 200,
+    deadlineMs: 20_000,
+  });
   return { status, headers: {}, body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) };
 };
 
@@ -71,7 +83,13 @@ const tokenRows: Array<[string, string, string?]> = [
 ];
 
 export const HOSTILE_ROWS: HostileRow[] = [
-  ...['x-forwarded-for: 8.8.8.8', 'x-forwarded-host: localhost', 'forwarded: for=8.8.8.8', 'via: 1.1 nginx', 'x-real-ip: 8.8.8.8'].map((header): HostileRow => {
+  ...[
+    'x-forwarded-for: 8.8.8.8',
+    'x-forwarded-host: localhost',
+    'forwarded: for=8.8.8.8',
+    'via: 1.1 nginx',
+    'x-real-ip: 8.8.8.8',
+  ].map((header): HostileRow => {
     const [name, value] = header.split(': ');
     return {
       name: `the dev token to a local request through a proxy (${name})`,
@@ -81,7 +99,12 @@ export const HOSTILE_ROWS: HostileRow[] = [
       code: 'NO_DEV_TOKEN',
     };
   }),
-  { name: 'a valid token in the query string', send: get(`/v1/threads?access_token=${tokens.valid}`), status: 401, code: 'UNAUTHORIZED' },
+  {
+    name: 'a valid token in the query string',
+    send: get(`/v1/threads?access_token=${tokens.valid}`),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
   {
     name: 'a valid token in a query pair split by a semicolon',
     send: get(`/v1/threads?limit=5;access_token=${tokens.valid}`),
@@ -94,8 +117,18 @@ export const HOSTILE_ROWS: HostileRow[] = [
     status: 404,
     code: 'NOT_FOUND',
   },
-  { name: 'a valid token in a fragment of the request target', send: get(`/v1/threads#access_token=${tokens.valid}`), status: 401, code: 'UNAUTHORIZED' },
-  { name: 'a valid token under a twice-encoded name', send: get(`/v1/threads?access%255Ftoken=${tokens.valid}`), status: 401, code: 'UNAUTHORIZED' },
+  {
+    name: 'a valid token in a fragment of the request target',
+    send: get(`/v1/threads#access_token=${tokens.valid}`),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
+    name: 'a valid token under a twice-encoded name',
+    send: get(`/v1/threads?access%255Ftoken=${tokens.valid}`),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
   {
     name: 'a token in the query string of a run',
     send: (t) =>
@@ -108,7 +141,12 @@ export const HOSTILE_ROWS: HostileRow[] = [
     status: 401,
     code: 'UNAUTHORIZED',
   },
-  ...tokenRows.map(([name, token]): HostileRow => ({ name, send: post(token, runBody('hostile-token')), status: 401, code: 'UNAUTHORIZED' })),
+  ...tokenRows.map(([name, token]): HostileRow => ({
+    name,
+    send: post(token, runBody('hostile-token')),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  })),
   {
     name: 'a token in a cookie, no Authorization',
     send: get('/v1/threads', { cookie: `session=${tokens.valid}; csrf=${TEST_SECRET}` }),
@@ -117,12 +155,23 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'a valid token followed by junk',
-    send: post(undefined, runBody('hostile-junk'), { authorization: `Bearer ${tokens.valid} junk` }),
+    send: post(undefined, runBody('hostile-junk'), {
+      authorization: `Bearer ${tokens.valid} junk`,
+    }),
     status: 401,
     code: 'UNAUTHORIZED',
   },
-  { name: 'a valid token under the Basic scheme', send: get('/v1/threads', auth(tokens.valid, 'Basic')), status: 401, code: 'UNAUTHORIZED' },
-  { name: 'the scheme in lower case (accepted)', send: get('/v1/threads', auth(tokens.valid, 'bearer')), status: 200 },
+  {
+    name: 'a valid token under the Basic scheme',
+    send: get('/v1/threads', auth(tokens.valid, 'Basic')),
+    status: 401,
+    code: 'UNAUTHORIZED',
+  },
+  {
+    name: 'the scheme in lower case (accepted)',
+    send: get('/v1/threads', auth(tokens.valid, 'bearer')),
+    status: 200,
+  },
   {
     name: 'Content-Encoding: compress',
     send: post(valid, runBody('hostile-enc'), { 'content-encoding': 'compress' }),
@@ -131,13 +180,17 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'Content-Encoding: gzip, gzip',
-    send: post(valid, gzipSync(gzipSync(runBody('hostile-enc'))), { 'content-encoding': 'gzip, gzip' }),
+    send: post(valid, gzipSync(gzipSync(runBody('hostile-enc'))), {
+      'content-encoding': 'gzip, gzip',
+    }),
     status: 415,
     code: 'UNSUPPORTED_CONTENT_ENCODING',
   },
   {
     name: 'a UTF-16 body declared as such (JSON is UTF-8 only)',
-    send: post(valid, Buffer.from(runBody('hostile-charset'), 'utf16le'), { 'content-type': 'application/json; charset=utf-16le' }),
+    send: post(valid, Buffer.from(runBody('hostile-charset'), 'utf16le'), {
+      'content-type': 'application/json; charset=utf-16le',
+    }),
     status: 415,
     code: 'UNSUPPORTED_CHARSET',
   },
@@ -150,11 +203,18 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'a truncated gzip body',
-    send: post(valid, gzipSync(runBody('hostile-enc')).subarray(0, 20), { 'content-encoding': 'gzip' }),
+    send: post(valid, gzipSync(runBody('hostile-enc')).subarray(0, 20), {
+      'content-encoding': 'gzip',
+    }),
     status: 400,
     code: 'INVALID_BODY',
   },
-  { name: 'Content-Encoding: br on a plain body', send: post(valid, runBody('hostile-enc'), { 'content-encoding': 'br' }), status: 400, code: 'INVALID_BODY' },
+  {
+    name: 'Content-Encoding: br on a plain body',
+    send: post(valid, runBody('hostile-enc'), { 'content-encoding': 'br' }),
+    status: 400,
+    code: 'INVALID_BODY',
+  },
   {
     name: 'a gzip body that inflates past the body limit',
     send: post(valid, gzipSync(Buffer.alloc(3_000_000, 0x20)), { 'content-encoding': 'gzip' }),
@@ -163,14 +223,21 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'a gzip body of a few kilobytes decoding to more than 100 times its size',
-    send: post(valid, gzipSync(JSON.stringify({ threadId: 'hostile-ratio', pad: ' '.repeat(900_000) })), { 'content-encoding': 'gzip' }),
+    send: post(
+      valid,
+      gzipSync(JSON.stringify({ threadId: 'hostile-ratio', pad: ' '.repeat(900_000) })),
+      { 'content-encoding': 'gzip' },
+    ),
     status: 413,
     code: 'PAYLOAD_TOO_LARGE',
     names: 'times its encoded size',
   },
   {
     name: 'a body nesting arrays 65 levels deep',
-    send: post(valid, runBody('hostile-deep', { state: JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`) })),
+    send: post(
+      valid,
+      runBody('hostile-deep', { state: JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`) }),
+    ),
     status: 413,
     code: 'PAYLOAD_TOO_DEEP',
   },
@@ -190,7 +257,14 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'a body that is not UTF-8',
-    send: post(valid, Buffer.concat([Buffer.from('{"threadId":"hostile-utf8","x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])),
+    send: post(
+      valid,
+      Buffer.concat([
+        Buffer.from('{"threadId":"hostile-utf8","x":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}'),
+      ]),
+    ),
     status: 400,
     code: 'INVALID_BODY',
     names: 'UTF-8',
@@ -202,24 +276,51 @@ export const HOSTILE_ROWS: HostileRow[] = [
         method: 'POST',
         path: '/v1/runs',
         // Node's client adds no Host to headers given as a list.
-        headers: ['host', '127.0.0.1', 'content-type', 'application/json', 'authorization', `Bearer ${valid}`, 'authorization', `Bearer ${tokens.expired}`],
+        headers: [
+          'host',
+          '127.0.0.1',
+          'content-type',
+          'application/json',
+          'authorization',
+          `Bearer ${valid}`,
+          'authorization',
+          `Bearer ${tokens.expired}`,
+        ],
         body: runBody('hostile-two-auth'),
       }),
     status: 400,
     code: 'DUPLICATE_AUTHORIZATION',
     names: 'authorization',
   },
-  { name: 'a body trickled slower than HTTP_REQUEST_TIMEOUT_MS', send: trickle, status: 408, code: 'REQUEST_TIMEOUT' },
+  {
+    name: 'a body trickled slower than HTTP_REQUEST_TIMEOUT_MS',
+    send: trickle,
+    status: 408,
+    code: 'REQUEST_TIMEOUT',
+  },
   {
     name: 'a body over 1 MB',
-    send: post(valid, runBody('hostile-big', { messages: [{ id: 'u1', role: 'user', content: 'x'.repeat(1_100_000) }] })),
+    send: post(
+      valid,
+      runBody('hostile-big', {
+        messages: [{ id: 'u1', role: 'user', content: 'x'.repeat(1_100_000) }],
+      }),
+    ),
     status: 413,
     code: 'PAYLOAD_TOO_LARGE',
   },
-  { name: 'invalid JSON', send: post(valid, '{"threadId":"hostile-json","messages":['), status: 400, code: 'INVALID_JSON' },
+  {
+    name: 'invalid JSON',
+    send: post(valid, '{"threadId":"hostile-json","messages":['),
+    status: 400,
+    code: 'INVALID_JSON',
+  },
   {
     name: 'a message content of a wrong type',
-    send: post(valid, runBody('hostile-type', { messages: [{ id: 'u1', role: 'user', content: 42 }] })),
+    send: post(
+      valid,
+      runBody('hostile-type', { messages: [{ id: 'u1', role: 'user', content: 42 }] }),
+    ),
     status: 422,
     code: 'VALIDATION_FAILED',
     names: 'messages[0].content',
@@ -233,34 +334,92 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'more new messages than MAX_MESSAGES_PER_REQUEST',
-    send: post(valid, runBody('hostile-many', { messages: Array.from({ length: 6 }, (_, i) => ({ id: `m${i}`, role: 'user', content: 'spam' })) })),
+    send: post(
+      valid,
+      runBody('hostile-many', {
+        messages: Array.from({ length: 6 }, (_, i) => ({
+          id: `m${i}`,
+          role: 'user',
+          content: 'spam',
+        })),
+      }),
+    ),
     status: 429,
     code: 'TOO_MANY_MESSAGES',
     names: 'messages',
   },
   {
     name: 'an approval answer whose interrupt id holds U+0000',
-    send: post(valid, runBody('hostile-resume', { resume: [{ interruptId: 'call\u0000', status: 'resolved' }] })),
+    send: post(
+      valid,
+      runBody('hostile-resume', { resume: [{ interruptId: 'call\u0000', status: 'resolved' }] }),
+    ),
     status: 422,
     code: 'VALIDATION_FAILED',
     names: 'resume[0].interruptId',
   },
   {
     name: 'an approval answer whose payload holds a lone surrogate',
-    send: post(valid, runBody('hostile-resume', { resume: [{ interruptId: 'call-1', status: 'resolved', payload: { note: 'a\ud800' } }] })),
+    send: post(
+      valid,
+      runBody('hostile-resume', {
+        resume: [{ interruptId: 'call-1', status: 'resolved', payload: { note: 'a\ud800' } }],
+      }),
+    ),
     status: 422,
     code: 'VALIDATION_FAILED',
     names: 'resume[0].payload.note',
   },
-  { name: 'the threadId . in the body', send: post(valid, runBody('.')), status: 422, code: 'VALIDATION_FAILED', names: 'threadId' },
-  { name: 'the threadId .. in the body', send: post(valid, runBody('..')), status: 422, code: 'VALIDATION_FAILED', names: 'threadId' },
-  { name: 'a threadId with a slash in the body', send: post(valid, runBody('a/../b')), status: 422, code: 'VALIDATION_FAILED', names: 'threadId' },
-  { name: 'the thread .. in the path', send: get('/v1/threads/..', auth(valid)), status: 400, code: 'INVALID_ID', names: 'threadId' },
-  { name: 'the thread . in the path', send: get('/v1/threads/./messages', auth(valid)), status: 400, code: 'INVALID_ID', names: 'threadId' },
-  { name: 'the thread %2E%2E in the path', send: get('/v1/threads/%2E%2E', auth(valid)), status: 400, code: 'INVALID_ID', names: 'threadId' },
+  {
+    name: 'the threadId . in the body',
+    send: post(valid, runBody('.')),
+    status: 422,
+    code: 'VALIDATION_FAILED',
+    names: 'threadId',
+  },
+  {
+    name: 'the threadId .. in the body',
+    send: post(valid, runBody('..')),
+    status: 422,
+    code: 'VALIDATION_FAILED',
+    names: 'threadId',
+  },
+  {
+    name: 'a threadId with a slash in the body',
+    send: post(valid, runBody('a/../b')),
+    status: 422,
+    code: 'VALIDATION_FAILED',
+    names: 'threadId',
+  },
+  {
+    name: 'the thread .. in the path',
+    send: get('/v1/threads/..', auth(valid)),
+    status: 400,
+    code: 'INVALID_ID',
+    names: 'threadId',
+  },
+  {
+    name: 'the thread . in the path',
+    send: get('/v1/threads/./messages', auth(valid)),
+    status: 400,
+    code: 'INVALID_ID',
+    names: 'threadId',
+  },
+  {
+    name: 'the thread %2E%2E in the path',
+    send: get('/v1/threads/%2E%2E', auth(valid)),
+    status: 400,
+    code: 'INVALID_ID',
+    names: 'threadId',
+  },
   {
     name: 'a cancel of the thread ..',
-    send: (t) => rawRequest(t.api.baseUrl, { method: 'POST', path: '/v1/runs/../cancel', headers: auth(valid) }),
+    send: (t) =>
+      rawRequest(t.api.baseUrl, {
+        method: 'POST',
+        path: '/v1/runs/../cancel',
+        headers: auth(valid),
+      }),
     status: 400,
     code: 'INVALID_ID',
     names: 'threadId',
@@ -278,11 +437,19 @@ export const HOSTILE_ROWS: HostileRow[] = [
     code: 'UNAUTHORIZED',
     check: (response) => expect(response.headers['x-powered-by']).toBeUndefined(),
   },
-  { name: 'GET /metrics on the API port while METRICS_PORT is set', send: get('/metrics'), status: 404, code: 'NOT_FOUND' },
+  {
+    name: 'GET /metrics on the API port while METRICS_PORT is set',
+    send: get('/metrics'),
+    status: 404,
+    code: 'NOT_FOUND',
+  },
   // The table's service ran run-1 of hostile-own to its end before the rows.
   {
     name: 'a Last-Event-ID beyond the end of the log',
-    send: get('/v1/runs/hostile-own/stream?runId=run-1', { ...auth(valid), 'last-event-id': '999999' }),
+    send: get('/v1/runs/hostile-own/stream?runId=run-1', {
+      ...auth(valid),
+      'last-event-id': '999999',
+    }),
     status: 400,
     code: 'INVALID_EVENT_ID',
     names: 'Last-Event-ID',
@@ -304,13 +471,28 @@ export const HOSTILE_ROWS: HostileRow[] = [
   },
   {
     name: 'a first message past MAX_THREAD_BYTES',
-    send: post(valid, runBody('hostile-size', { messages: [{ id: 'u1', role: 'user', content: 'x'.repeat(300_000) }] })),
+    send: post(
+      valid,
+      runBody('hostile-size', {
+        messages: [{ id: 'u1', role: 'user', content: 'x'.repeat(300_000) }],
+      }),
+    ),
     status: 413,
     code: 'THREAD_TOO_LARGE',
     names: 'messages',
   },
-  { name: 'a message page of limit 0', send: get('/v1/threads/hostile-own/messages?limit=0', auth(valid)), status: 400, names: 'limit' },
-  { name: 'a message page of limit 1001', send: get('/v1/threads/hostile-own/messages?limit=1001', auth(valid)), status: 400, names: 'limit' },
+  {
+    name: 'a message page of limit 0',
+    send: get('/v1/threads/hostile-own/messages?limit=0', auth(valid)),
+    status: 400,
+    names: 'limit',
+  },
+  {
+    name: 'a message page of limit 1001',
+    send: get('/v1/threads/hostile-own/messages?limit=1001', auth(valid)),
+    status: 400,
+    names: 'limit',
+  },
   {
     name: 'a message page cursor that is not one',
     send: get('/v1/threads/hostile-own/messages?cursor=not-a-cursor!', auth(valid)),
@@ -318,5 +500,10 @@ export const HOSTILE_ROWS: HostileRow[] = [
     code: 'INVALID_CURSOR',
     names: 'cursor',
   },
-  { name: "a retry of another user's run", send: post(tokenFor('eve'), runBody('hostile-own')), status: 403, code: 'THREAD_FORBIDDEN' },
+  {
+    name: "a retry of another user's run",
+    send: post(tokenFor('eve'), runBody('hostile-own')),
+    status: 403,
+    code: 'THREAD_FORBIDDEN',
+  },
 ];

@@ -4,8 +4,14 @@ import { JwtService } from '@nestjs/jwt';
 export const TEST_SECRET = 'test-secret-do-not-use-in-production';
 
 /** A bearer token for `sub`, signed with `secret`. */
-export function tokenFor(sub: string, secret = TEST_SECRET, options: { issuedSecondsAgo?: number } = {}): string {
-  const payload = options.issuedSecondsAgo ? { sub, iat: Math.floor(Date.now() / 1000) - options.issuedSecondsAgo } : { sub };
+export function tokenFor(
+  sub: string,
+  secret = TEST_SECRET,
+  options: { issuedSecondsAgo?: number } = {},
+): string {
+  const payload = options.issuedSecondsAgo
+    ? { sub, iat: Math.floor(Date.now() / 1000) - options.issuedSecondsAgo }
+    : { sub };
   return new JwtService({ secret }).sign(payload, { algorithm: 'HS256', expiresIn: '1h' });
 }
 
@@ -19,7 +25,12 @@ export interface ApiResponse<T = any> {
 export async function api<T = any>(
   baseUrl: string,
   path: string,
-  options: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    token?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -28,7 +39,11 @@ export async function api<T = any>(
     headers['content-type'] ??= 'application/json';
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   }
-  const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body,
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {
@@ -40,7 +55,11 @@ export async function api<T = any>(
 }
 
 /** A minimal AG-UI run input. */
-export function runInput(threadId: string, runId: string, messages: Array<{ id: string; content: string; role?: string }>) {
+export function runInput(
+  threadId: string,
+  runId: string,
+  messages: Array<{ id: string; content: string; role?: string }>,
+) {
   return {
     threadId,
     runId,

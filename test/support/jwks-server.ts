@@ -1,4 +1,12 @@
-import { createHmac, createPublicKey, generateKeyPairSync, randomUUID, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createHmac,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  sign,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,7 +22,10 @@ const b64url = (value: Buffer | string) => Buffer.from(value).toString('base64ur
 
 /** A new RS256 (RSA 2048) or ES256 (P-256) key with a fresh `kid`. */
 export function signingKey(alg: 'RS256' | 'ES256'): SigningKey {
-  const pair = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pair =
+    alg === 'RS256'
+      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+      : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return { kid: `${alg.toLowerCase()}-${randomUUID().slice(0, 8)}`, alg, ...pair };
 }
 
@@ -29,9 +40,14 @@ export function signJwt(
 ): string {
   const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
   let signature = '';
-  if (header.alg === 'RS256') signature = b64url(sign('sha256', Buffer.from(input), key.privateKey!));
-  if (header.alg === 'ES256') signature = b64url(sign('sha256', Buffer.from(input), { key: key.privateKey!, dsaEncoding: 'ieee-p1363' }));
-  if (header.alg === 'HS256') signature = b64url(createHmac('sha256', key.secret!).update(input).digest());
+  if (header.alg === 'RS256')
+    signature = b64url(sign('sha256', Buffer.from(input), key.privateKey!));
+  if (header.alg === 'ES256')
+    signature = b64url(
+      sign('sha256', Buffer.from(input), { key: key.privateKey!, dsaEncoding: 'ieee-p1363' }),
+    );
+  if (header.alg === 'HS256')
+    signature = b64url(createHmac('sha256', key.secret!).update(input).digest());
   return `${input}.${signature}`;
 }
 
@@ -57,7 +73,9 @@ export class JwksServer {
     server.on('request', (req, res) => {
       jwks.fetches++;
       const body = { keys: jwks.published.map(publicJwk) };
-      res.writeHead(req.url === '/jwks.json' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      res
+        .writeHead(req.url === '/jwks.json' ? 200 : 404, { 'content-type': 'application/json' })
+        .end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return jwks;
@@ -78,5 +96,10 @@ export class JwksServer {
 }
 
 function publicJwk(key: SigningKey): JsonWebKey {
-  return { ...createPublicKey(key.privateKey).export({ format: 'jwk' }), kid: key.kid, alg: key.alg, use: 'sig' };
+  return {
+    ...createPublicKey(key.privateKey).export({ format: 'jwk' }),
+    kid: key.kid,
+    alg: key.alg,
+    use: 'sig',
+  };
 }

@@ -20,10 +20,16 @@ export interface ToolResult {
 /** Runs `binary` with `args` in the repository root, without a shell; never throws on a non-zero exit. */
 function runTool(binary: string, args: string[]): Promise<ToolResult> {
   return new Promise((resolveResult, reject) => {
-    execFile(binary, args, { cwd: REPO_ROOT, timeout: TOOL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`${binary} ${args.join(' ')}: ${error.message}`));
-      resolveResult({ exitCode: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      binary,
+      args,
+      { cwd: REPO_ROOT, timeout: TOOL_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`${binary} ${args.join(' ')}: ${error.message}`));
+        resolveResult({ exitCode: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -45,20 +51,32 @@ export interface RenderOptions {
 }
 
 /** `helm template` arguments for {@link RenderOptions}, hooks (the test pod) included. */
-export function templateArgs({ release = 'agent-service', valuesFiles = [], set = [] }: RenderOptions = {}): string[] {
-  return ['template', release, CHART_DIR, ...valuesFiles.flatMap((file) => ['--values', file]), ...set.flatMap((pair) => ['--set', pair])];
+export function templateArgs({
+  release = 'agent-service',
+  valuesFiles = [],
+  set = [],
+}: RenderOptions = {}): string[] {
+  return [
+    'template',
+    release,
+    CHART_DIR,
+    ...valuesFiles.flatMap((file) => ['--values', file]),
+    ...set.flatMap((pair) => ['--set', pair]),
+  ];
 }
 
 /** The YAML `helm template` renders; throws with helm's message when it refuses. */
 export async function helmTemplate(options: RenderOptions = {}): Promise<string> {
   const result = await helm(templateArgs(options));
-  if (result.exitCode !== 0) throw new Error(`helm template failed (${result.exitCode}): ${result.stderr}`);
+  if (result.exitCode !== 0)
+    throw new Error(`helm template failed (${result.exitCode}): ${result.stderr}`);
   return result.stdout;
 }
 
 /** The YAML `kubectl kustomize <dir>` renders; throws with kustomize's message when it fails. */
 export async function kustomize(dir: string): Promise<string> {
   const result = await kubectl(['kustomize', dir]);
-  if (result.exitCode !== 0) throw new Error(`kubectl kustomize ${dir} failed (${result.exitCode}): ${result.stderr}`);
+  if (result.exitCode !== 0)
+    throw new Error(`kubectl kustomize ${dir} failed (${result.exitCode}): ${result.stderr}`);
   return result.stdout;
 }

@@ -4,12 +4,20 @@ import { parseAllDocuments } from 'yaml';
 export interface KubernetesObject {
   apiVersion: string;
   kind: string;
-  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   [field: string]: unknown;
 }
 
 /** The validating model class `kubernetes-models` publishes for one apiVersion and kind. */
-type ModelClass = (new (data: unknown) => { validate(): void }) & { apiVersion: string; kind: string };
+type ModelClass = (new (data: unknown) => { validate(): void }) & {
+  apiVersion: string;
+  kind: string;
+};
 
 /**
  * The objects of a multi-document YAML text (a `helm template` or `kubectl kustomize` output, or
@@ -18,12 +26,15 @@ type ModelClass = (new (data: unknown) => { validate(): void }) & { apiVersion: 
 export function parseManifests(text: string, source: string): KubernetesObject[] {
   const objects: KubernetesObject[] = [];
   for (const document of parseAllDocuments(text)) {
-    if (document.errors.length > 0) throw new Error(`${source}: invalid YAML: ${document.errors[0].message}`);
+    if (document.errors.length > 0)
+      throw new Error(`${source}: invalid YAML: ${document.errors[0].message}`);
     const value: unknown = document.toJS();
     if (value === null || value === undefined) continue;
     const object = value as KubernetesObject;
     if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
-      throw new Error(`${source}: a document without apiVersion and kind: ${JSON.stringify(value).slice(0, 200)}`);
+      throw new Error(
+        `${source}: a document without apiVersion and kind: ${JSON.stringify(value).slice(0, 200)}`,
+      );
     }
     objects.push(object);
   }
@@ -57,7 +68,9 @@ function modelClass(apiVersion: string, kind: string): ModelClass {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     exported = require(`${modelPackage}/${apiVersion}/${kind}`) as Record<string, unknown>;
   } catch {
-    throw new Error(`${modelPackage} has no model for ${apiVersion} ${kind}: an unknown kind cannot be validated`);
+    throw new Error(
+      `${modelPackage} has no model for ${apiVersion} ${kind}: an unknown kind cannot be validated`,
+    );
   }
   const model = exported[kind] as ModelClass | undefined;
   if (!model || model.apiVersion !== apiVersion || model.kind !== kind) {
@@ -71,7 +84,13 @@ function modelClass(apiVersion: string, kind: string): ModelClass {
  * lines, and Go's base64 decoder skips line breaks, but the validator's `byte` format does not.
  */
 function asApiServerReadsIt(object: KubernetesObject): KubernetesObject {
-  if (object.apiVersion !== 'v1' || object.kind !== 'Secret' || typeof object.data !== 'object' || object.data === null) return object;
+  if (
+    object.apiVersion !== 'v1' ||
+    object.kind !== 'Secret' ||
+    typeof object.data !== 'object' ||
+    object.data === null
+  )
+    return object;
   const data = Object.entries(object.data as Record<string, unknown>).map(([key, value]) => [
     key,
     typeof value === 'string' ? value.replace(/[\r\n]/g, '') : value,
@@ -96,8 +115,15 @@ export function validateKubernetesObject(object: KubernetesObject): void {
 }
 
 /** The one object of `kind` (and `name`, when given); throws when there is none or more than one. */
-export function findObject<T = KubernetesObject>(objects: KubernetesObject[], kind: string, name?: string): T {
-  const found = objects.filter((object) => object.kind === kind && (name === undefined || object.metadata?.name === name));
-  if (found.length !== 1) throw new Error(`expected one ${kind}${name ? ` named ${name}` : ''}, found ${found.length}`);
+export function findObject<T = KubernetesObject>(
+  objects: KubernetesObject[],
+  kind: string,
+  name?: string,
+): T {
+  const found = objects.filter(
+    (object) => object.kind === kind && (name === undefined || object.metadata?.name === name),
+  );
+  if (found.length !== 1)
+    throw new Error(`expected one ${kind}${name ? ` named ${name}` : ''}, found ${found.length}`);
   return found[0] as T;
 }

@@ -23,9 +23,19 @@ const TSCONFIG = join(REPO_ROOT, 'packages', 'nest-agent-graceful-shutdown', 'ts
 
 function compilerOptions(): ts.CompilerOptions {
   const { config, error } = ts.readConfigFile(TSCONFIG, (path) => ts.sys.readFile(path));
-  if (error) throw new Error(`cannot read ${TSCONFIG}: ${ts.flattenDiagnosticMessageText(error.messageText, '\n')}`);
+  if (error)
+    throw new Error(
+      `cannot read ${TSCONFIG}: ${ts.flattenDiagnosticMessageText(error.messageText, '\n')}`,
+    );
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, dirname(TSCONFIG));
-  return { ...options, declaration: false, sourceMap: false, inlineSourceMap: true, inlineSources: false, isolatedModules: true };
+  return {
+    ...options,
+    declaration: false,
+    sourceMap: false,
+    inlineSourceMap: true,
+    inlineSources: false,
+    isolatedModules: true,
+  };
 }
 
 /**
@@ -46,7 +56,10 @@ export async function transpileLibrarySpecs(outDir: string): Promise<number> {
     const source = await readFile(join(REPO_ROOT, file), 'utf8');
     // The map points at the source in the repository, so a failure shows its line in the .ts file.
     const sourceRoot = dirname(join(REPO_ROOT, file));
-    const { outputText } = ts.transpileModule(source, { compilerOptions: { ...options, sourceRoot }, fileName: file });
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { ...options, sourceRoot },
+      fileName: file,
+    });
     const target = join(outDir, file.replace(/\.ts$/, '.js').replace(/\.cts$/, '.cjs'));
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, outputText);

@@ -29,5 +29,8 @@ it('reports the version of each peer that the specs of this run load', () => {
   const file = process.env.PEER_PROBE_FILE;
   expect(file).toBeTruthy();
   expect(names.length).toBeGreaterThan(0);
-  writeFileSync(file!, JSON.stringify(Object.fromEntries(names.map((name) => [name, versionOf(name)]))));
+  writeFileSync(
+    file!,
+    JSON.stringify(Object.fromEntries(names.map((name) => [name, versionOf(name)]))),
+  );
 });

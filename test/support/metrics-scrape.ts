@@ -10,7 +10,8 @@ export interface Scrape {
 }
 
 const sameLabels = (sample: PrometheusSample, labels: Record<string, string>) =>
-  Object.keys(sample.labels).length === Object.keys(labels).length && Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
+  Object.keys(sample.labels).length === Object.keys(labels).length &&
+  Object.entries(labels).every(([key, value]) => sample.labels[key] === value);
 
 /** Scrapes a service's Prometheus endpoint, as Prometheus does: a plain GET, no token. */
 export async function scrape(baseUrl: string): Promise<Scrape> {
@@ -21,6 +22,7 @@ export async function scrape(baseUrl: string): Promise<Scrape> {
     status: response.status,
     contentType: response.headers.get('content-type'),
     text,
-    value: (name, labels = {}) => samples.find((sample) => sample.name === name && sameLabels(sample, labels))?.value,
+    value: (name, labels = {}) =>
+      samples.find((sample) => sample.name === name && sameLabels(sample, labels))?.value,
   };
 }

@@ -12,7 +12,13 @@ export interface ReceivedSpan {
   status?: { code?: number; message?: string };
 }
 
-type OtlpValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number; arrayValue?: { values?: OtlpValue[] } };
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+  arrayValue?: { values?: OtlpValue[] };
+};
 type OtlpAttribute = { key: string; value: OtlpValue };
 
 function plain(value: OtlpValue): unknown {
@@ -21,7 +27,8 @@ function plain(value: OtlpValue): unknown {
   return value.stringValue ?? value.boolValue ?? value.doubleValue;
 }
 
-const attributesOf = (list: OtlpAttribute[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, plain(value)]));
+const attributesOf = (list: OtlpAttribute[] = []) =>
+  Object.fromEntries(list.map(({ key, value }) => [key, plain(value)]));
 
 /**
  * A collector's OTLP/HTTP JSON trace endpoint (`POST /v1/traces`) on a free loopback port: the
@@ -61,7 +68,9 @@ export class OtlpReceiver {
     const request = JSON.parse(body) as {
       resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }>;
     };
-    for (const scope of (request.resourceSpans ?? []).flatMap((resource) => resource.scopeSpans ?? [])) {
+    for (const scope of (request.resourceSpans ?? []).flatMap(
+      (resource) => resource.scopeSpans ?? [],
+    )) {
       for (const span of scope.spans ?? []) {
         this.spans.push({
           traceId: span.traceId as string,
@@ -69,7 +78,13 @@ export class OtlpReceiver {
           parentSpanId: (span.parentSpanId as string | undefined) || undefined,
           name: span.name as string,
           attributes: attributesOf(span.attributes as OtlpAttribute[]),
-          links: ((span.links as Array<{ traceId: string; spanId: string; attributes?: OtlpAttribute[] }>) ?? []).map((link) => ({
+          links: (
+            (span.links as Array<{
+              traceId: string;
+              spanId: string;
+              attributes?: OtlpAttribute[];
+            }>) ?? []
+          ).map((link) => ({
             traceId: link.traceId,
             spanId: link.spanId,
             attributes: attributesOf(link.attributes),

@@ -7,7 +7,11 @@ export interface Container {
   env?: Array<{
     name: string;
     value?: string;
-    valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean }; configMapKeyRef?: unknown; fieldRef?: { fieldPath: string } };
+    valueFrom?: {
+      secretKeyRef?: { name: string; key: string; optional?: boolean };
+      configMapKeyRef?: unknown;
+      fieldRef?: { fieldPath: string };
+    };
   }>;
   envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
@@ -44,9 +48,15 @@ export interface PodSpec {
 export interface Deployment extends KubernetesObject {
   spec: {
     replicas?: number;
-    strategy?: { type: string; rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string } };
+    strategy?: {
+      type: string;
+      rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string };
+    };
     selector: { matchLabels: Record<string, string> };
-    template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+    template: {
+      metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+      spec: PodSpec;
+    };
   };
 }
 
@@ -58,7 +68,8 @@ export function podSpecOf(object: KubernetesObject): PodSpec {
 
 /** The one container of a pod spec; the service's pods have exactly one. */
 export function onlyContainer(spec: PodSpec): Container {
-  if (spec.containers.length !== 1) throw new Error(`expected one container, found ${spec.containers.length}`);
+  if (spec.containers.length !== 1)
+    throw new Error(`expected one container, found ${spec.containers.length}`);
   return spec.containers[0];
 }
 
@@ -67,19 +78,32 @@ export function onlyContainer(spec: PodSpec): Container {
  * (looked up in `objects`), then its `env` values, which win. Variables from secrets map to
  * `undefined`: their names are known, their values are not.
  */
-export function effectiveEnv(container: Container, objects: KubernetesObject[]): Map<string, string | undefined> {
+export function effectiveEnv(
+  container: Container,
+  objects: KubernetesObject[],
+): Map<string, string | undefined> {
   const env = new Map<string, string | undefined>();
   for (const source of container.envFrom ?? []) {
-    if (!source.configMapRef) throw new Error(`container ${container.name}: only configMapRef is expected in envFrom`);
-    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name === source.configMapRef!.name);
-    if (!configMap) throw new Error(`container ${container.name}: no ConfigMap ${source.configMapRef.name} among the objects`);
-    for (const [name, value] of Object.entries((configMap.data ?? {}) as Record<string, string>)) env.set(name, value);
+    if (!source.configMapRef)
+      throw new Error(`container ${container.name}: only configMapRef is expected in envFrom`);
+    const configMap = objects.find(
+      (o) => o.kind === 'ConfigMap' && o.metadata?.name === source.configMapRef!.name,
+    );
+    if (!configMap)
+      throw new Error(
+        `container ${container.name}: no ConfigMap ${source.configMapRef.name} among the objects`,
+      );
+    for (const [name, value] of Object.entries((configMap.data ?? {}) as Record<string, string>))
+      env.set(name, value);
   }
   for (const variable of container.env ?? []) env.set(variable.name, variable.value);
   return env;
 }
 
 /** True when every label of `selector` is on `labels`. */
-export function selects(selector: Record<string, string>, labels: Record<string, string> | undefined): boolean {
+export function selects(
+  selector: Record<string, string>,
+  labels: Record<string, string> | undefined,
+): boolean {
   return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 }

@@ -26,8 +26,35 @@ export const DEFAULT_PROCESS_METRICS: readonly string[] = [
 
 /** Words of PromQL that look like metric names but are not (aggregations are followed by `by`, not `(`). */
 const KEYWORDS = new Set([
-  ...['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'inf', 'nan'],
-  ...['sum', 'min', 'max', 'avg', 'group', 'stddev', 'stdvar', 'count', 'count_values', 'bottomk', 'topk', 'quantile'],
+  ...[
+    'and',
+    'or',
+    'unless',
+    'by',
+    'without',
+    'on',
+    'ignoring',
+    'group_left',
+    'group_right',
+    'offset',
+    'bool',
+    'inf',
+    'nan',
+  ],
+  ...[
+    'sum',
+    'min',
+    'max',
+    'avg',
+    'group',
+    'stddev',
+    'stdvar',
+    'count',
+    'count_values',
+    'bottomk',
+    'topk',
+    'quantile',
+  ],
 ]);
 
 /**
@@ -43,7 +70,9 @@ export function metricNames(expr: string): string[] {
     .replace(/\{[^}]*\}/g, '')
     .replace(/\[[^\]]*\]/g, '')
     .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, '$1');
-  const names = [...bare.matchAll(/(?<![\w.:])([a-zA-Z_:][a-zA-Z0-9_:]*)(?![\w:])(?!\s*\()/g)].map((match) => match[1]);
+  const names = [...bare.matchAll(/(?<![\w.:])([a-zA-Z_:][a-zA-Z0-9_:]*)(?![\w:])(?!\s*\()/g)].map(
+    (match) => match[1],
+  );
   return [...new Set(names.filter((name) => !KEYWORDS.has(name.toLowerCase())))];
 }
 

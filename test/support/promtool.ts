@@ -15,7 +15,8 @@ export async function promtool(args: string[], cwd: string): Promise<PromtoolRes
   const binary = await ensurePromtool();
   return new Promise((resolveResult, reject) => {
     execFile(binary, args, { cwd, timeout: PROMTOOL_TIMEOUT_MS }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`promtool ${args.join(' ')}: ${error.message}`));
+      if (error && typeof error.code !== 'number')
+        return reject(new Error(`promtool ${args.join(' ')}: ${error.message}`));
       resolveResult({ exitCode: error ? (error.code as number) : 0, output: `${stdout}${stderr}` });
     });
   });

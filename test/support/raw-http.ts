@@ -14,12 +14,24 @@ export interface RawResponse {
  */
 export function rawRequest(
   baseUrl: string,
-  options: { method?: string; path: string; headers?: Record<string, string> | string[]; body?: Buffer | string },
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string> | string[];
+    body?: Buffer | string;
+  },
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const outgoing = request(
-      { host: url.hostname, port: url.port, method: options.method ?? 'GET', path: options.path, headers: options.headers, timeout: 30_000 },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+        timeout: 30_000,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,8 +70,14 @@ export function trickledRequest(
       socket.write(`${head}Content-Length: ${options.declaredBytes}\r\n\r\n`);
     });
     const drip = setInterval(() => socket.writable && socket.write(' '), options.everyMs);
-    const abort = options.abortAfterMs === undefined ? undefined : setTimeout(() => socket.destroy(), options.abortAfterMs);
-    const deadline = setTimeout(() => socket.destroy(new Error('the server kept the trickled request open')), options.deadlineMs ?? 30_000);
+    const abort =
+      options.abortAfterMs === undefined
+        ? undefined
+        : setTimeout(() => socket.destroy(), options.abortAfterMs);
+    const deadline = setTimeout(
+      () => socket.destroy(new Error('the server kept the trickled request open')),
+      options.deadlineMs ?? 30_000,
+    );
     socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
     socket.on('error', reject);
     socket.on('close', () => {
@@ -88,7 +106,11 @@ export function continueRequest(
       port: url.port,
       method: 'POST',
       path: options.path,
-      headers: { ...options.headers, expect: '100-continue', 'content-length': String(Buffer.byteLength(options.body)) },
+      headers: {
+        ...options.headers,
+        expect: '100-continue',
+        'content-length': String(Buffer.byteLength(options.body)),
+      },
       timeout: 30_000,
     });
     outgoing.on('continue', () => {
@@ -100,7 +122,11 @@ export function continueRequest(
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
       response.on('end', () => {
         outgoing.destroy();
-        resolve({ continued, status: response.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : text });
+        resolve({
+          continued,
+          status: response.statusCode ?? 0,
+          body: text.startsWith('{') ? JSON.parse(text) : text,
+        });
       });
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 30 s')));

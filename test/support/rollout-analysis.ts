@@ -36,7 +36,8 @@ export function withArgs(query: string, args: Record<string, string>): string {
  */
 export function meetsCondition(condition: string, value: number): boolean {
   const bound = /^result\[0\] <= ([0-9.]+)$/.exec(condition)?.[1];
-  if (bound === undefined) throw new Error(`not a condition of the form result[0] <= N: ${condition}`);
+  if (bound === undefined)
+    throw new Error(`not a condition of the form result[0] <= N: ${condition}`);
   return value <= Number(bound);
 }
 
@@ -51,7 +52,18 @@ export interface QueryExpectation {
  * A promtool unit test file (`promtool test rules`) over `series` (each `{series, values}` in
  * promtool's notation, one sample a minute) that checks each query's value.
  */
-export function promqlTestFile(series: Array<{ series: string; values: string }>, expectations: QueryExpectation[]): string {
-  const promqlExprTest = expectations.map(({ expr, evalTime, value }) => ({ expr, eval_time: evalTime, exp_samples: [{ labels: '{}', value }] }));
-  return stringify({ rule_files: [], evaluation_interval: '1m', tests: [{ interval: '1m', input_series: series, promql_expr_test: promqlExprTest }] });
+export function promqlTestFile(
+  series: Array<{ series: string; values: string }>,
+  expectations: QueryExpectation[],
+): string {
+  const promqlExprTest = expectations.map(({ expr, evalTime, value }) => ({
+    expr,
+    eval_time: evalTime,
+    exp_samples: [{ labels: '{}', value }],
+  }));
+  return stringify({
+    rule_files: [],
+    evaluation_interval: '1m',
+    tests: [{ interval: '1m', input_series: series, promql_expr_test: promqlExprTest }],
+  });
 }

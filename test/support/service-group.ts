@@ -4,7 +4,9 @@ import { ServiceProcess } from './service-process';
 export class ServiceGroup {
   private readonly started: ServiceProcess[] = [];
 
-  async start(options: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServiceProcess> {
+  async start(
+    options: { env?: Record<string, string>; dataDir?: string; port?: number } = {},
+  ): Promise<ServiceProcess> {
     const service = await ServiceProcess.start(options);
     this.started.push(service);
     return service;
@@ -12,7 +14,11 @@ export class ServiceGroup {
 
   /** A new process on the same data directory and environment as `previous`, as after a restart; on its port with `samePort`. */
   restart(previous: ServiceProcess, options: { samePort?: boolean } = {}): Promise<ServiceProcess> {
-    return this.start({ env: previous.env, dataDir: previous.dataDir, ...(options.samePort ? { port: previous.port } : {}) });
+    return this.start({
+      env: previous.env,
+      dataDir: previous.dataDir,
+      ...(options.samePort ? { port: previous.port } : {}),
+    });
   }
 
   /** The first process started, for suites that restart it in a later test. */

@@ -41,14 +41,22 @@ export class ServiceProcess {
    * path and the script's (e.g. `unshare` to run it in a mount namespace of its own).
    */
   static async start(
-    options: { env?: Record<string, string>; dataDir?: string; port?: number; launcher?: { program: string; args: readonly string[] } } = {},
+    options: {
+      env?: Record<string, string>;
+      dataDir?: string;
+      port?: number;
+      launcher?: { program: string; args: readonly string[] };
+    } = {},
   ): Promise<ServiceProcess> {
     const port = options.port ?? (await freePort());
     const fresh = !options.dataDir && !options.env?.DATABASE_URL;
     const env = fresh ? { ...(await storeEnvironment()), ...options.env } : (options.env ?? {});
     const dataDir = options.dataDir ?? tempDataDir();
     const child = await ChildService.start({
-      ...(options.launcher && { node: options.launcher.program, nodeArgs: [...options.launcher.args, process.execPath] }),
+      ...(options.launcher && {
+        node: options.launcher.program,
+        nodeArgs: [...options.launcher.args, process.execPath],
+      }),
       main: MAIN,
       port,
       env: {

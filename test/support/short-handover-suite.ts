@@ -24,7 +24,8 @@ export function describeShortHandover(
       console.log(formatHandoverReport(handover));
     }, HANDOVER_TIMEOUT_MS);
     const report = () => {
-      if (!handover) throw new Error('the rollout did not produce a report; see the beforeAll error');
+      if (!handover)
+        throw new Error('the rollout did not produce a report; see the beforeAll error');
       return handover;
     };
 

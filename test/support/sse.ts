@@ -20,7 +20,11 @@ export interface RunStream {
   /** The JSON body, when the request was refused. */
   error?: any;
   /** Resolves with the first event matching `predicate`. */
-  waitForEvent(predicate: (event: AgUiEvent) => boolean, what: string, timeoutMs?: number): Promise<AgUiEvent>;
+  waitForEvent(
+    predicate: (event: AgUiEvent) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<AgUiEvent>;
   /** The terminal event (RUN_FINISHED or RUN_ERROR), once the stream has ended. */
   terminal(): Promise<AgUiEvent | undefined>;
   /** Cuts the connection from the client's side, as a dropped network would. */
@@ -35,7 +39,11 @@ export function startRun(baseUrl: string, token: string, input: unknown): Promis
 }
 
 /** POSTs a run to any endpoint that answers with an AG-UI event stream, and reads it as it arrives. */
-export function postRun(url: string, headers: Record<string, string>, input: unknown): Promise<RunStream> {
+export function postRun(
+  url: string,
+  headers: Record<string, string>,
+  input: unknown,
+): Promise<RunStream> {
   return openStream(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -52,7 +60,10 @@ export function joinRun(
 ): Promise<RunStream> {
   const query = new URLSearchParams();
   if (options.runId) query.set('runId', options.runId);
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${token}`,
+    accept: 'text/event-stream',
+  };
   if (options.lastEventId !== undefined) {
     if (options.as === 'query') query.set('lastEventId', String(options.lastEventId));
     else headers['last-event-id'] = String(options.lastEventId);
@@ -121,8 +132,10 @@ async function openStream(url: string, init: RequestInit): Promise<RunStream> {
     ids,
     comments,
     done,
-    waitForEvent: (predicate, what, timeoutMs = 15_000) => waitFor(() => events.find(predicate), what, timeoutMs),
-    terminal: async () => (await done).find((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR'),
+    waitForEvent: (predicate, what, timeoutMs = 15_000) =>
+      waitFor(() => events.find(predicate), what, timeoutMs),
+    terminal: async () =>
+      (await done).find((e) => e.type === 'RUN_FINISHED' || e.type === 'RUN_ERROR'),
     cut,
     frames,
   };
@@ -133,7 +146,9 @@ export function runShape(frames: ReadonlyArray<{ id?: number; event: AgUiEvent }
   const ids = frames.flatMap((frame) => (frame.id === undefined ? [] : [frame.id]));
   return {
     runStarted: frames.filter((frame) => frame.event.type === 'RUN_STARTED').length,
-    terminal: frames.filter((frame) => frame.event.type === 'RUN_FINISHED' || frame.event.type === 'RUN_ERROR').length,
+    terminal: frames.filter(
+      (frame) => frame.event.type === 'RUN_FINISHED' || frame.event.type === 'RUN_ERROR',
+    ).length,
     first: frames[0]?.event.type,
     last: frames.at(-1)?.event.type,
     consecutiveIds: ids.every((id, index) => id === ids[0] + index),
@@ -141,4 +156,10 @@ export function runShape(frames: ReadonlyArray<{ id?: number; event: AgUiEvent }
 }
 
 /** The shape of a whole run that ended with RUN_FINISHED, as `runShape` gives it. */
-export const FINISHED_RUN = { runStarted: 1, terminal: 1, first: 'RUN_STARTED', last: 'RUN_FINISHED', consecutiveIds: true };
+export const FINISHED_RUN = {
+  runStarted: 1,
+  terminal: 1,
+  first: 'RUN_STARTED',
+  last: 'RUN_FINISHED',
+  consecutiveIds: true,
+};

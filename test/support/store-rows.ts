@@ -19,14 +19,20 @@ export class StoreRows {
     const url = service.env.DATABASE_URL;
     const dataSource = url
       ? new DataSource({ type: 'postgres', url })
-      : new DataSource({ type: 'better-sqlite3', database: join(service.dataDir, 'agents.sqlite'), readonly: true });
+      : new DataSource({
+          type: 'better-sqlite3',
+          database: join(service.dataDir, 'agents.sqlite'),
+          readonly: true,
+        });
     return new StoreRows(await dataSource.initialize());
   }
 
   async counts(): Promise<RowCounts> {
     const counts = {} as RowCounts;
     for (const table of WRITTEN_TABLES) {
-      const [row] = (await this.dataSource.query(`SELECT count(*) AS n FROM ${table}`)) as Array<{ n: number | string }>;
+      const [row] = (await this.dataSource.query(`SELECT count(*) AS n FROM ${table}`)) as Array<{
+        n: number | string;
+      }>;
       counts[table] = Number(row.n);
     }
     return counts;

@@ -1,7 +1,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CompilerState, Extractor, ExtractorConfig, ExtractorLogLevel, type IConfigFile } from '@microsoft/api-extractor';
+import {
+  CompilerState,
+  Extractor,
+  ExtractorConfig,
+  ExtractorLogLevel,
+  type IConfigFile,
+} from '@microsoft/api-extractor';
 
 /**
  * The library's public API, as API Extractor reports it: one `api/<entry>.api.md` per entry
@@ -31,7 +37,12 @@ function entries(): Entry[] {
   };
   return Object.entries(exports).flatMap(([path, target]) =>
     typeof target === 'object' && target.import?.types
-      ? [{ name: path === '.' ? 'index' : path.replace(/^\.\//, '').replace(/\//g, '-'), types: join(PACKAGE_DIR, target.import.types) }]
+      ? [
+          {
+            name: path === '.' ? 'index' : path.replace(/^\.\//, '').replace(/\//g, '-'),
+            types: join(PACKAGE_DIR, target.import.types),
+          },
+        ]
       : [],
   );
 }
@@ -41,7 +52,12 @@ function configOf(entry: Entry, tempDir: string): ExtractorConfig {
     projectFolder: PACKAGE_DIR,
     mainEntryPointFilePath: entry.types,
     compiler: { tsconfigFilePath: join(PACKAGE_DIR, 'tsconfig.build.json') },
-    apiReport: { enabled: true, reportFolder: REPORT_DIR, reportTempFolder: tempDir, reportFileName: `${entry.name}.api.md` },
+    apiReport: {
+      enabled: true,
+      reportFolder: REPORT_DIR,
+      reportTempFolder: tempDir,
+      reportFileName: `${entry.name}.api.md`,
+    },
     docModel: { enabled: false },
     dtsRollup: { enabled: false },
     tsdocMetadata: { enabled: false },
@@ -67,15 +83,21 @@ function main(): void {
   try {
     const first = configOf(all[0], tempDir);
     // One compiler program for every entry: each entry alone would parse the package again.
-    const compilerState = CompilerState.create(first, { additionalEntryPoints: all.map((entry) => entry.types) });
+    const compilerState = CompilerState.create(first, {
+      additionalEntryPoints: all.map((entry) => entry.types),
+    });
     for (const entry of all) {
       const result = Extractor.invoke(configOf(entry, tempDir), {
         localBuild: local,
         compilerState,
-        messageCallback: (message) => void (message.handled = message.logLevel === ExtractorLogLevel.None),
+        messageCallback: (message) =>
+          void (message.handled = message.logLevel === ExtractorLogLevel.None),
       });
       if (result.apiReportChanged) changed.push(entry.name);
-      if (result.errorCount > 0) throw new Error(`API Extractor failed on the ${entry.name} entry (${result.errorCount} errors)`);
+      if (result.errorCount > 0)
+        throw new Error(
+          `API Extractor failed on the ${entry.name} entry (${result.errorCount} errors)`,
+        );
     }
   } finally {
     rmSync(tempDir, { recursive: true, force: true });

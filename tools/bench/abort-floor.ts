@@ -20,7 +20,11 @@ const CHILD = resolve(__dirname, 'abort-floor-child.js');
  * once, timed until every one has settled; median of `repeats`. Nothing of the service runs.
  */
 export async function measureAbortFloor(calls: number, repeats = 3): Promise<AbortFloor> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CHILD, String(calls), String(repeats)], { timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [CHILD, String(calls), String(repeats)],
+    { timeout: 60_000 },
+  );
   const { samplesMs } = JSON.parse(stdout) as { samplesMs: number[] };
   return { medianMs: summarize(samplesMs).p50, samplesMs, calls };
 }

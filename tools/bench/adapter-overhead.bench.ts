@@ -45,14 +45,22 @@ export interface AdapterOverheadResult {
  * Runs the subject's agent plainly and under the module (adapter, run handle, checkpoints in the
  * embedded SQLite store), interleaved, and reports medians per run.
  */
-export async function measureAdapterOverhead(subject: AdapterSubject, options: AdapterOverheadOptions): Promise<AdapterOverheadResult> {
+export async function measureAdapterOverhead(
+  subject: AdapterSubject,
+  options: AdapterOverheadOptions,
+): Promise<AdapterOverheadResult> {
   // The embedded file as the reference service opens it (write-ahead log, synchronous = NORMAL).
   const sqlite = await openSqliteStore({}, { asTheService: true });
   const micros = async (work: () => Promise<void>) => (await timed(work)).ms * 1000;
   const underModule = async (): Promise<number> => {
     const run = { threadId: randomUUID(), runId: 'run-1', runKey: randomUUID() };
     const user = { id: randomUUID(), role: 'user' as const, content: 'go' };
-    await sqlite.store.startRun({ ...run, ownerId: 'bench', instanceId: 'bench', messages: [user] });
+    await sqlite.store.startRun({
+      ...run,
+      ownerId: 'bench',
+      instanceId: 'bench',
+      messages: [user],
+    });
     const handle = new DurableRunHandle({
       ...run,
       history: [user],
@@ -64,21 +72,34 @@ export async function measureAdapterOverhead(subject: AdapterSubject, options: A
     });
     return micros(async () => {
       const outcome = await driveRun(subject.durable, handle);
-      if (outcome.stopReason !== StopReason.Completed) throw new Error(`benchmark run ended with ${outcome.stopReason}: ${outcome.error?.message ?? ''}`);
+      if (outcome.stopReason !== StopReason.Completed)
+        throw new Error(
+          `benchmark run ended with ${outcome.stopReason}: ${outcome.error?.message ?? ''}`,
+        );
     });
   };
-  const samples = await interleavedSamples([() => micros(() => subject.plain()), underModule], options).finally(() => sqlite.close());
+  const samples = await interleavedSamples(
+    [() => micros(() => subject.plain()), underModule],
+    options,
+  ).finally(() => sqlite.close());
   const timings = (values: number[]): OverheadTimings => {
     const { p50, p90 } = summarize(values);
     return { medianRunMicros: p50, p90RunMicros: p90 };
   };
-  return { framework: subject.framework, options, stepsPerRun: 2 * options.iterations + 1, plain: timings(samples[0]), withModule: timings(samples[1]) };
+  return {
+    framework: subject.framework,
+    options,
+    stepsPerRun: 2 * options.iterations + 1,
+    plain: timings(samples[0]),
+    withModule: timings(samples[1]),
+  };
 }
 
 /** Every framework's result in one table: per step without and with the module, and the ratio. */
 export function adapterOverheadReport(results: readonly AdapterOverheadResult[]): string {
   const [first] = results;
-  const perStep = (r: AdapterOverheadResult, t: OverheadTimings) => formatMicros(t.medianRunMicros / r.stepsPerRun, 1);
+  const perStep = (r: AdapterOverheadResult, t: OverheadTimings) =>
+    formatMicros(t.medianRunMicros / r.stepsPerRun, 1);
   const table = renderTable(
     [
       { heading: 'framework' },

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventType, type BaseEvent } from '@ag-ui/core';
-import type { LoggedEvent, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/contracts/run-event-log.interface';
+import type {
+  LoggedEvent,
+  RunLogKey,
+} from '../../packages/nest-agent-graceful-shutdown/src/contracts/run-event-log.interface';
 
 /** A small seeded generator, so every run stores the same mix. */
 function seeded(seed: number): () => number {
@@ -12,7 +15,10 @@ function seeded(seed: number): () => number {
   };
 }
 
-const WORDS = 'the agent reads the order history and checks each refund against the policy before it answers with a short summary'.split(' ');
+const WORDS =
+  'the agent reads the order history and checks each refund against the policy before it answers with a short summary'.split(
+    ' ',
+  );
 
 /**
  * A realistic agent run's events, with ids 1…`count`, as a model streams them: per step a
@@ -28,20 +34,45 @@ export function agUiRun(run: RunLogKey, count: number): LoggedEvent[] {
     while (out.length < length) out += `${WORDS[between(0, WORDS.length - 1)]} `;
     return out.slice(0, length);
   };
-  const events: BaseEvent[] = [{ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId } as BaseEvent];
+  const events: BaseEvent[] = [
+    { type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId } as BaseEvent,
+  ];
   while (events.length < count) {
     const [messageId, toolCallId] = [randomUUID(), randomUUID()];
     events.push({ type: EventType.STEP_STARTED, stepName: 'reasoning' } as BaseEvent);
     events.push({ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' } as BaseEvent);
     for (let delta = between(10, 40); delta > 0; delta--) {
-      events.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: text(between(20, 60)) } as BaseEvent);
+      events.push({
+        type: EventType.TEXT_MESSAGE_CONTENT,
+        messageId,
+        delta: text(between(20, 60)),
+      } as BaseEvent);
     }
     events.push({ type: EventType.TEXT_MESSAGE_END, messageId } as BaseEvent);
-    events.push({ type: EventType.STEP_FINISHED, stepName: 'reasoning' } as BaseEvent, { type: EventType.STEP_STARTED, stepName: 'acting' } as BaseEvent);
-    events.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: 'lookup_orders', parentMessageId: messageId } as BaseEvent);
-    for (let delta = between(2, 4); delta > 0; delta--) events.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: text(between(10, 30)) } as BaseEvent);
+    events.push(
+      { type: EventType.STEP_FINISHED, stepName: 'reasoning' } as BaseEvent,
+      { type: EventType.STEP_STARTED, stepName: 'acting' } as BaseEvent,
+    );
+    events.push({
+      type: EventType.TOOL_CALL_START,
+      toolCallId,
+      toolCallName: 'lookup_orders',
+      parentMessageId: messageId,
+    } as BaseEvent);
+    for (let delta = between(2, 4); delta > 0; delta--)
+      events.push({
+        type: EventType.TOOL_CALL_ARGS,
+        toolCallId,
+        delta: text(between(10, 30)),
+      } as BaseEvent);
     events.push({ type: EventType.TOOL_CALL_END, toolCallId } as BaseEvent);
-    events.push({ type: EventType.TOOL_CALL_RESULT, messageId: randomUUID(), toolCallId, content: text(between(80, 300)), role: 'tool' } as BaseEvent);
+    events.push({
+      type: EventType.TOOL_CALL_RESULT,
+      messageId: randomUUID(),
+      toolCallId,
+      content: text(between(80, 300)),
+      role: 'tool',
+    } as BaseEvent);
     events.push({ type: EventType.STEP_FINISHED, stepName: 'acting' } as BaseEvent);
   }
   return events.slice(0, count).map((event, index) => ({ id: index + 1, event }));

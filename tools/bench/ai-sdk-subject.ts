@@ -5,9 +5,15 @@ import type { AdapterSubject } from './adapter-overhead.bench';
 
 type LanguageModelV4 = Extract<LanguageModel, { specificationVersion: 'v4' }>;
 type CallOptions = Parameters<LanguageModelV4['doStream']>[0];
-type StreamPart = Awaited<ReturnType<LanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+type StreamPart =
+  Awaited<ReturnType<LanguageModelV4['doStream']>>['stream'] extends ReadableStream<infer P>
+    ? P
+    : never;
 
-const USAGE = { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } };
+const USAGE = {
+  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 0, text: 0, reasoning: 0 },
+};
 
 /** A model that answers at once: a call of `noop` per round (counted from the prompt's tool results), then a text answer. */
 function instantModel(rounds: number): LanguageModelV4 {
@@ -22,7 +28,11 @@ function instantModel(rounds: number): LanguageModelV4 {
             { type: 'text-end', id: 't' },
           ];
     const unified = done < rounds ? 'tool-calls' : 'stop';
-    return [{ type: 'stream-start', warnings: [] }, ...answer, { type: 'finish', usage: USAGE, finishReason: { unified, raw: unified } }];
+    return [
+      { type: 'stream-start', warnings: [] },
+      ...answer,
+      { type: 'finish', usage: USAGE, finishReason: { unified, raw: unified } },
+    ];
   };
   return {
     specificationVersion: 'v4',
@@ -32,7 +42,14 @@ function instantModel(rounds: number): LanguageModelV4 {
     doGenerate: () => Promise.reject(new Error('the instant model only streams')),
     doStream: async (options) => {
       const parts = partsFor(options);
-      return { stream: new ReadableStream<StreamPart>({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
+      return {
+        stream: new ReadableStream<StreamPart>({
+          start: (controller) => (
+            parts.forEach((part) => controller.enqueue(part)),
+            controller.close()
+          ),
+        }),
+      };
     },
   };
 }

@@ -8,8 +8,12 @@ import type { HandoverGapResult, HandoverGapRow } from './handover-gap.bench';
 
 /** The `aria-label`s of the items of one named mark. */
 function itemsOf(svg: string, mark: string): string[] {
-  const groups = svg.split('class="mark-').filter((part) => part.includes(`role-mark ${mark}_marks"`));
-  return groups.flatMap((group) => [...group.split('</g>')[0].matchAll(/aria-label="([^"]*)"/g)].map((m) => m[1]));
+  const groups = svg
+    .split('class="mark-')
+    .filter((part) => part.includes(`role-mark ${mark}_marks"`));
+  return groups.flatMap((group) =>
+    [...group.split('</g>')[0].matchAll(/aria-label="([^"]*)"/g)].map((m) => m[1]),
+  );
 }
 
 const bus = [2, 3, 3, 4, 14];
@@ -42,12 +46,19 @@ describe('the cancel latency chart', () => {
   it('renders to a PNG twice the size of its SVG, within the README column', () => {
     const [, width, height] = /^<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg) ?? [];
     expect(Number(width)).toBeLessThanOrEqual(920);
-    expect(readPngHeader(svgToPng(svg))).toEqual({ widthPx: 2 * Number(width), heightPx: 2 * Number(height) });
+    expect(readPngHeader(svgToPng(svg))).toEqual({
+      widthPx: 2 * Number(width),
+      heightPx: 2 * Number(height),
+    });
   });
 });
 
 describe('the handover gap chart', () => {
-  const row = (mode: 'auto' | 'client', gapSamples: number[], baselineSamples?: number[]): HandoverGapRow => ({
+  const row = (
+    mode: 'auto' | 'client',
+    gapSamples: number[],
+    baselineSamples?: number[],
+  ): HandoverGapRow => ({
     mode,
     runs: gapSamples.length,
     interrupted: gapSamples.length,
@@ -60,7 +71,10 @@ describe('the handover gap chart', () => {
   });
 
   it('draws the auto gap, the client retry gap and the baseline', async () => {
-    const result = { options: { runs: 3 }, rows: [row('auto', [500, 530, 580]), row('client', [330, 340, 400], [80, 90, 110])] } as HandoverGapResult;
+    const result = {
+      options: { runs: 3 },
+      rows: [row('auto', [500, 530, 580]), row('client', [330, 340, 400], [80, 90, 110])],
+    } as HandoverGapResult;
     const [{ name, svg }] = await handoverGapCharts(result);
     expect(name).toBe('bench-handover-gap');
     expect(itemsOf(svg, 'ecdf')).toHaveLength(3);

@@ -22,7 +22,9 @@ const median = (samples: readonly number[]) =>
   );
 
 /** (c): the distribution of cancel latencies, the Redis and PostgreSQL buses against polling, from the same run. */
-export async function crossInstanceCancelCharts(result: CrossInstanceCancelResult): Promise<BenchChart[]> {
+export async function crossInstanceCancelCharts(
+  result: CrossInstanceCancelResult,
+): Promise<BenchChart[]> {
   const { options, bus, polling, samples } = result;
   const spec = ecdfSpec({
     title: samples.postgres
@@ -31,12 +33,19 @@ export async function crossInstanceCancelCharts(result: CrossInstanceCancelResul
     facts: [
       `${options.runs} sequential cancels each, same run, real redis-server; publishCancel on B to the AbortSignal on A`,
       `bus p50 ${ms(bus.p50)}, p99 ${ms(bus.p99)}; polling (GET every ${options.pollIntervalMs} ms) p50 ${ms(polling.p50)}, p99 ${ms(polling.p99)}`,
-      ...(result.postgres ? [`PostgreSQL bus p50 ${ms(result.postgres.p50)}, p99 ${ms(result.postgres.p99)}`] : []),
+      ...(result.postgres
+        ? [`PostgreSQL bus p50 ${ms(result.postgres.p50)}, p99 ${ms(result.postgres.p99)}`]
+        : []),
     ],
     series: [
       { name: 'RedisSignalBus (pub/sub)', samples: samples.bus },
-      ...(samples.postgres ? [{ name: 'PostgresSignalBus (LISTEN/NOTIFY)', samples: samples.postgres }] : []),
-      { name: `polling baseline (GET every ${options.pollIntervalMs} ms)`, samples: samples.polling },
+      ...(samples.postgres
+        ? [{ name: 'PostgresSignalBus (LISTEN/NOTIFY)', samples: samples.postgres }]
+        : []),
+      {
+        name: `polling baseline (GET every ${options.pollIntervalMs} ms)`,
+        samples: samples.polling,
+      },
     ],
     xTitle: 'cancel to abort, ms (log scale)',
     logX: true,
@@ -52,7 +61,10 @@ export async function handoverGapCharts(result: HandoverGapResult): Promise<Benc
   const series = [
     { name: 'auto: handover notice -> join with Last-Event-ID', samples: auto?.gapSamples ?? [] },
     { name: 'client: RUN_INTERRUPTED -> same POST at once', samples: client?.gapSamples ?? [] },
-    { name: 'baseline: new runs POSTed at once, to first event', samples: client?.baselineSamples ?? [] },
+    {
+      name: 'baseline: new runs POSTed at once, to first event',
+      samples: client?.baselineSamples ?? [],
+    },
   ].filter((s) => s.samples.length > 0);
   if (series.length === 0) return [];
   const spec = ecdfSpec({
@@ -71,8 +83,12 @@ export async function handoverGapCharts(result: HandoverGapResult): Promise<Benc
 export async function drainModesCharts(result: DrainModesResult): Promise<BenchChart[]> {
   const values = result.rows.flatMap((row) => {
     const setup = `${row.variant.mode}${row.variant.survivor ? ', with survivor' : ', holder alone'}`;
-    const bars = row.exitMs === undefined ? [] : [{ setup, measure: 'SIGTERM to holder exit', ms: row.exitMs }];
-    if (row.lastContinuedMs !== undefined) bars.push({ setup, measure: 'SIGTERM to last run continued', ms: row.lastContinuedMs });
+    const bars =
+      row.exitMs === undefined
+        ? []
+        : [{ setup, measure: 'SIGTERM to holder exit', ms: row.exitMs }];
+    if (row.lastContinuedMs !== undefined)
+      bars.push({ setup, measure: 'SIGTERM to last run continued', ms: row.lastContinuedMs });
     return bars;
   });
   if (values.length === 0) return [];
@@ -80,7 +96,9 @@ export async function drainModesCharts(result: DrainModesResult): Promise<BenchC
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: {
       text: `(k) Drain of ${result.options.runs} runs in flight, RESUME_MODE auto vs client`,
-      subtitle: ['SHUTDOWN_DRAIN_TIMEOUT_MS=0; every run saved resumable or continued, none lost (see the table)'],
+      subtitle: [
+        'SHUTDOWN_DRAIN_TIMEOUT_MS=0; every run saved resumable or continued, none lost (see the table)',
+      ],
     },
     config: CHART_CONFIG,
     data: { values },
@@ -94,7 +112,12 @@ export async function drainModesCharts(result: DrainModesResult): Promise<BenchC
           y: { field: 'setup', type: 'nominal', title: null, sort: null },
           yOffset: { field: 'measure', type: 'nominal' },
           x: { field: 'ms', type: 'quantitative', title: 'ms after SIGTERM' },
-          color: { field: 'measure', type: 'nominal', scale: { range: ['#1f77b4', '#2ca02c'] }, legend: { title: null } },
+          color: {
+            field: 'measure',
+            type: 'nominal',
+            scale: { range: ['#1f77b4', '#2ca02c'] },
+            legend: { title: null },
+          },
         },
       },
       {
@@ -129,7 +152,15 @@ export async function throughputCharts(result: ThroughputResult): Promise<BenchC
   }));
   if (values.length === 0) return [];
   const persistences = [...new Set(values.map((v) => v.persistence))];
-  const dashes = persistences.map((p) => (p === 'no persistence' ? [2, 3] : p === 'the module' ? [1, 0] : p.includes('async') ? [3, 6] : [8, 4]));
+  const dashes = persistences.map((p) =>
+    p === 'no persistence'
+      ? [2, 3]
+      : p === 'the module'
+        ? [1, 0]
+        : p.includes('async')
+          ? [3, 6]
+          : [8, 4],
+  );
   const spec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     title: {
@@ -153,9 +184,19 @@ export async function throughputCharts(result: ThroughputResult): Promise<BenchC
         scale: { type: 'log' },
         axis: { values: [...new Set(values.map((v) => v.concurrency))] },
       },
-      y: { field: 'stepsPerSecond', type: 'quantitative', title: 'steps per second (log scale)', scale: { type: 'log' } },
+      y: {
+        field: 'stepsPerSecond',
+        type: 'quantitative',
+        title: 'steps per second (log scale)',
+        scale: { type: 'log' },
+      },
       color: { field: 'framework', type: 'nominal', sort: null, legend: { title: 'framework' } },
-      strokeDash: { field: 'persistence', type: 'nominal', scale: { domain: persistences, range: dashes }, legend: null },
+      strokeDash: {
+        field: 'persistence',
+        type: 'nominal',
+        scale: { domain: persistences, range: dashes },
+        legend: null,
+      },
       detail: { field: 'subject', type: 'nominal' },
       tooltip: [{ field: 'subject' }, { field: 'stepsPerSecond', format: ',.0f' }],
     },

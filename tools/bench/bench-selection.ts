@@ -1,5 +1,20 @@
 /** The sections of `npm run bench`, in the order they run. */
-export const SECTION_KEYS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'] as const;
+export const SECTION_KEYS = [
+  'a',
+  'b',
+  'c',
+  'd',
+  'e',
+  'f',
+  'g',
+  'h',
+  'i',
+  'j',
+  'k',
+  'l',
+  'm',
+  'n',
+] as const;
 
 /** One section's letter, as its table is titled: `(h) run event log` is `h`. */
 export type SectionKey = (typeof SECTION_KEYS)[number];

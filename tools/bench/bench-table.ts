@@ -14,8 +14,13 @@ export interface Column {
  * @example
  * renderTable([{ heading: 'N' }, { heading: 'ms', align: 'right' }], [['100', '812']]);
  */
-export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((column, i) => Math.max(column.heading.length, ...rows.map((row) => (row[i] ?? '').length)));
+export function renderTable(
+  columns: readonly Column[],
+  rows: readonly (readonly string[])[],
+): string {
+  const widths = columns.map((column, i) =>
+    Math.max(column.heading.length, ...rows.map((row) => (row[i] ?? '').length)),
+  );
   const line = (cells: readonly string[]) =>
     columns
       .map((column, i) => {

@@ -1,5 +1,16 @@
 import 'reflect-metadata';
-import { Body, Controller, Get, HttpCode, Injectable, Module, Post, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Injectable,
+  Module,
+  Post,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import { JwtModule, JwtService } from '@nestjs/jwt';
 import type { NestExpressApplication } from '@nestjs/platform-express';

@@ -24,10 +24,21 @@ export class BodyPeer {
     const child = await ChildService.start({
       main: CHILD,
       port,
-      env: { PATH: process.env.PATH, PORT: String(port), AUTH_JWT_SECRET: secret, NODE_ENV: 'production' },
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        AUTH_JWT_SECRET: secret,
+        NODE_ENV: 'production',
+      },
       logLimit: 16_000,
       ready: async (peer) =>
-        (await sendRequest(peer.baseUrl, { method: 'GET', path: '/v1/threads', headers: { authorization: `Bearer ${token}` } }, agent)).status === 200,
+        (
+          await sendRequest(
+            peer.baseUrl,
+            { method: 'GET', path: '/v1/threads', headers: { authorization: `Bearer ${token}` } },
+            agent,
+          )
+        ).status === 200,
     });
     return new BodyPeer(child, agent);
   }

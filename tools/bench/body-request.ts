@@ -30,21 +30,34 @@ function codeOf(text: string): string | undefined {
  * answer was read, or none within `timeoutMs`; a rejection {@link closedWhileSending} is the
  * rare case of a write failing into the closed connection before the answer beside it was read.
  */
-export function sendRequest(baseUrl: string, sent: BodyRequest, agent: Agent, timeoutMs = 30_000): Promise<BodyAnswer> {
+export function sendRequest(
+  baseUrl: string,
+  sent: BodyRequest,
+  agent: Agent,
+  timeoutMs = 30_000,
+): Promise<BodyAnswer> {
   const url = new URL(sent.path, baseUrl);
   return new Promise((resolve, reject) => {
     let answer: BodyAnswer | undefined;
     let text = '';
-    const outgoing = request(url, { method: sent.method, headers: sent.headers, agent, timeout: timeoutMs }, (response) => {
-      answer = { status: response.statusCode ?? 0 };
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      // A connection reset after the answer's head: what arrived of its body is kept.
-      response.on('error', () => resolve({ ...answer!, code: codeOf(text) }));
-      response.on('end', () => resolve({ ...answer!, code: codeOf(text) }));
-    });
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`${sent.method} ${sent.path}: no answer within ${timeoutMs} ms`)));
-    outgoing.on('error', (error) => (answer ? resolve({ ...answer, code: codeOf(text) }) : reject(error)));
+    const outgoing = request(
+      url,
+      { method: sent.method, headers: sent.headers, agent, timeout: timeoutMs },
+      (response) => {
+        answer = { status: response.statusCode ?? 0 };
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        // A connection reset after the answer's head: what arrived of its body is kept.
+        response.on('error', () => resolve({ ...answer!, code: codeOf(text) }));
+        response.on('end', () => resolve({ ...answer!, code: codeOf(text) }));
+      },
+    );
+    outgoing.on('timeout', () =>
+      outgoing.destroy(new Error(`${sent.method} ${sent.path}: no answer within ${timeoutMs} ms`)),
+    );
+    outgoing.on('error', (error) =>
+      answer ? resolve({ ...answer, code: codeOf(text) }) : reject(error),
+    );
     // At once: libuv reads an answer that came before it writes more, where a write of its own would fail first.
     outgoing.end(sent.body);
   });

@@ -38,7 +38,8 @@ interface StreamEvent {
   name?: string;
 }
 
-const isTerminal = (event: StreamEvent) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
+const isTerminal = (event: StreamEvent) =>
+  event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR';
 
 /**
  * POSTs `input` to the holder and follows the run as a client does when the holder stops it:
@@ -52,7 +53,12 @@ export function followAcrossInterruption(
   token: string,
   input: { threadId: string; runId: string },
 ): ContinuedRunClient {
-  const record: ContinuedRun = { threadId: input.threadId, runId: input.runId, ids: [], errors: [] };
+  const record: ContinuedRun = {
+    threadId: input.threadId,
+    runId: input.runId,
+    ids: [],
+    errors: [],
+  };
   const requests: SseRequest[] = [];
   let toolResults = 0;
   let continuation: Promise<unknown> | undefined;
@@ -69,7 +75,8 @@ export function followAcrossInterruption(
     const at = performance.now();
     const event = parse(data);
     if (!event) return;
-    if (id === undefined) return void record.errors.push(`the continuation got a second notice: ${data.slice(0, 200)}`);
+    if (id === undefined)
+      return void record.errors.push(`the continuation got a second notice: ${data.slice(0, 200)}`);
     record.gapMs ??= at - (record.noticeAtMs ?? at);
     record.ids.push(Number(id));
     if (isTerminal(event)) record.terminal = { type: event.type, code: event.code };
@@ -82,12 +89,23 @@ export function followAcrossInterruption(
       ending === 'handover'
         ? openSseRequest(
             `${survivor.baseUrl}/v1/runs/${threadId}/stream?runId=${runId}`,
-            { method: 'GET', agent: survivor.agent, token, headers: { 'last-event-id': String(record.ids.at(-1) ?? 0) } },
+            {
+              method: 'GET',
+              agent: survivor.agent,
+              token,
+              headers: { 'last-event-id': String(record.ids.at(-1) ?? 0) },
+            },
             onContinued,
           )
-        : openSseRequest(`${survivor.baseUrl}/v1/runs`, { method: 'POST', agent: survivor.agent, token, body: input }, onContinued);
+        : openSseRequest(
+            `${survivor.baseUrl}/v1/runs`,
+            { method: 'POST', agent: survivor.agent, token, body: input },
+            onContinued,
+          );
     requests.push(request);
-    continuation = request.done.then(({ error }) => error && record.errors.push(`continuation: ${error}`));
+    continuation = request.done.then(
+      ({ error }) => error && record.errors.push(`continuation: ${error}`),
+    );
   };
   const onFirst = (data: string, id?: string) => {
     const event = parse(data);
@@ -95,14 +113,19 @@ export function followAcrossInterruption(
     if (id !== undefined) record.ids.push(Number(id));
     if (event.type === 'TOOL_CALL_RESULT') toolResults++;
     if (event.type === 'CUSTOM' && event.name === 'handover') continueOn('handover');
-    else if (event.type === 'RUN_ERROR' && event.code === 'RUN_INTERRUPTED') continueOn('interrupted');
+    else if (event.type === 'RUN_ERROR' && event.code === 'RUN_INTERRUPTED')
+      continueOn('interrupted');
     else if (isTerminal(event)) {
       record.firstEnding = 'finished';
       record.terminal = { type: event.type, code: event.code };
     }
   };
 
-  const first = openSseRequest(`${holder.baseUrl}/v1/runs`, { method: 'POST', agent: holder.agent, token, body: input }, onFirst);
+  const first = openSseRequest(
+    `${holder.baseUrl}/v1/runs`,
+    { method: 'POST', agent: holder.agent, token, body: input },
+    onFirst,
+  );
   requests.push(first);
   const done = first.done.then(async ({ error }) => {
     if (error) record.errors.push(`first connection: ${error}`);

@@ -4,9 +4,19 @@ import { profileGroups, type CpuProfile } from './cpu-profile-groups';
 const profile: CpuProfile = {
   nodes: [
     { id: 1, callFrame: { functionName: '(root)', url: '' }, children: [2, 5, 6] },
-    { id: 2, callFrame: { functionName: 'interruptRemaining', url: 'dist/shutdown/shutdown-coordinator.service.js' }, children: [3] },
+    {
+      id: 2,
+      callFrame: {
+        functionName: 'interruptRemaining',
+        url: 'dist/shutdown/shutdown-coordinator.service.js',
+      },
+      children: [3],
+    },
     { id: 3, callFrame: { functionName: 'work', url: 'dist/runs/agent-run.js' }, children: [4] },
-    { id: 4, callFrame: { functionName: 'writeSqlite', url: 'dist/typeorm-store/finished-run-rows.js' } },
+    {
+      id: 4,
+      callFrame: { functionName: 'writeSqlite', url: 'dist/typeorm-store/finished-run-rows.js' },
+    },
     { id: 5, callFrame: { functionName: '(garbage collector)', url: '' } },
     { id: 6, callFrame: { functionName: 'admit', url: 'dist/app/runs/runs.controller.js' } },
   ],

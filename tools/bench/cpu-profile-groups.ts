@@ -28,13 +28,24 @@ export interface GroupShare {
 export const SHUTDOWN_GROUPS: readonly ProfileGroup[] = [
   { name: 'gc', patterns: ['(garbage collector)'] },
   { name: 'idle', patterns: ['(idle)'] },
-  { name: 'event log', patterns: ['appendEventBatch', 'retainLogBatch', 'typeorm-run-event-log', 'redis-run-event-log'] },
+  {
+    name: 'event log',
+    patterns: [
+      'appendEventBatch',
+      'retainLogBatch',
+      'typeorm-run-event-log',
+      'redis-run-event-log',
+    ],
+  },
   { name: 'run-end save', patterns: ['finished-run-rows', 'run-end-writer'] },
   { name: 'server close', patterns: ['closeHttpServer', 'closeIdleConnections'] },
   { name: 'sse', patterns: ['sse-event-stream'] },
   { name: 'abort', patterns: ['requestStop'] },
   { name: 'log writer', patterns: ['log-writer', 'loop-nudge'] },
-  { name: 'run end', patterns: ['durable-run-handle', 'hook-chain', 'graceful-shutdown.hook', 'agent-run.js'] },
+  {
+    name: 'run end',
+    patterns: ['durable-run-handle', 'hook-chain', 'graceful-shutdown.hook', 'agent-run.js'],
+  },
   { name: 'commits', patterns: ['typeorm/'] },
 ];
 
@@ -45,10 +56,15 @@ export const SHUTDOWN_GROUPS: readonly ProfileGroup[] = [
  * @example
  * profileGroups(profile, SHUTDOWN_GROUPS, 'interruptRemaining'); // [{ name: 'gc', samples: 204, share: 0.075 }, …]
  */
-export function profileGroups(profile: CpuProfile, groups: readonly ProfileGroup[], from?: string): GroupShare[] {
+export function profileGroups(
+  profile: CpuProfile,
+  groups: readonly ProfileGroup[],
+  from?: string,
+): GroupShare[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
   const stackOf = (id: number | undefined): string[] => {
     const frames: string[] = [];
     for (; id !== undefined; id = parent.get(id)) {
@@ -65,14 +81,23 @@ export function profileGroups(profile: CpuProfile, groups: readonly ProfileGroup
           0,
           stacks.findIndex((stack) => stack.some((frame) => frame.includes(from))),
         );
-  const counts = new Map<string, number>([...groups.map((group): [string, number] => [group.name, 0]), ['other', 0]]);
+  const counts = new Map<string, number>([
+    ...groups.map((group): [string, number] => [group.name, 0]),
+    ['other', 0],
+  ]);
   for (const stack of stacks.slice(start)) {
-    const group = groups.find(({ patterns }) => stack.some((frame) => patterns.some((pattern) => frame.includes(pattern))));
+    const group = groups.find(({ patterns }) =>
+      stack.some((frame) => patterns.some((pattern) => frame.includes(pattern))),
+    );
     const name = group?.name ?? 'other';
     counts.set(name, counts.get(name)! + 1);
   }
   const total = stacks.length - start;
-  return [...counts].map(([name, samples]) => ({ name, samples, share: total ? samples / total : 0 }));
+  return [...counts].map(([name, samples]) => ({
+    name,
+    samples,
+    share: total ? samples / total : 0,
+  }));
 }
 
 /** The one `.cpuprofile` in `dir` (where `node --cpu-prof-dir` wrote it at the exit). */

@@ -3,7 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import type { PostgresServer } from 'dev-services';
 import { RedisRunEventLog, RedisSignalBus } from 'nest-agent-graceful-shutdown/redis';
-import { PostgresSignalBus, SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmRunEventLog, type Unsubscribe } from 'nest-agent-graceful-shutdown/store';
+import {
+  PostgresSignalBus,
+  SESSION_ENTITIES,
+  SESSION_MIGRATIONS,
+  TypeOrmRunEventLog,
+  type Unsubscribe,
+} from 'nest-agent-graceful-shutdown/store';
 import { withPostgresAndRedis } from './bench-services';
 import { joinLatencies } from './log-join-latency';
 import { formatMs, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
@@ -47,14 +53,22 @@ const RATIO_TARGET = 10;
  * Instance A holds the runs, instance B sends the cancels, one at a time: each waits for the
  * previous abort, so the samples measure delivery, not a queue of cancels.
  */
-async function cancelLatencies(a: CancelTransport, b: CancelTransport, options: CrossInstanceCancelOptions): Promise<number[]> {
+async function cancelLatencies(
+  a: CancelTransport,
+  b: CancelTransport,
+  options: CrossInstanceCancelOptions,
+): Promise<number[]> {
   const unsubscribes: Unsubscribe[] = [];
   try {
     await Promise.all([a.connect(), b.connect()]);
     const runs: { threadId: string; runId: string; aborted: Promise<number> }[] = [];
     for (let i = 0; i < options.warmupRuns + options.runs; i++) {
       const controller = new AbortController();
-      const aborted = new Promise<number>((resolve) => controller.signal.addEventListener('abort', () => resolve(performance.now()), { once: true }));
+      const aborted = new Promise<number>((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve(performance.now()), {
+          once: true,
+        }),
+      );
       const run = { threadId: `thread-${i}`, runId: `run-${i}` };
       unsubscribes.push(a.onCancel(run.threadId, run.runId, () => controller.abort()));
       runs.push({ ...run, aborted });
@@ -67,7 +81,10 @@ async function cancelLatencies(a: CancelTransport, b: CancelTransport, options: 
       const sentAt = performance.now();
       await b.publishCancel({ threadId: run.threadId, runId: run.runId });
       const abortedAt = await withDeadline(run.aborted, options.abortTimeoutMs, undefined);
-      if (abortedAt === undefined) throw new Error(`run ${i} was not aborted within ${options.abortTimeoutMs} ms of its cancel`);
+      if (abortedAt === undefined)
+        throw new Error(
+          `run ${i} was not aborted within ${options.abortTimeoutMs} ms of its cancel`,
+        );
       unsubscribes[i]();
       if (i >= options.warmupRuns) samples.push(abortedAt - sentAt);
     }
@@ -82,20 +99,37 @@ async function cancelLatencies(a: CancelTransport, b: CancelTransport, options: 
 /** A migrated session database on `postgres`, as the instances share it. */
 async function sessionDatabase(postgres: PostgresServer): Promise<DataSource> {
   const url = await postgres.createDatabase('bench_signals');
-  return new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true }).initialize();
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities: SESSION_ENTITIES,
+    migrations: SESSION_MIGRATIONS,
+    migrationsRun: true,
+  }).initialize();
 }
 
 /** Join latency on Redis Streams, then on the SQL log nudged through the PostgreSQL bus. */
-async function measureJoins(redisUrl: string, source: DataSource, options: CrossInstanceCancelOptions): Promise<{ redis: number[]; postgres: number[] }> {
+async function measureJoins(
+  redisUrl: string,
+  source: DataSource,
+  options: CrossInstanceCancelOptions,
+): Promise<{ redis: number[]; postgres: number[] }> {
   const logs = [
     new RedisRunEventLog({ url: redisUrl, keyPrefix: 'bench-join:', logger: SILENT_LOGGER }),
     new RedisRunEventLog({ url: redisUrl, keyPrefix: 'bench-join:', logger: SILENT_LOGGER }),
   ];
-  const buses = [new PostgresSignalBus(source, { logger: SILENT_LOGGER }), new PostgresSignalBus(source, { logger: SILENT_LOGGER })];
+  const buses = [
+    new PostgresSignalBus(source, { logger: SILENT_LOGGER }),
+    new PostgresSignalBus(source, { logger: SILENT_LOGGER }),
+  ];
   try {
     await Promise.all([...logs, ...buses].map((part) => part.connect()));
     const redis = await joinLatencies(logs[0], logs[1], options);
-    const postgres = await joinLatencies(new TypeOrmRunEventLog(source, Date.now, buses[0]), new TypeOrmRunEventLog(source, Date.now, buses[1]), options);
+    const postgres = await joinLatencies(
+      new TypeOrmRunEventLog(source, Date.now, buses[0]),
+      new TypeOrmRunEventLog(source, Date.now, buses[1]),
+      options,
+    );
     return { redis, postgres };
   } finally {
     await Promise.all([...logs, ...buses].map((part) => part.close()));
@@ -107,15 +141,24 @@ async function measureJoins(redisUrl: string, source: DataSource, options: Cross
  * and PostgreSQL, one after the other, so one's load cannot slow another's samples; then the
  * join latency of both logs.
  */
-export async function measureCrossInstanceCancel(options: CrossInstanceCancelOptions): Promise<CrossInstanceCancelResult> {
+export async function measureCrossInstanceCancel(
+  options: CrossInstanceCancelOptions,
+): Promise<CrossInstanceCancelResult> {
   return withPostgresAndRedis(async (postgres, redis) => {
-    const bus = () => new RedisSignalBus({ url: redis.url, keyPrefix: 'bench-bus:', logger: SILENT_LOGGER });
+    const bus = () =>
+      new RedisSignalBus({ url: redis.url, keyPrefix: 'bench-bus:', logger: SILENT_LOGGER });
     const busSamples = await cancelLatencies(bus(), bus(), options);
-    const polling = () => new PollingCancelBaseline({ url: redis.url, keyPrefix: 'bench-poll:', intervalMs: options.pollIntervalMs });
+    const polling = () =>
+      new PollingCancelBaseline({
+        url: redis.url,
+        keyPrefix: 'bench-poll:',
+        intervalMs: options.pollIntervalMs,
+      });
     const pollingSamples = await cancelLatencies(polling(), polling(), options);
     const source = await sessionDatabase(postgres);
     try {
-      const pgBus = () => new PostgresSignalBus(source, { channelPrefix: 'bench_', logger: SILENT_LOGGER });
+      const pgBus = () =>
+        new PostgresSignalBus(source, { channelPrefix: 'bench_', logger: SILENT_LOGGER });
       const postgresSamples = await cancelLatencies(pgBus(), pgBus(), options);
       const join = await measureJoins(redis.url, source, options);
       return {
@@ -135,7 +178,14 @@ export async function measureCrossInstanceCancel(options: CrossInstanceCancelOpt
 /** The latency table and the two targets, each with pass or TARGET MISSED. */
 export function crossInstanceCancelReport(result: CrossInstanceCancelResult): string {
   const { options, bus, polling } = result;
-  const row = (name: string, s: Summary) => [name, String(s.count), formatMs(s.p50), formatMs(s.p99), formatMs(s.max), formatMs(s.mean)];
+  const row = (name: string, s: Summary) => [
+    name,
+    String(s.count),
+    formatMs(s.p50),
+    formatMs(s.p99),
+    formatMs(s.max),
+    formatMs(s.mean),
+  ];
   const table = renderTable(
     [
       { heading: 'implementation' },
@@ -149,8 +199,17 @@ export function crossInstanceCancelReport(result: CrossInstanceCancelResult): st
       row('RedisSignalBus (pub/sub)', bus),
       ...(result.postgres ? [row('PostgresSignalBus (LISTEN/NOTIFY)', result.postgres)] : []),
       row(`polling baseline (GET every ${options.pollIntervalMs} ms)`, polling),
-      ...(result.join ? [row('join: Redis Streams log, append on A -> follower on B', result.join.redis)] : []),
-      ...(result.join ? [row('join: SQL log + PostgreSQL nudge, append on A -> follower on B', result.join.postgres)] : []),
+      ...(result.join
+        ? [row('join: Redis Streams log, append on A -> follower on B', result.join.redis)]
+        : []),
+      ...(result.join
+        ? [
+            row(
+              'join: SQL log + PostgreSQL nudge, append on A -> follower on B',
+              result.join.postgres,
+            ),
+          ]
+        : []),
     ],
   );
   const ratio = polling.p99 / bus.p99;
@@ -164,7 +223,11 @@ export function crossInstanceCancelReport(result: CrossInstanceCancelResult): st
     table,
     '',
     `bus p99 < ${P99_TARGET_MS} ms: ${formatMs(bus.p99)}  ${verdict(bus.p99 < P99_TARGET_MS)}`,
-    ...(result.postgres ? [`postgres bus p99 < ${P99_TARGET_MS} ms: ${formatMs(result.postgres.p99)}  ${verdict(result.postgres.p99 < P99_TARGET_MS)}`] : []),
+    ...(result.postgres
+      ? [
+          `postgres bus p99 < ${P99_TARGET_MS} ms: ${formatMs(result.postgres.p99)}  ${verdict(result.postgres.p99 < P99_TARGET_MS)}`,
+        ]
+      : []),
     `p99 polling/bus >= ${RATIO_TARGET}x: ${ratio.toFixed(1)}x  ${verdict(ratio >= RATIO_TARGET)}`,
   ].join('\n');
 }

@@ -77,9 +77,15 @@ function continuations(pair: InstancePair, prefix: string): { threads: number; l
   return { threads: firsts.size, lastAtMs: firsts.size ? Math.max(...firsts.values()) : undefined };
 }
 
-const labelOf = (variant: DrainVariant) => `${variant.mode}${variant.survivor ? '' : ', no survivor'}`;
+const labelOf = (variant: DrainVariant) =>
+  `${variant.mode}${variant.survivor ? '' : ', no survivor'}`;
 
-async function measureVariant(variant: DrainVariant, postgres: PostgresServer, redis: RedisServer, options: DrainModesOptions): Promise<DrainModeRow> {
+async function measureVariant(
+  variant: DrainVariant,
+  postgres: PostgresServer,
+  redis: RedisServer,
+  options: DrainModesOptions,
+): Promise<DrainModeRow> {
   const { mode } = variant;
   const label = labelOf(variant);
   const { env, token } = benchIdentity();
@@ -95,7 +101,13 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
   const prefix = name.replace(/_/g, '-');
   let streams: RunStream[] = [];
   try {
-    const started = await putRunsInFlight(pair.holder, token, options.runs, prefix, options.inFlightTimeoutMs);
+    const started = await putRunsInFlight(
+      pair.holder,
+      token,
+      options.runs,
+      prefix,
+      options.inFlightTimeoutMs,
+    );
     streams = started.streams;
     const deadlineMs = options.shutdownTimeoutMs + 10_000;
     const signalled = await terminateAndTime(pair.holder, deadlineMs);
@@ -106,9 +118,11 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
     let lastContinuedMs: number | undefined;
     if (mode === 'auto' && variant.survivor) {
       const remaining = Math.max(0, options.continueDeadlineMs - (performance.now() - sentAtMs));
-      await waitUntil(async () => (continuations(pair, prefix).threads >= options.runs ? true : undefined), 'every run continued', remaining).catch(
-        (error: unknown) => problems.push(`${label}: ${String(error)}`),
-      );
+      await waitUntil(
+        async () => (continuations(pair, prefix).threads >= options.runs ? true : undefined),
+        'every run continued',
+        remaining,
+      ).catch((error: unknown) => problems.push(`${label}: ${String(error)}`));
       const seen = continuations(pair, prefix);
       continued = seen.threads;
       lastContinuedMs = seen.lastAtMs === undefined ? undefined : seen.lastAtMs - sentAtMs;
@@ -117,7 +131,8 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
     const lost = options.runs - (continued ?? stored.durable);
     const exitWrong = exitProblem('the holder', signalled, deadlineMs, pair.holder);
     if (exitWrong) problems.push(`${label}: ${exitWrong}`);
-    if (lost > 0) problems.push(`${label}: ${lost} runs lost (${stored.runningRuns} recorded as running)`);
+    if (lost > 0)
+      problems.push(`${label}: ${lost} runs lost (${stored.runningRuns} recorded as running)`);
     return {
       variant,
       runs: options.runs,
@@ -127,7 +142,9 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
       exitSignal: exit.signal,
       stored,
       handovers: results.filter((r) => r.handedOver).length,
-      runInterrupted: results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length,
+      runInterrupted: results.filter(
+        (r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED',
+      ).length,
       continued,
       lastContinuedMs,
       lost,
@@ -147,7 +164,8 @@ async function measureVariant(variant: DrainVariant, postgres: PostgresServer, r
 export async function measureDrainModes(options: DrainModesOptions): Promise<DrainModesResult> {
   return withPostgresAndRedis(async (postgres, redis) => {
     const rows: DrainModeRow[] = [];
-    for (const variant of VARIANTS) rows.push(await measureVariant(variant, postgres, redis, options));
+    for (const variant of VARIANTS)
+      rows.push(await measureVariant(variant, postgres, redis, options));
     return { options, rows };
   });
 }

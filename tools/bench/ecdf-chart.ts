@@ -30,19 +30,40 @@ const COLORS = ['#1f77b4', '#ff7f0e', '#7f7f7f', '#2ca02c'];
  * and 0.99.
  */
 export function ecdfSpec(chart: EcdfChart): TopLevelSpec {
-  const values = chart.series.flatMap((series) => series.samples.map((ms) => ({ series: series.name, ms })));
+  const values = chart.series.flatMap((series) =>
+    series.samples.map((ms) => ({ series: series.name, ms })),
+  );
   const names = chart.series.map((series) => series.name);
   const all = values.map((value) => value.ms);
   // A log axis spans just the samples (and the target), not whole decades beyond them.
-  const logDomain = [Math.min(...all, chart.target?.ms ?? Infinity) * 0.9, Math.max(...all, chart.target?.ms ?? 0) * 1.1];
-  const scale = chart.logX ? { type: 'log' as const, domain: logDomain, nice: false } : { zero: true };
+  const logDomain = [
+    Math.min(...all, chart.target?.ms ?? Infinity) * 0.9,
+    Math.max(...all, chart.target?.ms ?? 0) * 1.1,
+  ];
+  const scale = chart.logX
+    ? { type: 'log' as const, domain: logDomain, nice: false }
+    : { zero: true };
   // A log axis labels 1-2-5 steps only, so that its ticks read as numbers at any range.
-  const logTicks = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].filter((v) => v >= logDomain[0] && v <= logDomain[1]);
-  const x = { field: 'ms', type: 'quantitative' as const, title: chart.xTitle, scale, axis: chart.logX ? { values: logTicks } : {} };
+  const logTicks = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].filter(
+    (v) => v >= logDomain[0] && v <= logDomain[1],
+  );
+  const x = {
+    field: 'ms',
+    type: 'quantitative' as const,
+    title: chart.xTitle,
+    scale,
+    axis: chart.logX ? { values: logTicks } : {},
+  };
   const layers: unknown[] = [
     {
       name: 'ecdf',
-      transform: [{ window: [{ op: 'cume_dist', as: 'fraction' }], sort: [{ field: 'ms' }], groupby: ['series'] }],
+      transform: [
+        {
+          window: [{ op: 'cume_dist', as: 'fraction' }],
+          sort: [{ field: 'ms' }],
+          groupby: ['series'],
+        },
+      ],
       mark: { type: 'line', interpolate: 'step-after', strokeWidth: 2 },
       encoding: {
         x,
@@ -68,7 +89,10 @@ export function ecdfSpec(chart: EcdfChart): TopLevelSpec {
       data: { values: [{ ms: chart.target.ms, label: chart.target.label }] },
       layer: [
         { mark: { type: 'rule', strokeDash: [4, 3], color: '#d62728' }, encoding: { x } },
-        { mark: { type: 'text', align: 'left', dx: 4, y: 8, color: '#d62728', fontSize: 11 }, encoding: { x, text: { field: 'label' } } },
+        {
+          mark: { type: 'text', align: 'left', dx: 4, y: 8, color: '#d62728', fontSize: 11 },
+          encoding: { x, text: { field: 'label' } },
+        },
       ],
     });
   }

@@ -5,7 +5,11 @@ import type Redis from 'ioredis';
 import { RedisLogWire } from '../../packages/nest-agent-graceful-shutdown/src/redis/redis-log-wire';
 import { RedisRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/redis/redis-run-event-log';
 import { InMemoryRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/streams/in-memory-run-event-log';
-import type { LoggedEvent, RunEventLog, RunLogKey } from '../../packages/nest-agent-graceful-shutdown/src/contracts/run-event-log.interface';
+import type {
+  LoggedEvent,
+  RunEventLog,
+  RunLogKey,
+} from '../../packages/nest-agent-graceful-shutdown/src/contracts/run-event-log.interface';
 import { agUiRun } from './ag-ui-run-events';
 import { withRedisClient, withRedisServer } from './bench-services';
 import { formatMs, SILENT_LOGGER, summarize, verdict, type Summary } from './bench-stats';
@@ -66,18 +70,33 @@ export interface EventLogResult {
 const FOLLOW_DEADLINE_MS = 10_000;
 const KEY_PREFIX = 'bench-log:';
 
-const freshRun = (): RunLogKey => ({ threadId: `bench-thread-${randomUUID()}`, runId: `bench-run-${randomUUID()}` });
+const freshRun = (): RunLogKey => ({
+  threadId: `bench-thread-${randomUUID()}`,
+  runId: `bench-run-${randomUUID()}`,
+});
 
-async function store(log: RunEventLog, run: RunLogKey, events: readonly LoggedEvent[], batch: number): Promise<void> {
-  for (let start = 0; start < events.length; start += batch) await log.append(run, events.slice(start, start + batch));
+async function store(
+  log: RunEventLog,
+  run: RunLogKey,
+  events: readonly LoggedEvent[],
+  batch: number,
+): Promise<void> {
+  for (let start = 0; start < events.length; start += batch)
+    await log.append(run, events.slice(start, start + batch));
 }
 
 /** Appends `events` one at a time to a followed run; the time from each append's call to its callback, in ms. */
-async function followLatencies(log: RunEventLog, events: readonly LoggedEvent[], warmup: number): Promise<number[]> {
+async function followLatencies(
+  log: RunEventLog,
+  events: readonly LoggedEvent[],
+  warmup: number,
+): Promise<number[]> {
   const run = freshRun();
   let expected = 0;
   let arrived: ((at: number) => void) | undefined;
-  const unsubscribe = log.follow(run, 0, { onEvents: (got) => got[got.length - 1].id >= expected && arrived?.(performance.now()) });
+  const unsubscribe = log.follow(run, 0, {
+    onEvents: (got) => got[got.length - 1].id >= expected && arrived?.(performance.now()),
+  });
   const samples: number[] = [];
   try {
     for (const logged of events) {
@@ -86,7 +105,10 @@ async function followLatencies(log: RunEventLog, events: readonly LoggedEvent[],
       const startedAt = performance.now();
       await log.append(run, [logged]);
       const at = await withDeadline(arrival, FOLLOW_DEADLINE_MS, undefined);
-      if (at === undefined) throw new Error(`event ${logged.id} did not reach its follower within ${FOLLOW_DEADLINE_MS} ms`);
+      if (at === undefined)
+        throw new Error(
+          `event ${logged.id} did not reach its follower within ${FOLLOW_DEADLINE_MS} ms`,
+        );
       if (logged.id > warmup) samples.push(at - startedAt);
     }
   } finally {
@@ -95,16 +117,27 @@ async function followLatencies(log: RunEventLog, events: readonly LoggedEvent[],
   return samples;
 }
 
-async function measureStore(name: string, log: RunEventLog, events: readonly LoggedEvent[], options: EventLogOptions): Promise<EventLogStoreRow> {
+async function measureStore(
+  name: string,
+  log: RunEventLog,
+  events: readonly LoggedEvent[],
+  options: EventLogOptions,
+): Promise<EventLogStoreRow> {
   const run = freshRun();
   await store(log, run, events, options.appendBatch);
   await replayLog(log, run, events.length, options.pageSize); // warm-up
   const replays: number[] = [];
-  for (let i = 0; i < options.replays; i++) replays.push(await replayLog(log, run, events.length, options.pageSize));
+  for (let i = 0; i < options.replays; i++)
+    replays.push(await replayLog(log, run, events.length, options.pageSize));
   const replayMs = summarize(replays).p50;
   const timedEvents = events.slice(0, options.followWarmup + options.followSamples);
   const follow = summarize(await followLatencies(log, timedEvents, options.followWarmup));
-  return { store: name, replayEventsPerSecond: events.length / (replayMs / 1000), replayMs, follow };
+  return {
+    store: name,
+    replayEventsPerSecond: events.length / (replayMs / 1000),
+    replayMs,
+    follow,
+  };
 }
 
 async function usedMemory(probe: Redis): Promise<number> {
@@ -114,13 +147,23 @@ async function usedMemory(probe: Redis): Promise<number> {
 }
 
 /** What one stored run of `events` costs in Redis, on a server holding nothing else. */
-async function measureMemory(log: RunEventLog, probe: Redis, events: readonly LoggedEvent[], batch: number): Promise<EventLogMemory> {
+async function measureMemory(
+  log: RunEventLog,
+  probe: Redis,
+  events: readonly LoggedEvent[],
+  batch: number,
+): Promise<EventLogMemory> {
   const run = freshRun();
   const before = await usedMemory(probe);
   await store(log, run, events, batch);
   const after = await usedMemory(probe);
-  const keyBytes = Number(await probe.call('MEMORY', 'USAGE', new RedisLogWire(KEY_PREFIX).logKey(run), 'SAMPLES', '0'));
-  const jsonBytes = events.reduce((sum, { event }) => sum + Buffer.byteLength(JSON.stringify(event)), 0);
+  const keyBytes = Number(
+    await probe.call('MEMORY', 'USAGE', new RedisLogWire(KEY_PREFIX).logKey(run), 'SAMPLES', '0'),
+  );
+  const jsonBytes = events.reduce(
+    (sum, { event }) => sum + Buffer.byteLength(JSON.stringify(event)),
+    0,
+  );
   const deltas = events.filter(({ event }) => event.type === EventType.TEXT_MESSAGE_CONTENT).length;
   const count = events.length;
   return {
@@ -140,12 +183,18 @@ export async function measureEventLog(options: EventLogOptions): Promise<EventLo
   const events = agUiRun(freshRun(), options.events);
   return withRedisServer((redis) =>
     withRedisClient(redis.url, async (probe) => {
-      const log = new RedisRunEventLog({ url: redis.url, keyPrefix: KEY_PREFIX, logger: SILENT_LOGGER });
+      const log = new RedisRunEventLog({
+        url: redis.url,
+        keyPrefix: KEY_PREFIX,
+        logger: SILENT_LOGGER,
+      });
       try {
         await log.connect();
         const memory = await measureMemory(log, probe, events, options.appendBatch);
         const rows = [await measureStore('RedisRunEventLog', log, events, options)];
-        rows.push(await measureStore('InMemoryRunEventLog', new InMemoryRunEventLog(), events, options));
+        rows.push(
+          await measureStore('InMemoryRunEventLog', new InMemoryRunEventLog(), events, options),
+        );
         return { options, memory, rows };
       } finally {
         await log.close();
@@ -160,16 +209,36 @@ const bytes = (value: number) => `${value.toFixed(0)} B`;
 export function eventLogReport(result: EventLogResult): string {
   const { options, memory, rows } = result;
   const memoryTable = renderTable(
-    [{ heading: 'per retained event' }, { heading: 'bytes', align: 'right' }, { heading: 'x JSON', align: 'right' }],
+    [
+      { heading: 'per retained event' },
+      { heading: 'bytes', align: 'right' },
+      { heading: 'x JSON', align: 'right' },
+    ],
     [
       ['event JSON', bytes(memory.jsonBytesPerEvent), '1.00'],
-      ['MEMORY USAGE key / events', bytes(memory.keyBytesPerEvent), (memory.keyBytesPerEvent / memory.jsonBytesPerEvent).toFixed(2)],
-      ['used_memory delta / events', bytes(memory.usedMemoryBytesPerEvent), (memory.usedMemoryBytesPerEvent / memory.jsonBytesPerEvent).toFixed(2)],
+      [
+        'MEMORY USAGE key / events',
+        bytes(memory.keyBytesPerEvent),
+        (memory.keyBytesPerEvent / memory.jsonBytesPerEvent).toFixed(2),
+      ],
+      [
+        'used_memory delta / events',
+        bytes(memory.usedMemoryBytesPerEvent),
+        (memory.usedMemoryBytesPerEvent / memory.jsonBytesPerEvent).toFixed(2),
+      ],
     ],
   );
   const replayTable = renderTable(
-    [{ heading: 'store' }, { heading: 'replay p50', align: 'right' }, { heading: 'events/s p50', align: 'right' }],
-    rows.map((r) => [r.store, formatMs(r.replayMs), Math.round(r.replayEventsPerSecond).toLocaleString('en-US')]),
+    [
+      { heading: 'store' },
+      { heading: 'replay p50', align: 'right' },
+      { heading: 'events/s p50', align: 'right' },
+    ],
+    rows.map((r) => [
+      r.store,
+      formatMs(r.replayMs),
+      Math.round(r.replayEventsPerSecond).toLocaleString('en-US'),
+    ]),
   );
   const followTable = renderTable(
     [
@@ -179,7 +248,13 @@ export function eventLogReport(result: EventLogResult): string {
       { heading: 'p99', align: 'right' },
       { heading: 'max', align: 'right' },
     ],
-    rows.map((r) => [r.store, String(r.follow.count), formatMs(r.follow.p50, 3), formatMs(r.follow.p99, 3), formatMs(r.follow.max, 3)]),
+    rows.map((r) => [
+      r.store,
+      String(r.follow.count),
+      formatMs(r.follow.p50, 3),
+      formatMs(r.follow.p99, 3),
+      formatMs(r.follow.max, 3),
+    ]),
   );
   const redisFollow = rows.find((r) => r.store === 'RedisRunEventLog')?.follow.p50 ?? NaN;
   return [

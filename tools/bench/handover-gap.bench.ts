@@ -2,7 +2,11 @@ import { withPostgresAndRedis } from './bench-services';
 import { benchIdentity } from './bench-identity';
 import { formatMs, summarize, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';
-import { followAcrossInterruption, type ContinuedRun, type ContinuedRunClient } from './continued-run-client';
+import {
+  followAcrossInterruption,
+  type ContinuedRun,
+  type ContinuedRunClient,
+} from './continued-run-client';
 import { InstancePair } from './instance-pair';
 import { newThreadInput } from './run-stream-client';
 import { idSequenceProblem } from './run-id-audit';
@@ -57,16 +61,26 @@ export interface HandoverGapResult {
 }
 
 /** What went wrong with one client's run, or undefined. */
-function runProblem(run: ContinuedRun, expectedEnding: 'handover' | 'interrupted'): string | undefined {
+function runProblem(
+  run: ContinuedRun,
+  expectedEnding: 'handover' | 'interrupted',
+): string | undefined {
   const at = `${run.threadId}:`;
-  if (run.firstEnding !== expectedEnding) return `${at} first connection ended by ${run.firstEnding ?? 'nothing'}, expected ${expectedEnding}`;
+  if (run.firstEnding !== expectedEnding)
+    return `${at} first connection ended by ${run.firstEnding ?? 'nothing'}, expected ${expectedEnding}`;
   if (run.errors.length) return `${at} ${run.errors.join('; ')}`;
-  if (run.terminal?.type !== 'RUN_FINISHED') return `${at} continuation ended with ${run.terminal ? JSON.stringify(run.terminal) : 'no terminal event'}`;
+  if (run.terminal?.type !== 'RUN_FINISHED')
+    return `${at} continuation ended with ${run.terminal ? JSON.stringify(run.terminal) : 'no terminal event'}`;
   const ids = idSequenceProblem(run.ids);
   return ids ? `${at} ${ids}` : undefined;
 }
 
-async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, redis: RedisServer, options: HandoverGapOptions): Promise<HandoverGapRow> {
+async function measureMode(
+  mode: 'auto' | 'client',
+  postgres: PostgresServer,
+  redis: RedisServer,
+  options: HandoverGapOptions,
+): Promise<HandoverGapRow> {
   const { env, token } = benchIdentity();
   const pair = await InstancePair.start(postgres, redis, `handover_${mode}`, {
     ...env,
@@ -84,7 +98,8 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
       clients.push(followAcrossInterruption(pair.holder, pair.survivor, token, input));
     }
     await waitUntil(
-      async () => (clients.every((c) => c.toolResults >= options.toolResultsBeforeSignal) ? true : undefined),
+      async () =>
+        clients.every((c) => c.toolResults >= options.toolResultsBeforeSignal) ? true : undefined,
       `every run to have ${options.toolResultsBeforeSignal} tool result(s)`,
       options.progressTimeoutMs,
       5,
@@ -94,13 +109,26 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
     const { endings: runs, inTime } = await endingsWithin(clients, options.completionTimeoutMs);
 
     const expected = mode === 'auto' ? 'handover' : 'interrupted';
-    const problems = runs.map((run) => runProblem(run, expected)).filter((p): p is string => p !== undefined);
-    if (!inTime) problems.unshift(`not every run ended within ${options.completionTimeoutMs} ms of the signal`);
+    const problems = runs
+      .map((run) => runProblem(run, expected))
+      .filter((p): p is string => p !== undefined);
+    if (!inTime)
+      problems.unshift(
+        `not every run ended within ${options.completionTimeoutMs} ms of the signal`,
+      );
     const exitWrong = exitProblem('the holder', signalled, deadlineMs, pair.holder);
     if (exitWrong) problems.push(exitWrong);
     const good = runs.filter((run) => !runProblem(run, expected));
     const baselineSamples =
-      mode === 'client' && inTime ? await firstEventLatencies(pair.survivor, token, options.runs, 'gap-baseline', options.completionTimeoutMs) : undefined;
+      mode === 'client' && inTime
+        ? await firstEventLatencies(
+            pair.survivor,
+            token,
+            options.runs,
+            'gap-baseline',
+            options.completionTimeoutMs,
+          )
+        : undefined;
     const gapSamples = good.map((run) => run.gapMs ?? NaN);
     return {
       mode,
@@ -128,7 +156,10 @@ async function measureMode(mode: 'auto' | 'client', postgres: PostgresServer, re
 export function measureHandoverGap(options: HandoverGapOptions): Promise<HandoverGapResult> {
   return withPostgresAndRedis(async (postgres, redis) => ({
     options,
-    rows: [await measureMode('auto', postgres, redis, options), await measureMode('client', postgres, redis, options)],
+    rows: [
+      await measureMode('auto', postgres, redis, options),
+      await measureMode('client', postgres, redis, options),
+    ],
   }));
 }
 
@@ -146,7 +177,19 @@ export function handoverGapReport(result: HandoverGapResult): string {
     how: string,
     gap: Summary | undefined,
     cells: { runs: string; interrupted: string; completed: string; exit: string; code: string },
-  ) => [mode, how, cells.runs, cells.interrupted, cells.completed, ms(gap?.p50), ms(gap?.p99), ms(gap?.max), String(gap?.count ?? 0), cells.exit, cells.code];
+  ) => [
+    mode,
+    how,
+    cells.runs,
+    cells.interrupted,
+    cells.completed,
+    ms(gap?.p50),
+    ms(gap?.p99),
+    ms(gap?.max),
+    String(gap?.count ?? 0),
+    cells.exit,
+    cells.code,
+  ];
   const baseline = rows.find((r) => r.baseline)?.baseline;
   const table = renderTable(
     [

@@ -3,7 +3,10 @@ import { performance } from 'node:perf_hooks';
 // the runtime and the registry are internals, not part of its public entry.
 import type { AgentHook } from '../../packages/nest-agent-graceful-shutdown/src/agent/agent-hook.interface';
 import { StopReason } from '../../packages/nest-agent-graceful-shutdown/src/agent/stop-reason';
-import { GracefulShutdownHook, type RunFinalizer } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/graceful-shutdown.hook';
+import {
+  GracefulShutdownHook,
+  type RunFinalizer,
+} from '../../packages/nest-agent-graceful-shutdown/src/shutdown/graceful-shutdown.hook';
 import { ShutdownCoordinator } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/shutdown-coordinator.service';
 import { InProcessSignalBus } from '../../packages/nest-agent-graceful-shutdown/src/signals/in-process-signal-bus';
 import { AgentRuntime } from '../../packages/nest-agent-graceful-shutdown/src/runtime/agent-runtime';
@@ -13,7 +16,13 @@ import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown
 import { summarize } from './bench-stats';
 import { formatMicros, renderTable } from './bench-table';
 import { interleavedSamples, type InterleavedRuns } from './interleaved-samples';
-import { NOOP_HISTORY, hookEventsPerRun, noopAgent, noopCheckpointer, noopEmit } from './noop-agent';
+import {
+  NOOP_HISTORY,
+  hookEventsPerRun,
+  noopAgent,
+  noopCheckpointer,
+  noopEmit,
+} from './noop-agent';
 
 /** How much work the hook-overhead benchmark does: runs and warm-up runs per variant, and tool rounds per run. */
 export interface HookOverheadOptions extends InterleavedRuns {
@@ -47,7 +56,10 @@ function moduleHooks(): { make: HookFactory; registry: InFlightRunRegistry } {
   const coordinator = new ShutdownCoordinator(resolveShutdownOptions({}), registry);
   const signals = new InProcessSignalBus();
   const finalizer: RunFinalizer = { finalize: async () => undefined };
-  return { make: () => [new GracefulShutdownHook({ registry, coordinator, signals, finalizer })], registry };
+  return {
+    make: () => [new GracefulShutdownHook({ registry, coordinator, signals, finalizer })],
+    registry,
+  };
 }
 
 /**
@@ -55,7 +67,9 @@ function moduleHooks(): { make: HookFactory; registry: InFlightRunRegistry } {
  * goes first on each repetition so drift in machine load hits both alike, and reports
  * medians because other work on the machine makes the mean meaningless.
  */
-export async function measureHookOverhead(options: HookOverheadOptions): Promise<HookOverheadResult> {
+export async function measureHookOverhead(
+  options: HookOverheadOptions,
+): Promise<HookOverheadResult> {
   const runtime = new AgentRuntime(noopAgent(options.iterations));
   const installed = moduleHooks();
   let sequence = 0;
@@ -69,20 +83,31 @@ export async function measureHookOverhead(options: HookOverheadOptions): Promise
     );
     const elapsedMs = performance.now() - started;
     if (outcome.stopReason !== StopReason.Completed) {
-      throw new Error(`benchmark run ended with ${outcome.stopReason} instead of completed: ${outcome.error?.message ?? ''}`);
+      throw new Error(
+        `benchmark run ended with ${outcome.stopReason} instead of completed: ${outcome.error?.message ?? ''}`,
+      );
     }
     return elapsedMs * 1000;
   };
 
-  const samples = await interleavedSamples([() => timeOne(() => []), () => timeOne(installed.make)], options);
-  if (installed.registry.size !== 0) throw new Error(`${installed.registry.size} benchmark runs were left registered in flight`);
+  const samples = await interleavedSamples(
+    [() => timeOne(() => []), () => timeOne(installed.make)],
+    options,
+  );
+  if (installed.registry.size !== 0)
+    throw new Error(`${installed.registry.size} benchmark runs were left registered in flight`);
 
   const eventsPerRun = hookEventsPerRun(options.iterations);
   const timings = (values: number[]): VariantTimings => {
     const { p50, p90 } = summarize(values);
     return { medianRunMicros: p50, p90RunMicros: p90, medianEventMicros: p50 / eventsPerRun };
   };
-  return { options, eventsPerRun, withoutHooks: timings(samples[0]), withModuleHooks: timings(samples[1]) };
+  return {
+    options,
+    eventsPerRun,
+    withoutHooks: timings(samples[0]),
+    withModuleHooks: timings(samples[1]),
+  };
 }
 
 /** The result as a table plus the two derived figures: ratio and absolute overhead per event. */

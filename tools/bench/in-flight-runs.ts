@@ -1,4 +1,9 @@
-import { newThreadInput, openRunStream, type RunStream, type RunStreamResult } from './run-stream-client';
+import {
+  newThreadInput,
+  openRunStream,
+  type RunStream,
+  type RunStreamResult,
+} from './run-stream-client';
 import type { SpawnedService } from './spawned-service';
 import { messageOf } from './bench-stats';
 import { waitUntil } from './wait-until';
@@ -16,7 +21,8 @@ export interface InFlightRuns {
 
 /** Reads `details.shutdown.inFlightRuns` from a terminus readiness body. */
 function inFlightRuns(body: unknown): number | undefined {
-  const value = (body as { details?: { shutdown?: { inFlightRuns?: unknown } } } | undefined)?.details?.shutdown?.inFlightRuns;
+  const value = (body as { details?: { shutdown?: { inFlightRuns?: unknown } } } | undefined)
+    ?.details?.shutdown?.inFlightRuns;
   return typeof value === 'number' ? value : undefined;
 }
 
@@ -25,12 +31,24 @@ function inFlightRuns(body: unknown): number | undefined {
  * service reports them all in flight. Fails, aborting the streams, if that takes longer than
  * `timeoutMs` or if any stream ended first: a run that ended before the signal voids the measurement.
  */
-export async function putRunsInFlight(service: SpawnedService, token: string, runs: number, threadPrefix: string, timeoutMs: number): Promise<InFlightRuns> {
+export async function putRunsInFlight(
+  service: SpawnedService,
+  token: string,
+  runs: number,
+  threadPrefix: string,
+  timeoutMs: number,
+): Promise<InFlightRuns> {
   const streams: RunStream[] = [];
   let ended: RunStreamResult | undefined;
   try {
     for (let i = 0; i < runs; i++) {
-      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'), START_RETRIES);
+      const stream = openRunStream(
+        service.baseUrl,
+        service.agent,
+        token,
+        newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'),
+        START_RETRIES,
+      );
       void stream.done.then((result) => (ended ??= result));
       streams.push(stream);
     }
@@ -71,7 +89,13 @@ export async function addRunsInFlight(
   for (let start = range.from; start < range.to; start += range.waveSize) {
     const end = Math.min(range.to, start + range.waveSize);
     for (let i = start; i < end; i++) {
-      const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'), START_RETRIES);
+      const stream = openRunStream(
+        service.baseUrl,
+        service.agent,
+        token,
+        newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work'),
+        START_RETRIES,
+      );
       void stream.done.then((result) => (ended ??= result));
       streams.push(stream);
     }

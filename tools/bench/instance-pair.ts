@@ -37,7 +37,13 @@ export class InstancePair {
    * Creates the database `database` on `postgres`, then starts both instances (only the holder
    * with `withSurvivor` false) with `env` plus `DATABASE_URL` and `REDIS_URL`; each waits until it is ready.
    */
-  static async start(postgres: PostgresServer, redis: RedisServer, database: string, env: Record<string, string>, withSurvivor = true): Promise<InstancePair> {
+  static async start(
+    postgres: PostgresServer,
+    redis: RedisServer,
+    database: string,
+    env: Record<string, string>,
+    withSurvivor = true,
+  ): Promise<InstancePair> {
     const databaseUrl = await postgres.createDatabase(database);
     const shared = { ...env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
     const survivorLog: TimedLogLine[] = [];
@@ -48,7 +54,9 @@ export class InstancePair {
     // One after the other: both migrate at boot, and a failed start must not leave the other running.
     const holder = await SpawnedService.start(shared);
     try {
-      const survivor = withSurvivor ? await SpawnedService.start(shared, undefined, keep) : undefined;
+      const survivor = withSurvivor
+        ? await SpawnedService.start(shared, undefined, keep)
+        : undefined;
       return new InstancePair(holder, survivor, survivorLog, databaseUrl);
     } catch (error) {
       await holder.dispose();

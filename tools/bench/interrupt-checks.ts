@@ -4,14 +4,21 @@ import type { TerminalEvent } from './timed-run-stream';
  * What is wrong with how a run replaced by `newRunId` (`multitask=interrupt`) ended: anything
  * but `RUN_ERROR` `RUN_REPLACED` naming the new run is a failure of the section, not a number.
  */
-export function replacedRunProblems(terminal: TerminalEvent | undefined, newRunId: string): string[] {
+export function replacedRunProblems(
+  terminal: TerminalEvent | undefined,
+  newRunId: string,
+): string[] {
   if (!terminal) return ['the replaced run ended without a terminal event'];
   const problems: string[] = [];
   if (terminal.type !== 'RUN_ERROR' || terminal.code !== 'RUN_REPLACED') {
-    problems.push(`the replaced run ended ${terminal.type}${terminal.code ? ` ${terminal.code}` : ''}, not RUN_ERROR RUN_REPLACED`);
+    problems.push(
+      `the replaced run ended ${terminal.type}${terminal.code ? ` ${terminal.code}` : ''}, not RUN_ERROR RUN_REPLACED`,
+    );
   }
   if (terminal.replacedBy?.runId !== newRunId || terminal.replacedBy.multitask !== 'interrupt') {
-    problems.push(`the replaced run names ${JSON.stringify(terminal.replacedBy ?? null)}, not ${newRunId} by interrupt`);
+    problems.push(
+      `the replaced run names ${JSON.stringify(terminal.replacedBy ?? null)}, not ${newRunId} by interrupt`,
+    );
   }
   return problems;
 }

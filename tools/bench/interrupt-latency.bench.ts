@@ -47,7 +47,13 @@ export interface InterruptLatencyResult {
 const CASES: readonly InterruptCase[] = ['same instance', 'other instance', 'none'];
 
 /** Every case's samples on one pair of instances, the cases interleaved (rotated each repetition). */
-async function measurePair(signals: InterruptSignals, a: SpawnedService, b: SpawnedService, token: string, options: InterruptLatencyOptions) {
+async function measurePair(
+  signals: InterruptSignals,
+  a: SpawnedService,
+  b: SpawnedService,
+  token: string,
+  options: InterruptLatencyOptions,
+) {
   const started = new Map<InterruptCase, number[]>(CASES.map((c) => [c, []]));
   const replaced = new Map<InterruptCase, number[]>(CASES.map((c) => [c, []]));
   const problems: string[] = [];
@@ -57,7 +63,13 @@ async function measurePair(signals: InterruptSignals, a: SpawnedService, b: Spaw
       const sample: StartSample & { replacedMs?: number } =
         activeRun === 'none'
           ? await newRunStart(a, token, threadId, options.eventTimeoutMs)
-          : await interruptSample(a, activeRun === 'same instance' ? a : b, token, threadId, options.eventTimeoutMs);
+          : await interruptSample(
+              a,
+              activeRun === 'same instance' ? a : b,
+              token,
+              threadId,
+              options.eventTimeoutMs,
+            );
       problems.push(...sample.problems.map((problem) => `${signals}, ${threadId}: ${problem}`));
       if (i < options.warmupRuns) continue;
       started.get(activeRun)!.push(sample.startedMs);
@@ -66,7 +78,12 @@ async function measurePair(signals: InterruptSignals, a: SpawnedService, b: Spaw
   }
   const rows = CASES.map((activeRun): InterruptLatencyRow => {
     const replacedSamples = replaced.get(activeRun)!;
-    return { signals, activeRun, started: summarize(started.get(activeRun)!), ...(replacedSamples.length ? { replaced: summarize(replacedSamples) } : {}) };
+    return {
+      signals,
+      activeRun,
+      started: summarize(started.get(activeRun)!),
+      ...(replacedSamples.length ? { replaced: summarize(replacedSamples) } : {}),
+    };
   });
   return { rows, problems };
 }
@@ -76,9 +93,15 @@ async function measurePair(signals: InterruptSignals, a: SpawnedService, b: Spaw
  * per sample a run on instance A on a fresh thread, and at its first tool call a new run on that
  * thread with `multitask=interrupt` sent to A or to B; beside them the floor, a new thread's run.
  */
-export async function measureInterruptLatency(options: InterruptLatencyOptions): Promise<InterruptLatencyResult> {
+export async function measureInterruptLatency(
+  options: InterruptLatencyOptions,
+): Promise<InterruptLatencyResult> {
   const { env, token } = benchIdentity();
-  const demo = { DEMO_STEPS: String(options.steps), DEMO_TOOL_MS: String(options.toolMs), DEMO_REASONING_MS: String(options.reasoningMs) };
+  const demo = {
+    DEMO_STEPS: String(options.steps),
+    DEMO_TOOL_MS: String(options.toolMs),
+    DEMO_REASONING_MS: String(options.reasoningMs),
+  };
   return withPostgresAndRedis(async (postgres, redis) => {
     const rows: InterruptLatencyRow[] = [];
     const problems: string[] = [];
@@ -88,8 +111,9 @@ export async function measureInterruptLatency(options: InterruptLatencyOptions):
     ];
     for (const backend of backends) {
       const databaseUrl = await postgres.createDatabase(`interrupt_${backend.signals}`);
-      const measured = await withTwoInstances({ ...env, ...demo, ...backend.env, DATABASE_URL: databaseUrl }, (a, b) =>
-        measurePair(backend.signals, a, b, token, options),
+      const measured = await withTwoInstances(
+        { ...env, ...demo, ...backend.env, DATABASE_URL: databaseUrl },
+        (a, b) => measurePair(backend.signals, a, b, token, options),
       );
       rows.push(...measured.rows);
       problems.push(...measured.problems);
@@ -102,7 +126,8 @@ export async function measureInterruptLatency(options: InterruptLatencyOptions):
 export function interruptLatencyReport(result: InterruptLatencyResult): string {
   const { options } = result;
   const right = (heading: string) => ({ heading, align: 'right' as const });
-  const three = (s: Summary | undefined) => (s ? [formatMs(s.p50, 1), formatMs(s.p95, 1), formatMs(s.max, 1)] : ['-', '-', '-']);
+  const three = (s: Summary | undefined) =>
+    s ? [formatMs(s.p50, 1), formatMs(s.p95, 1), formatMs(s.max, 1)] : ['-', '-', '-'];
   const table = renderTable(
     [
       { heading: 'signals' },
@@ -132,6 +157,8 @@ export function interruptLatencyReport(result: InterruptLatencyResult): string {
     `    ones, cases interleaved; demo agent ${options.steps} steps, ${options.reasoningMs} ms reasoning, ${options.toolMs} ms tools`,
     '',
     table,
-    ...(result.problems.length ? ['', ...result.problems.map((problem) => `FAILED: ${problem}`)] : []),
+    ...(result.problems.length
+      ? ['', ...result.problems.map((problem) => `FAILED: ${problem}`)]
+      : []),
   ].join('\n');
 }

@@ -21,10 +21,21 @@ const FIRST_RUN = 'run-1';
 const NEW_RUN = 'run-2';
 
 /** Stops a measured run once timed, so runs do not pile up on the instances between samples. */
-async function stopRun(service: SpawnedService, token: string, threadId: string, runId: string): Promise<string[]> {
+async function stopRun(
+  service: SpawnedService,
+  token: string,
+  threadId: string,
+  runId: string,
+): Promise<string[]> {
   const path = `/v1/runs/${threadId}/cancel?runId=${runId}&waitMs=10000`;
-  const answer = await sendRequest(service.baseUrl, { method: 'POST', path, headers: { authorization: `Bearer ${token}` } }, service.agent);
-  return answer.status === 200 ? [] : [`stopping the new run answered ${answer.status}${answer.code ? ` ${answer.code}` : ''}`];
+  const answer = await sendRequest(
+    service.baseUrl,
+    { method: 'POST', path, headers: { authorization: `Bearer ${token}` } },
+    service.agent,
+  );
+  return answer.status === 200
+    ? []
+    : [`stopping the new run answered ${answer.status}${answer.code ? ` ${answer.code}` : ''}`];
 }
 
 /**
@@ -45,11 +56,26 @@ export async function interruptSample(
   let second: TimedRunStream | undefined;
   try {
     await first.arrival('TOOL_CALL_START', timeoutMs);
-    const secondInput = { ...firstInput, runId: NEW_RUN, messages: [firstMessage, { id: `${threadId}-user-2`, role: 'user', content: 'instead' }] };
+    const secondInput = {
+      ...firstInput,
+      runId: NEW_RUN,
+      messages: [firstMessage, { id: `${threadId}-user-2`, role: 'user', content: 'instead' }],
+    };
     const sentAt = performance.now();
-    second = new TimedRunStream(`${target.baseUrl}/v1/runs?multitask=interrupt`, target.agent, token, secondInput);
-    const [replacedAt, startedAt] = await Promise.all([first.arrival(TERMINAL, timeoutMs), second.arrival('RUN_STARTED', timeoutMs)]);
-    const problems = [...replacedRunProblems(first.terminal, NEW_RUN), ...(await stopRun(target, token, threadId, NEW_RUN))];
+    second = new TimedRunStream(
+      `${target.baseUrl}/v1/runs?multitask=interrupt`,
+      target.agent,
+      token,
+      secondInput,
+    );
+    const [replacedAt, startedAt] = await Promise.all([
+      first.arrival(TERMINAL, timeoutMs),
+      second.arrival('RUN_STARTED', timeoutMs),
+    ]);
+    const problems = [
+      ...replacedRunProblems(first.terminal, NEW_RUN),
+      ...(await stopRun(target, token, threadId, NEW_RUN)),
+    ];
     return { replacedMs: replacedAt - sentAt, startedMs: startedAt - sentAt, problems };
   } finally {
     first.abort();
@@ -58,12 +84,25 @@ export async function interruptSample(
 }
 
 /** The floor: milliseconds from a new run's request on a fresh thread (no active run) to its `RUN_STARTED`. */
-export async function newRunStart(service: SpawnedService, token: string, threadId: string, timeoutMs: number): Promise<StartSample> {
+export async function newRunStart(
+  service: SpawnedService,
+  token: string,
+  threadId: string,
+  timeoutMs: number,
+): Promise<StartSample> {
   const sentAt = performance.now();
-  const run = new TimedRunStream(`${service.baseUrl}/v1/runs`, service.agent, token, newThreadInput(threadId, FIRST_RUN, 'work'));
+  const run = new TimedRunStream(
+    `${service.baseUrl}/v1/runs`,
+    service.agent,
+    token,
+    newThreadInput(threadId, FIRST_RUN, 'work'),
+  );
   try {
     const startedAt = await run.arrival('RUN_STARTED', timeoutMs);
-    return { startedMs: startedAt - sentAt, problems: await stopRun(service, token, threadId, FIRST_RUN) };
+    return {
+      startedMs: startedAt - sentAt,
+      problems: await stopRun(service, token, threadId, FIRST_RUN),
+    };
   } finally {
     run.abort();
   }

@@ -48,7 +48,13 @@ export interface JoinReplayResult {
 const PRODUCE_ATTEMPTS = 3;
 
 /** Milliseconds from the join request to the run's terminal event; throws unless ids 1…`events` arrived once each. */
-async function timeJoin(service: SpawnedService, token: string, run: { threadId: string; runId: string }, events: number, timeoutMs: number): Promise<number> {
+async function timeJoin(
+  service: SpawnedService,
+  token: string,
+  run: { threadId: string; runId: string },
+  events: number,
+  timeoutMs: number,
+): Promise<number> {
   const ids: number[] = [];
   let terminalAt: number | undefined;
   const sentAt = performance.now();
@@ -64,18 +70,33 @@ async function timeJoin(service: SpawnedService, token: string, run: { threadId:
   const end = await withDeadline(request.done, timeoutMs, undefined);
   if (!end) request.abort();
   if (end?.error) throw new Error(`join: ${end.error}`);
-  const problem = idSequenceProblem(ids) ?? (ids.length === events ? undefined : `${ids.length} of ${events} events`);
-  if (terminalAt === undefined || problem) throw new Error(`join: ${problem ?? `no terminal event within ${timeoutMs} ms`}`);
+  const problem =
+    idSequenceProblem(ids) ??
+    (ids.length === events ? undefined : `${ids.length} of ${events} events`);
+  if (terminalAt === undefined || problem)
+    throw new Error(`join: ${problem ?? `no terminal event within ${timeoutMs} ms`}`);
   return terminalAt - sentAt;
 }
 
 /** Runs the demo agent to the end on `service`; the number of events its stream had. */
-async function produceRun(service: SpawnedService, token: string, run: { threadId: string; runId: string }, timeoutMs: number): Promise<number> {
-  const stream = openRunStream(service.baseUrl, service.agent, token, newThreadInput(run.threadId, run.runId, 'work'));
+async function produceRun(
+  service: SpawnedService,
+  token: string,
+  run: { threadId: string; runId: string },
+  timeoutMs: number,
+): Promise<number> {
+  const stream = openRunStream(
+    service.baseUrl,
+    service.agent,
+    token,
+    newThreadInput(run.threadId, run.runId, 'work'),
+  );
   const result = await withDeadline(stream.done, timeoutMs, undefined);
   if (!result) stream.abort();
   if (result?.terminal?.type !== 'RUN_FINISHED')
-    throw new Error(`producing the run: ${result ? JSON.stringify(result) : `not finished within ${timeoutMs} ms`}`);
+    throw new Error(
+      `producing the run: ${result ? JSON.stringify(result) : `not finished within ${timeoutMs} ms`}`,
+    );
   return result.events;
 }
 
@@ -92,14 +113,22 @@ async function measureLog(
   const { env: identity, token } = benchIdentity();
   const run = { threadId: 'join-replay', runId: 'run-1' };
   for (let steps = options.steps, attempt = 1; ; attempt++) {
-    const service = await SpawnedService.start({ ...identity, ...env, DEMO_STEPS: String(steps), DEMO_REASONING_MS: '0', DEMO_TOOL_MS: '0' });
+    const service = await SpawnedService.start({
+      ...identity,
+      ...env,
+      DEMO_STEPS: String(steps),
+      DEMO_REASONING_MS: '0',
+      DEMO_TOOL_MS: '0',
+    });
     try {
       const producedAt = performance.now();
       const events = await produceRun(service, token, run, options.produceTimeoutMs);
       const produceMs = performance.now() - producedAt;
       if (events < options.events) {
         if (attempt === PRODUCE_ATTEMPTS)
-          throw new Error(`${PRODUCE_ATTEMPTS} runs, the last with DEMO_STEPS=${steps}, had fewer than ${options.events} events`);
+          throw new Error(
+            `${PRODUCE_ATTEMPTS} runs, the last with DEMO_STEPS=${steps}, had fewer than ${options.events} events`,
+          );
         steps = Math.ceil((steps * options.events) / events) + 1;
         continue;
       }
@@ -128,18 +157,29 @@ async function measureLog(
 
 /** The SQLite log (no `REDIS_URL`), then the Redis log (PostgreSQL + Redis), one service each. */
 export async function measureJoinReplay(options: JoinReplayOptions): Promise<JoinReplayResult> {
-  const sqlite = await measureLog('SQLite (agent_run_events)', {}, (service) => openSqliteRunLog(service.databaseFile), options);
+  const sqlite = await measureLog(
+    'SQLite (agent_run_events)',
+    {},
+    (service) => openSqliteRunLog(service.databaseFile),
+    options,
+  );
   const redis = await withPostgresAndRedis((postgres, server) =>
     postgres
       .createDatabase('join_replay')
       .then((url) =>
-        measureLog('Redis Streams (DATABASE_URL + REDIS_URL)', { DATABASE_URL: url, REDIS_URL: server.url }, () => openRedisRunLog(server.url), options),
+        measureLog(
+          'Redis Streams (DATABASE_URL + REDIS_URL)',
+          { DATABASE_URL: url, REDIS_URL: server.url },
+          () => openRedisRunLog(server.url),
+          options,
+        ),
       ),
   );
   return { options, rows: [sqlite, redis] };
 }
 
-const perSecond = (events: number, ms: number) => Math.round(events / (ms / 1000)).toLocaleString('en-US');
+const perSecond = (events: number, ms: number) =>
+  Math.round(events / (ms / 1000)).toLocaleString('en-US');
 
 /** Per log: the join's time and throughput beside the raw read of the same log. */
 export function joinReplayReport(result: JoinReplayResult): string {

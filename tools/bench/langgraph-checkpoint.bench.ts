@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { emptyCheckpoint, type BaseCheckpointSaver, type Checkpoint, type CheckpointMetadata } from '@langchain/langgraph';
+import {
+  emptyCheckpoint,
+  type BaseCheckpointSaver,
+  type Checkpoint,
+  type CheckpointMetadata,
+} from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmSessionStore } from 'nest-agent-graceful-shutdown/store';
+import {
+  SESSION_ENTITIES,
+  SESSION_MIGRATIONS,
+  TypeOrmSessionStore,
+} from 'nest-agent-graceful-shutdown/store';
 // The handle and the LangGraph adapter's checkpointer measured straight from the package's source.
 import type { AgentMessage } from '../../packages/nest-agent-graceful-shutdown/src/agent/agent-message';
 import { RunControl } from '../../packages/nest-agent-graceful-shutdown/src/agent/run-control';
@@ -54,11 +63,16 @@ const SYSTEM = 'You are a careful analyst. Look figures up with the tools before
 const USER = 'How did the regions do this quarter?';
 const THOUGHT = 'Looking the figures up before answering. '.repeat(4);
 const ARGUMENTS = JSON.stringify({ query: 'quarterly revenue by region', limit: 20 });
-const RESULT = JSON.stringify({ rows: Array.from({ length: 20 }, (_, i) => ({ region: `region-${i}`, revenue: 1_000 + i })) });
+const RESULT = JSON.stringify({
+  rows: Array.from({ length: 20 }, (_, i) => ({ region: `region-${i}`, revenue: 1_000 + i })),
+});
 
 type Versions = Record<string, number>;
 /** One checkpointer's copy of a thread: the config of its latest checkpoint, and its samples. */
-type Lane = { saver: BaseCheckpointSaver; config: RunnableConfig } & Record<'put' | 'putWrites', number[]>;
+type Lane = { saver: BaseCheckpointSaver; config: RunnableConfig } & Record<
+  'put' | 'putWrites',
+  number[]
+>;
 /** A thread's messages channel, the version it is at, and one lane per checkpointer: the adapter's, then PostgresSaver's. */
 type Thread = { messages: BaseMessage[]; version: number; lanes: [Lane, Lane] };
 
@@ -73,38 +87,85 @@ function exchange(): AgentMessage[] {
 
 /** `size` messages: a system and a user message, then exchanges. */
 function history(size: number): AgentMessage[] {
-  const messages: AgentMessage[] = [SYSTEM, USER].map((content, i) => ({ id: randomUUID(), role: i === 0 ? 'system' : 'user', content }));
+  const messages: AgentMessage[] = [SYSTEM, USER].map((content, i) => ({
+    id: randomUUID(),
+    role: i === 0 ? 'system' : 'user',
+    content,
+  }));
   while (messages.length < size) messages.push(...exchange());
   return messages.slice(0, size);
 }
 
 /** The root checkpoint LangGraph puts after the tool node of a ReAct graph ran: messages and the edge back to the model changed. */
-function checkpointAfterTools(messages: BaseMessage[], version: number): { checkpoint: Checkpoint; newVersions: Versions } {
-  const channel_versions: Versions = { __start__: 2, messages: version, 'branch:to:agent': version, 'branch:to:tools': version - 1 };
+function checkpointAfterTools(
+  messages: BaseMessage[],
+  version: number,
+): { checkpoint: Checkpoint; newVersions: Versions } {
+  const channel_versions: Versions = {
+    __start__: 2,
+    messages: version,
+    'branch:to:agent': version,
+    'branch:to:tools': version - 1,
+  };
   const checkpoint: Checkpoint = {
     ...emptyCheckpoint(),
     channel_values: { messages, __pregel_tasks: [], 'branch:to:agent': null },
     channel_versions,
-    versions_seen: { __input__: {}, __start__: { __start__: 1 }, agent: { 'branch:to:agent': version - 2 }, tools: { 'branch:to:tools': version - 1 } },
+    versions_seen: {
+      __input__: {},
+      __start__: { __start__: 1 },
+      agent: { 'branch:to:agent': version - 2 },
+      tools: { 'branch:to:tools': version - 1 },
+    },
   };
   return { checkpoint, newVersions: { messages: version, 'branch:to:agent': version } };
 }
 
-const metadataAt = (version: number): CheckpointMetadata => ({ source: 'loop', step: version - 2, parents: {} });
+const metadataAt = (version: number): CheckpointMetadata => ({
+  source: 'loop',
+  step: version - 2,
+  parents: {},
+});
 
 /** A thread of `size` messages on both sides: a running session with the adapter's checkpointer, and PostgresSaver's first checkpoint. */
-async function buildThread(store: TypeOrmSessionStore, postgresSaver: PostgresSaver, size: number): Promise<Thread> {
+async function buildThread(
+  store: TypeOrmSessionStore,
+  postgresSaver: PostgresSaver,
+  size: number,
+): Promise<Thread> {
   const run = { threadId: randomUUID(), runId: 'run-1', runKey: randomUUID() };
   const stored = history(size);
-  await store.startRun({ ...run, ownerId: 'bench-user', instanceId: 'bench-instance', messages: stored });
+  await store.startRun({
+    ...run,
+    ownerId: 'bench-user',
+    instanceId: 'bench-instance',
+    messages: stored,
+  });
   const checkpointer = new StoreCheckpointer(store, run);
-  const handle = new DurableRunHandle({ ...run, history: stored, hooks: [], control: new RunControl(), checkpointer, emit: () => undefined });
+  const handle = new DurableRunHandle({
+    ...run,
+    history: stored,
+    hooks: [],
+    control: new RunControl(),
+    checkpointer,
+    emit: () => undefined,
+  });
   const config = { configurable: { thread_id: run.threadId, checkpoint_ns: '' } };
   const laneOf = (saver: BaseCheckpointSaver): Lane => ({ saver, config, put: [], putWrites: [] });
-  const thread: Thread = { messages: stored.map(toLangChain), version: 3, lanes: [laneOf(new HandleCheckpointer(handle, 'messages')), laneOf(postgresSaver)] };
+  const thread: Thread = {
+    messages: stored.map(toLangChain),
+    version: 3,
+    lanes: [laneOf(new HandleCheckpointer(handle, 'messages')), laneOf(postgresSaver)],
+  };
   const { checkpoint } = checkpointAfterTools(thread.messages, thread.version);
   const versions = checkpoint.channel_versions as Versions;
-  for (const lane of thread.lanes) lane.config = await lane.saver.put(lane.config, checkpoint, metadataAt(thread.version), versions);
+  for (const lane of thread.lanes)
+    lane.config = await lane.saver.put(
+      lane.config,
+      checkpoint,
+      metadataAt(thread.version),
+      versions,
+    );
   return thread;
 }
 
@@ -125,7 +186,9 @@ async function step(thread: Thread, order: readonly number[], timedStep: boolean
     const { checkpoint, newVersions } = checkpointAfterTools(thread.messages, thread.version);
     const taskId = randomUUID();
     const { ms: writesMs } = await timed(() => lane.saver.putWrites(lane.config, writes, taskId));
-    const { value: next, ms: putMs } = await timed(() => lane.saver.put(lane.config, checkpoint, metadataAt(thread.version), newVersions));
+    const { value: next, ms: putMs } = await timed(() =>
+      lane.saver.put(lane.config, checkpoint, metadataAt(thread.version), newVersions),
+    );
     lane.config = next;
     if (!timedStep) continue;
     lane.put.push(putMs);
@@ -138,20 +201,31 @@ async function step(thread: Thread, order: readonly number[], timedStep: boolean
  * tables in one database and PostgresSaver's tables in another, then runs the steps with the
  * sizes and the order of the two checkpointers interleaved, so drift hits all alike.
  */
-export async function measureLangGraphCheckpoint(options: LangGraphCheckpointOptions): Promise<LangGraphCheckpointResult> {
+export async function measureLangGraphCheckpoint(
+  options: LangGraphCheckpointOptions,
+): Promise<LangGraphCheckpointResult> {
   return withPostgresServer(async (server) => {
     const url = await server.createDatabase('bench_langgraph_session');
     // What `PostgresSaver.fromConnString` builds, with the pool at hand for VACUUM; it connects on first use.
-    const pool = new Pool({ connectionString: await server.createDatabase('bench_langgraph_saver') });
+    const pool = new Pool({
+      connectionString: await server.createDatabase('bench_langgraph_saver'),
+    });
     const postgresSaver = new PostgresSaver(pool);
-    const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
+    const dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      entities: SESSION_ENTITIES,
+      migrations: SESSION_MIGRATIONS,
+      migrationsRun: true,
+    });
     try {
       await dataSource.initialize();
       await postgresSaver.setup();
       const store = new TypeOrmSessionStore(dataSource);
       const threads = options.sizes.map((): Thread[] => []);
       for (let t = 0; t < options.threadsPerSize; t++) {
-        for (const [s, size] of options.sizes.entries()) threads[s].push(await buildThread(store, postgresSaver, size));
+        for (const [s, size] of options.sizes.entries())
+          threads[s].push(await buildThread(store, postgresSaver, size));
       }
       // So autovacuum after the bulk build does not land in the timing, and plans see real statistics.
       await dataSource.query('VACUUM ANALYZE');
@@ -160,17 +234,31 @@ export async function measureLangGraphCheckpoint(options: LangGraphCheckpointOpt
         for (let t = 0; t < options.threadsPerSize; t++) {
           for (let s = 0; s < options.sizes.length; s++) {
             const index = (t + round + s) % options.sizes.length;
-            await step(threads[index][t], (round + t) % 2 === 0 ? [0, 1] : [1, 0], round >= options.warmupSteps);
+            await step(
+              threads[index][t],
+              (round + t) % 2 === 0 ? [0, 1] : [1, 0],
+              round >= options.warmupSteps,
+            );
           }
         }
       }
       const sizes: LangGraphCheckpointSize[] = [];
       for (const [s, size] of options.sizes.entries()) {
-        const of = (i: number, kind: keyof SaverTimings) => summarize(threads[s].flatMap((thread) => thread.lanes[i][kind]));
-        const lanes = (i: number): SaverTimings => ({ put: of(i, 'put'), putWrites: of(i, 'putWrites') });
+        const of = (i: number, kind: keyof SaverTimings) =>
+          summarize(threads[s].flatMap((thread) => thread.lanes[i][kind]));
+        const lanes = (i: number): SaverTimings => ({
+          put: of(i, 'put'),
+          putWrites: of(i, 'putWrites'),
+        });
         const first = size + 2 * options.warmupSteps;
         const [, bytes] = await postgresSaver.serde.dumpsTyped(threads[s][0].messages);
-        sizes.push({ size, during: [first, first + 2 * (options.timedSteps - 1)], channelBytes: bytes.length, adapter: lanes(0), postgresSaver: lanes(1) });
+        sizes.push({
+          size,
+          during: [first, first + 2 * (options.timedSteps - 1)],
+          channelBytes: bytes.length,
+          adapter: lanes(0),
+          postgresSaver: lanes(1),
+        });
       }
       return { options, sizes };
     } finally {
@@ -183,22 +271,38 @@ export async function measureLangGraphCheckpoint(options: LangGraphCheckpointOpt
 /** Per size: the checkpoint time of each checkpointer and their ratio, then how each grows with the history. */
 export function langGraphCheckpointReport(result: LangGraphCheckpointResult): string {
   const { options, sizes } = result;
-  const headings = ['history', 'held before put', 'puts', 'adapter p50', 'adapter p90', 'PostgresSaver p50', 'PostgresSaver p90', 'PostgresSaver / adapter'];
+  const headings = [
+    'history',
+    'held before put',
+    'puts',
+    'adapter p50',
+    'adapter p90',
+    'PostgresSaver p50',
+    'PostgresSaver p90',
+    'PostgresSaver / adapter',
+  ];
   const table = renderTable(
-    [...headings, 'messages blob'].map((heading, i): Column => ({ heading, align: i === 0 ? 'left' : 'right' })),
+    [...headings, 'messages blob'].map((heading, i): Column => ({
+      heading,
+      align: i === 0 ? 'left' : 'right',
+    })),
     sizes.map(({ size, during, adapter, postgresSaver, channelBytes }) => [
       String(size),
       `${during[0]}-${during[1]}`,
       String(adapter.put.count),
-      ...[adapter.put.p50, adapter.put.p90, postgresSaver.put.p50, postgresSaver.put.p90].map((ms) => formatMs(ms, 3)),
+      ...[adapter.put.p50, adapter.put.p90, postgresSaver.put.p50, postgresSaver.put.p90].map(
+        (ms) => formatMs(ms, 3),
+      ),
       `${(postgresSaver.put.p50 / adapter.put.p50).toFixed(2)}x`,
       `${(channelBytes / 1024).toFixed(0)} kB`,
     ]),
   );
   const small = sizes[0];
   const large = sizes[sizes.length - 1];
-  const growth = (pick: (r: LangGraphCheckpointSize) => Summary) => `${(pick(large).p50 / pick(small).p50).toFixed(2)}x`;
-  const writes = (pick: (r: LangGraphCheckpointSize) => Summary) => sizes.map((r) => formatMs(pick(r).p50, 3)).join(' / ');
+  const growth = (pick: (r: LangGraphCheckpointSize) => Summary) =>
+    `${(pick(large).p50 / pick(small).p50).toFixed(2)}x`;
+  const writes = (pick: (r: LangGraphCheckpointSize) => Summary) =>
+    sizes.map((r) => formatMs(pick(r).p50, 3)).join(' / ');
   return [
     `(g) LangGraph checkpoint cost on PostgreSQL: put() of one ReAct step's checkpoint (the messages channel with the`,
     `    history plus an assistant message with a tool call and its ~1 kB tool result), the LangGraph adapter's`,

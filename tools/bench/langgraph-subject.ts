@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import {
+  AIMessage,
+  AIMessageChunk,
+  HumanMessage,
+  type BaseMessage,
+} from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { tool } from '@langchain/core/tools';
 import { langGraphAgent } from '../../packages/nest-agent-graceful-shutdown/src/langgraph/langgraph-agent';
@@ -24,14 +29,21 @@ export class InstantChatModel extends BaseChatModel {
 
   async _generate(messages: BaseMessage[]): Promise<ChatResult> {
     const call = this.nextCall(messages);
-    const message = call ? new AIMessage({ content: '', tool_calls: [{ ...call, args: {}, type: 'tool_call' }] }) : new AIMessage({ content: 'done' });
+    const message = call
+      ? new AIMessage({ content: '', tool_calls: [{ ...call, args: {}, type: 'tool_call' }] })
+      : new AIMessage({ content: 'done' });
     return { generations: [{ text: call ? '' : 'done', message }] };
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[]): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+  ): AsyncGenerator<ChatGenerationChunk> {
     const call = this.nextCall(messages);
     const message = call
-      ? new AIMessageChunk({ content: '', tool_call_chunks: [{ ...call, args: '{}', index: 0, type: 'tool_call_chunk' }] })
+      ? new AIMessageChunk({
+          content: '',
+          tool_call_chunks: [{ ...call, args: '{}', index: 0, type: 'tool_call_chunk' }],
+        })
       : new AIMessageChunk({ content: 'done' });
     yield new ChatGenerationChunk({ message, text: call ? '' : 'done' });
   }
@@ -45,7 +57,11 @@ export class InstantChatModel extends BaseChatModel {
 
 /** The no-op tool of the LangGraph subjects; `onToolCall` is told of each call. */
 export function noopTool(onToolCall?: () => void) {
-  return tool(async () => (onToolCall?.(), 'ok'), { name: 'noop', description: 'does nothing', schema: { type: 'object', properties: {} } });
+  return tool(async () => (onToolCall?.(), 'ok'), {
+    name: 'noop',
+    description: 'does nothing',
+    schema: { type: 'object', properties: {} },
+  });
 }
 
 /**
@@ -60,8 +76,12 @@ export function langGraphSubject(iterations: number, onToolCall?: () => void): A
   return {
     framework: 'LangGraph',
     async plain() {
-      const { messages } = await plainGraph.invoke({ messages: [new HumanMessage('go')] }, { recursionLimit: 100 });
-      if (messages.length !== 2 * iterations + 2) throw new Error(`benchmark graph ended with ${messages.length} messages`);
+      const { messages } = await plainGraph.invoke(
+        { messages: [new HumanMessage('go')] },
+        { recursionLimit: 100 },
+      );
+      if (messages.length !== 2 * iterations + 2)
+        throw new Error(`benchmark graph ended with ${messages.length} messages`);
     },
     durable: langGraphAgent(reactGraph(model, [noop]), { config: { recursionLimit: 100 } }),
   };

@@ -12,5 +12,7 @@ process.on('SIGUSR2', () => {
   collect?.();
   const usage = process.memoryUsage();
   const bytes = usage.heapUsed + usage.external + usage.arrayBuffers;
-  process.stdout.write(`${JSON.stringify({ msg: 'memory probe', bytes, gc: collect !== undefined })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'memory probe', bytes, gc: collect !== undefined })}\n`,
+  );
 });

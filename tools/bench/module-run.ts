@@ -10,12 +10,21 @@ import { DurableRunHandle } from '../../packages/nest-agent-graceful-shutdown/sr
 import type { DurableAgent } from '../../packages/nest-agent-graceful-shutdown/src/handle/run-handle.interface';
 import { InFlightRunRegistry } from '../../packages/nest-agent-graceful-shutdown/src/lifecycle/in-flight-run.registry';
 import { resolveShutdownOptions } from '../../packages/nest-agent-graceful-shutdown/src/options/resolve-shutdown-options';
-import { summarizeOutcome, terminalEvent } from '../../packages/nest-agent-graceful-shutdown/src/runs/run-outcome-mapping';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/session-schema';
+import {
+  summarizeOutcome,
+  terminalEvent,
+} from '../../packages/nest-agent-graceful-shutdown/src/runs/run-outcome-mapping';
+import {
+  SESSION_ENTITIES,
+  SESSION_MIGRATIONS,
+} from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/session-schema';
 import type { TypeOrmRunEventLog } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/typeorm-run-event-log';
 import { TypeOrmSessionStore } from '../../packages/nest-agent-graceful-shutdown/src/typeorm-store/typeorm-session.store';
 import { StoreCheckpointer } from '../../packages/nest-agent-graceful-shutdown/src/session/store-checkpointer';
-import { GracefulShutdownHook, type RunFinalizer } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/graceful-shutdown.hook';
+import {
+  GracefulShutdownHook,
+  type RunFinalizer,
+} from '../../packages/nest-agent-graceful-shutdown/src/shutdown/graceful-shutdown.hook';
 import { ShutdownCoordinator } from '../../packages/nest-agent-graceful-shutdown/src/shutdown/shutdown-coordinator.service';
 import { InProcessSignalBus } from '../../packages/nest-agent-graceful-shutdown/src/signals/in-process-signal-bus';
 import { RunEventChannel } from '../../packages/nest-agent-graceful-shutdown/src/streams/run-event-channel';
@@ -46,7 +55,13 @@ export class ModuleInstance {
 
   /** Migrates the database at `url` and opens the store on it (TypeORM's default pool of 10 connections). */
   static async open(url: string): Promise<ModuleInstance> {
-    const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
+    const dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      entities: SESSION_ENTITIES,
+      migrations: SESSION_MIGRATIONS,
+      migrationsRun: true,
+    });
     await dataSource.initialize();
     return new ModuleInstance(dataSource, new TypeOrmSessionStore(dataSource));
   }
@@ -64,21 +79,47 @@ export class ModuleInstance {
     const user: AgentMessage = { id: randomUUID(), role: 'user', content: 'go' };
     const logErrors: unknown[] = [];
     const onError = (error: unknown) => logErrors.push(error);
-    const channel = await RunEventChannel.open(this.log, { threadId, runId }, { firstAttempt: async () => true, fresh: true, onError });
-    const { fencingToken } = await this.store.startRun({ threadId, runId, runKey, ownerId: 'bench', instanceId: 'bench', messages: [user] });
+    const channel = await RunEventChannel.open(
+      this.log,
+      { threadId, runId },
+      { firstAttempt: async () => true, fresh: true, onError },
+    );
+    const { fencingToken } = await this.store.startRun({
+      threadId,
+      runId,
+      runKey,
+      ownerId: 'bench',
+      instanceId: 'bench',
+      messages: [user],
+    });
     await channel.activate(runKey);
     channel.emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     const finalizer: RunFinalizer = {
       finalize: async (outcome, interrupt, onSaved) => {
         const summary = summarizeOutcome(outcome);
         const { iteration, phase, stopReason, usage } = outcome;
-        await this.store.finishRun({ threadId, runKey, status: summary.status, stopReason, iteration, phase, errorCode: summary.errorCode, usage, interrupt });
+        await this.store.finishRun({
+          threadId,
+          runKey,
+          status: summary.status,
+          stopReason,
+          iteration,
+          phase,
+          errorCode: summary.errorCode,
+          usage,
+          interrupt,
+        });
         onSaved?.();
         channel.emit(terminalEvent(threadId, runId, summary));
         await channel.close(LOG_FLUSH_TIMEOUT_MS, RETENTION_MS);
       },
     };
-    const hook = new GracefulShutdownHook({ registry: this.registry, coordinator: this.coordinator, signals: this.signals, finalizer });
+    const hook = new GracefulShutdownHook({
+      registry: this.registry,
+      coordinator: this.coordinator,
+      signals: this.signals,
+      finalizer,
+    });
     const handle = new DurableRunHandle({
       threadId,
       runId,
@@ -86,12 +127,17 @@ export class ModuleInstance {
       history: [user],
       hooks: [hook],
       control: new RunControl(),
-      checkpointer: new TimedCheckpointer(new StoreCheckpointer(this.store, { threadId, runId, runKey })),
+      checkpointer: new TimedCheckpointer(
+        new StoreCheckpointer(this.store, { threadId, runId, runKey }),
+      ),
       emit: channel.emit,
       toolTraits: (name) => agent.toolTraits(name),
     });
     const outcome = await driveRun(agent, handle);
-    if (outcome.stopReason !== StopReason.Completed) throw new Error(`benchmark run ended with ${outcome.stopReason}: ${outcome.error?.message ?? ''}`);
+    if (outcome.stopReason !== StopReason.Completed)
+      throw new Error(
+        `benchmark run ended with ${outcome.stopReason}: ${outcome.error?.message ?? ''}`,
+      );
     if (logErrors.length) throw new Error(`the run's event log failed: ${String(logErrors[0])}`);
   }
 

@@ -19,12 +19,19 @@ export function noopAgent(iterations: number): AgentDefinition {
       generate: async ({ messages }) => {
         const round = (messages.length - 1) / 2;
         if (round >= iterations) return { content: 'done', toolCalls: [] };
-        return { content: '', toolCalls: [{ id: callIds[round], name: NOOP_TOOL, arguments: '{}' }] };
+        return {
+          content: '',
+          toolCalls: [{ id: callIds[round], name: NOOP_TOOL, arguments: '{}' }],
+        };
       },
     },
     tools: [
       {
-        definition: { name: NOOP_TOOL, description: 'does nothing', parameters: { type: 'object' } },
+        definition: {
+          name: NOOP_TOOL,
+          description: 'does nothing',
+          parameters: { type: 'object' },
+        },
         execute: async () => 'ok',
       },
     ],
@@ -41,7 +48,9 @@ export function hookEventsPerRun(iterations: number): number {
 }
 
 /** The one user message every benchmark run starts from. */
-export const NOOP_HISTORY: readonly AgentMessage[] = [{ id: 'user-1', role: 'user', content: 'go' }];
+export const NOOP_HISTORY: readonly AgentMessage[] = [
+  { id: 'user-1', role: 'user', content: 'go' },
+];
 
 /** Keeps nothing: storage cost is not what is measured. */
 export const noopCheckpointer: StepCheckpointer = { append: async () => undefined };

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, Runner, Usage, tool, type AgentInputItem, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
+import {
+  Agent,
+  Runner,
+  Usage,
+  tool,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type StreamEvent,
+} from '@openai/agents';
 import { openAiAgent } from '../../packages/nest-agent-graceful-shutdown/src/openai-agents/open-ai-agent';
 import type { AdapterSubject } from './adapter-overhead.bench';
 
@@ -13,13 +23,39 @@ class InstantModel implements Model {
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const output = this.decide(request.input);
-    yield { type: 'response_done', response: { id: randomUUID(), usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: output as never } };
+    yield {
+      type: 'response_done',
+      response: {
+        id: randomUUID(),
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        output: output as never,
+      },
+    };
   }
 
   private decide(input: string | AgentInputItem[]): ModelResponse['output'] {
-    const done = typeof input === 'string' ? 0 : input.filter((item) => item.type === 'function_call_result').length;
-    if (done < this.rounds) return [{ type: 'function_call', callId: `call_${randomUUID()}`, name: 'noop', arguments: '{}', status: 'completed' }];
-    return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }];
+    const done =
+      typeof input === 'string'
+        ? 0
+        : input.filter((item) => item.type === 'function_call_result').length;
+    if (done < this.rounds)
+      return [
+        {
+          type: 'function_call',
+          callId: `call_${randomUUID()}`,
+          name: 'noop',
+          arguments: '{}',
+          status: 'completed',
+        },
+      ];
+    return [
+      {
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'done' }],
+      },
+    ];
   }
 }
 
@@ -35,7 +71,12 @@ export function openAiAgentsSubject(iterations: number, onToolCall?: () => void)
     strict: false,
     execute: () => (onToolCall?.(), 'ok'),
   });
-  const agent = new Agent({ name: 'bench', instructions: 'bench', model: new InstantModel(iterations), tools: [noop] });
+  const agent = new Agent({
+    name: 'bench',
+    instructions: 'bench',
+    model: new InstantModel(iterations),
+    tools: [noop],
+  });
   const runner = new Runner({ tracingDisabled: true });
   return {
     framework: 'OpenAI Agents SDK',

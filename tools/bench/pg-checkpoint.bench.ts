@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { type AgentMessage, type ToolCall } from 'nest-agent-graceful-shutdown';
-import { SESSION_ENTITIES, SESSION_MIGRATIONS, TypeOrmSessionStore, type CheckpointTarget } from 'nest-agent-graceful-shutdown/store';
+import {
+  SESSION_ENTITIES,
+  SESSION_MIGRATIONS,
+  TypeOrmSessionStore,
+  type CheckpointTarget,
+} from 'nest-agent-graceful-shutdown/store';
 import { withPostgresServer } from './bench-services';
 import { formatMs, summarize, timed, verdict, type Summary } from './bench-stats';
 import { renderTable } from './bench-table';
@@ -37,19 +42,44 @@ const RATIO_TARGET = 1.5;
 // Ordinary sizes for a ReAct step: a short thought, a tool call, a tool result of about 1 kB.
 const THOUGHT = 'Looking the figures up before answering. '.repeat(4);
 const ARGUMENTS = JSON.stringify({ query: 'quarterly revenue by region', limit: 20 });
-const RESULT = JSON.stringify({ rows: Array.from({ length: 20 }, (_, i) => ({ region: `region-${i}`, revenue: 1_000 + i })) });
+const RESULT = JSON.stringify({
+  rows: Array.from({ length: 20 }, (_, i) => ({ region: `region-${i}`, revenue: 1_000 + i })),
+});
 
 type Thread = Omit<CheckpointTarget, 'phase'>;
 
 const newCall = (): ToolCall => ({ id: randomUUID(), name: 'search', arguments: ARGUMENTS });
-const assistant = (call: ToolCall): AgentMessage => ({ id: randomUUID(), role: 'assistant', content: THOUGHT, toolCalls: [call] });
-const toolResult = (call: ToolCall): AgentMessage => ({ id: randomUUID(), role: 'tool', content: RESULT, toolCallId: call.id });
+const assistant = (call: ToolCall): AgentMessage => ({
+  id: randomUUID(),
+  role: 'assistant',
+  content: THOUGHT,
+  toolCalls: [call],
+});
+const toolResult = (call: ToolCall): AgentMessage => ({
+  id: randomUUID(),
+  role: 'tool',
+  content: RESULT,
+  toolCallId: call.id,
+});
 
 /** A running thread with `size` messages: a user message, then assistant and tool messages in turn. */
-async function buildThread(store: TypeOrmSessionStore, threadId: string, size: number): Promise<Thread> {
+async function buildThread(
+  store: TypeOrmSessionStore,
+  threadId: string,
+  size: number,
+): Promise<Thread> {
   const thread: Thread = { threadId, runId: `${threadId}-run`, runKey: randomUUID(), iteration: 0 };
-  const user: AgentMessage = { id: randomUUID(), role: 'user', content: 'How did the regions do this quarter?' };
-  await store.startRun({ ...thread, ownerId: 'bench-user', instanceId: 'bench-instance', messages: [user] });
+  const user: AgentMessage = {
+    id: randomUUID(),
+    role: 'user',
+    content: 'How did the regions do this quarter?',
+  };
+  await store.startRun({
+    ...thread,
+    ownerId: 'bench-user',
+    instanceId: 'bench-instance',
+    messages: [user],
+  });
   const history: AgentMessage[] = [];
   while (history.length < size - 1) {
     const call = newCall();
@@ -69,9 +99,15 @@ const elapsedMs = async (work: () => Promise<void>): Promise<number> => (await t
 async function step(store: TypeOrmSessionStore, thread: Thread, samples?: number[]): Promise<void> {
   thread.iteration++;
   const call = newCall();
-  const times = [await elapsedMs(() => store.appendMessages({ ...thread, phase: 'reasoning' }, [assistant(call)]))];
+  const times = [
+    await elapsedMs(() =>
+      store.appendMessages({ ...thread, phase: 'reasoning' }, [assistant(call)]),
+    ),
+  ];
   await store.recordToolCallStarted({ ...thread, phase: 'acting' }, call);
-  times.push(await elapsedMs(() => store.appendMessages({ ...thread, phase: 'acting' }, [toolResult(call)])));
+  times.push(
+    await elapsedMs(() => store.appendMessages({ ...thread, phase: 'acting' }, [toolResult(call)])),
+  );
   samples?.push(...times);
 }
 
@@ -79,16 +115,25 @@ async function step(store: TypeOrmSessionStore, thread: Thread, samples?: number
  * Builds `threadsPerSize` threads of each size in one fresh database, then runs the steps,
  * alternating which size goes first so drift in load and table growth hits both alike.
  */
-export async function measurePgCheckpoint(options: PgCheckpointOptions): Promise<PgCheckpointResult> {
+export async function measurePgCheckpoint(
+  options: PgCheckpointOptions,
+): Promise<PgCheckpointResult> {
   return withPostgresServer(async (server) => {
     const url = await server.createDatabase('bench_checkpoint');
-    const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true });
+    const dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      entities: SESSION_ENTITIES,
+      migrations: SESSION_MIGRATIONS,
+      migrationsRun: true,
+    });
     await dataSource.initialize();
     try {
       const store = new TypeOrmSessionStore(dataSource);
       const threads: Thread[][] = [[], []];
       for (let t = 0; t < options.threadsPerSize; t++) {
-        for (const [s, size] of options.sizes.entries()) threads[s].push(await buildThread(store, `bench-${size}-${t}`, size));
+        for (const [s, size] of options.sizes.entries())
+          threads[s].push(await buildThread(store, `bench-${size}-${t}`, size));
       }
       // So autovacuum after the bulk build does not land in the timing, and plans see real statistics.
       await dataSource.query('VACUUM ANALYZE');
@@ -96,13 +141,18 @@ export async function measurePgCheckpoint(options: PgCheckpointOptions): Promise
       for (let round = 0; round < options.warmupSteps + options.timedSteps; round++) {
         const timedRound = round >= options.warmupSteps;
         for (let t = 0; t < options.threadsPerSize; t++) {
-          for (const s of (round + t) % 2 === 0 ? [0, 1] : [1, 0]) await step(store, threads[s][t], timedRound ? samples[s] : undefined);
+          for (const s of (round + t) % 2 === 0 ? [0, 1] : [1, 0])
+            await step(store, threads[s][t], timedRound ? samples[s] : undefined);
         }
       }
       const timings = (s: number): SizeTimings => {
         const size = options.sizes[s];
         const first = size + 2 * options.warmupSteps;
-        return { size, during: [first, first + 2 * options.timedSteps - 1], summary: summarize(samples[s]) };
+        return {
+          size,
+          during: [first, first + 2 * options.timedSteps - 1],
+          summary: summarize(samples[s]),
+        };
       };
       return { options, small: timings(0), large: timings(1) };
     } finally {

@@ -62,7 +62,12 @@ export class PollingCancelBaseline implements CancelTransport {
   }
 
   async publishCancel(signal: CancelSignal): Promise<void> {
-    await this.redis.set(this.cancelKey(signal.threadId, signal.runId), '1', 'PX', this.cancelTtlMs);
+    await this.redis.set(
+      this.cancelKey(signal.threadId, signal.runId),
+      '1',
+      'PX',
+      this.cancelTtlMs,
+    );
   }
 
   onCancel(threadId: string, runId: string, handler: () => void): Unsubscribe {

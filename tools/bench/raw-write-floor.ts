@@ -16,7 +16,10 @@ interface SavedEnd {
 /** The part of better-sqlite3 used here; the package ships no types of its own. */
 interface SqliteDatabase {
   pragma(sql: string): unknown;
-  prepare(sql: string): { all(...params: unknown[]): unknown[]; run(...params: unknown[]): { changes: number } };
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[];
+    run(...params: unknown[]): { changes: number };
+  };
   exec(sql: string): void;
   close(): void;
 }
@@ -49,7 +52,8 @@ export interface WriteFloor {
   rows: number;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * The least a save of these interrupted runs can cost on this SQLite file: the same rows and
@@ -77,11 +81,21 @@ export function sqliteWriteFloor(databaseFile: string, repeats = 3): WriteFloor 
       let written = 0;
       for (const end of ends) {
         written += threads.run(end.interrupt, at, end.threadId, end.runKey).changes;
-        runs.run(end.status, end.stopReason, end.errorCode, end.errorMessage, end.iteration, end.phase, at, end.runKey);
+        runs.run(
+          end.status,
+          end.stopReason,
+          end.errorCode,
+          end.errorMessage,
+          end.iteration,
+          end.phase,
+          at,
+          end.runKey,
+        );
       }
       db.exec('COMMIT');
       samplesMs.push(performance.now() - startedAt);
-      if (written !== ends.length) throw new Error(`the floor wrote ${written} of ${ends.length} threads`);
+      if (written !== ends.length)
+        throw new Error(`the floor wrote ${written} of ${ends.length} threads`);
     }
     return { medianMs: median(samplesMs), samplesMs, rows: ends.length };
   } finally {
@@ -120,7 +134,8 @@ export async function postgresWriteFloor(databaseUrl: string, repeats = 3): Prom
       const result = await client.query(PG_BATCH, params);
       await client.query('COMMIT');
       samplesMs.push(performance.now() - startedAt);
-      if (result.rowCount !== ends.length) throw new Error(`the floor wrote ${result.rowCount} of ${ends.length} runs`);
+      if (result.rowCount !== ends.length)
+        throw new Error(`the floor wrote ${result.rowCount} of ${ends.length} runs`);
     }
     return { medianMs: median(samplesMs), samplesMs, rows: ends.length };
   } finally {

@@ -56,7 +56,8 @@ async function measureOne(
   const unsubscribes: Unsubscribe[] = [];
   try {
     await transport.connect();
-    for (let i = 0; i < runs; i++) unsubscribes.push(transport.onCancel(`load-thread-${i}`, `run-${i}`, () => undefined));
+    for (let i = 0; i < runs; i++)
+      unsubscribes.push(transport.onCancel(`load-thread-${i}`, `run-${i}`, () => undefined));
     await sleep(options.settleMs);
     const before = await commandsProcessed(probe);
     const startedAt = performance.now();
@@ -83,12 +84,29 @@ export async function measureRedisLoad(options: RedisLoadOptions): Promise<Redis
       const probeCost = (await commandsProcessed(probe)) - first;
       const rows: RedisLoadRow[] = [];
       for (const runs of options.runCounts) {
-        const bus = new RedisSignalBus({ url: redis.url, keyPrefix: 'bench-load:', logger: SILENT_LOGGER });
+        const bus = new RedisSignalBus({
+          url: redis.url,
+          keyPrefix: 'bench-load:',
+          logger: SILENT_LOGGER,
+        });
         rows.push(await measureOne('RedisSignalBus', bus, runs, probe, probeCost, options));
       }
       for (const runs of options.runCounts) {
-        const polling = new PollingCancelBaseline({ url: redis.url, keyPrefix: 'bench-load:', intervalMs: options.pollIntervalMs });
-        rows.push(await measureOne(`polling baseline (${options.pollIntervalMs} ms)`, polling, runs, probe, probeCost, options));
+        const polling = new PollingCancelBaseline({
+          url: redis.url,
+          keyPrefix: 'bench-load:',
+          intervalMs: options.pollIntervalMs,
+        });
+        rows.push(
+          await measureOne(
+            `polling baseline (${options.pollIntervalMs} ms)`,
+            polling,
+            runs,
+            probe,
+            probeCost,
+            options,
+          ),
+        );
       }
       return { options, rows };
     }),
@@ -109,7 +127,9 @@ export function redisLoadReport(result: RedisLoadResult): string {
   );
   const fewest = options.runCounts[0];
   const most = options.runCounts[options.runCounts.length - 1];
-  const rate = (implementation: string, runs: number) => rows.find((r) => r.implementation.startsWith(implementation) && r.runs === runs)?.perSecond ?? NaN;
+  const rate = (implementation: string, runs: number) =>
+    rows.find((r) => r.implementation.startsWith(implementation) && r.runs === runs)?.perSecond ??
+    NaN;
   const [busFew, busMany] = [rate('RedisSignalBus', fewest), rate('RedisSignalBus', most)];
   const [pollFew, pollMany] = [rate('polling', fewest), rate('polling', most)];
   const limit = 10 * busFew + ABSOLUTE_ALLOWANCE_PER_S;

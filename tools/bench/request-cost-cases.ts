@@ -55,7 +55,11 @@ function postRun(body: Buffer, token: string | undefined, gzip = false): BodyReq
 export const HOSTILE_GZIP = postRun(GZIP_NEST_500K, undefined, true);
 
 /** A user's authenticated `GET /v1/threads`. */
-export const userRequest = (token: string): BodyRequest => ({ method: 'GET', path: '/v1/threads', headers: { authorization: `Bearer ${token}` } });
+export const userRequest = (token: string): BodyRequest => ({
+  method: 'GET',
+  path: '/v1/threads',
+  headers: { authorization: `Bearer ${token}` },
+});
 
 /**
  * The cases of section (m): the service without a token (plain, hostile gzip, hostile plain),
@@ -65,10 +69,35 @@ export const userRequest = (token: string): BodyRequest => ({ method: 'GET', pat
 export function costCases(token: string): CostCase[] {
   const plain = plainRun('bench-cost');
   return [
-    { subject: 'service', kind: 'no token, plain run body (~200 B)', request: postRun(plain, undefined), expected: 401, baseline: true, refusedUnread: true },
-    { subject: 'service', kind: `no token, gzip of 500,000 '[' (${GZIP_NEST_500K.length} B)`, request: HOSTILE_GZIP, expected: 401, refusedUnread: true },
-    { subject: 'service', kind: `no token, 900,000 '[' plain (900 KB)`, request: postRun(PLAIN_NEST_900K, undefined), expected: 401, refusedUnread: true },
-    { subject: 'service', kind: `token, gzip of 500,000 '['`, request: postRun(GZIP_NEST_500K, token, true), expected: 413, refusedUnread: true },
+    {
+      subject: 'service',
+      kind: 'no token, plain run body (~200 B)',
+      request: postRun(plain, undefined),
+      expected: 401,
+      baseline: true,
+      refusedUnread: true,
+    },
+    {
+      subject: 'service',
+      kind: `no token, gzip of 500,000 '[' (${GZIP_NEST_500K.length} B)`,
+      request: HOSTILE_GZIP,
+      expected: 401,
+      refusedUnread: true,
+    },
+    {
+      subject: 'service',
+      kind: `no token, 900,000 '[' plain (900 KB)`,
+      request: postRun(PLAIN_NEST_900K, undefined),
+      expected: 401,
+      refusedUnread: true,
+    },
+    {
+      subject: 'service',
+      kind: `token, gzip of 500,000 '['`,
+      request: postRun(GZIP_NEST_500K, token, true),
+      expected: 413,
+      refusedUnread: true,
+    },
     {
       subject: 'service',
       kind: `token, gzip of 60,000 '[' (${GZIP_NEST_60K.length} B)`,
@@ -76,9 +105,30 @@ export function costCases(token: string): CostCase[] {
       expected: 413,
       refusedUnread: true,
     },
-    { subject: 'service', kind: `token, run with threadId '..' (refused 422)`, request: postRun(plainRun('..'), token), expected: 422 },
-    { subject: 'peer', kind: 'no token, plain run body (~200 B)', request: postRun(plain, undefined), expected: 401, baseline: true },
-    { subject: 'peer', kind: `no token, gzip of 500,000 '['`, request: HOSTILE_GZIP, expected: 400 },
-    { subject: 'peer', kind: `no token, 900,000 '[' plain (900 KB)`, request: postRun(PLAIN_NEST_900K, undefined), expected: 400 },
+    {
+      subject: 'service',
+      kind: `token, run with threadId '..' (refused 422)`,
+      request: postRun(plainRun('..'), token),
+      expected: 422,
+    },
+    {
+      subject: 'peer',
+      kind: 'no token, plain run body (~200 B)',
+      request: postRun(plain, undefined),
+      expected: 401,
+      baseline: true,
+    },
+    {
+      subject: 'peer',
+      kind: `no token, gzip of 500,000 '['`,
+      request: HOSTILE_GZIP,
+      expected: 400,
+    },
+    {
+      subject: 'peer',
+      kind: `no token, 900,000 '[' plain (900 KB)`,
+      request: postRun(PLAIN_NEST_900K, undefined),
+      expected: 400,
+    },
   ];
 }

@@ -1,10 +1,33 @@
 import type { CostRow, RequestCostResult } from './request-cost.bench';
 import { answersText, cpuMicrosOfRow, requestCostReport } from './request-cost-report';
 
-const options = { clients: 2, warmupMs: 1_000, warmupRounds: 2, batchMs: 1_500, batches: 3, maxBatchRequests: 3_000, attackers: 4, latencyWindowMs: 5_000 };
+const options = {
+  clients: 2,
+  warmupMs: 1_000,
+  warmupRounds: 2,
+  batchMs: 1_500,
+  batches: 3,
+  maxBatchRequests: 3_000,
+  attackers: 4,
+  latencyWindowMs: 5_000,
+};
 
-function row(subject: CostRow['subject'], kind: string, batchMicros: number[], answers: [string, number][], baseline = false): CostRow {
-  return { subject, kind, expected: Number(answers[0][0].slice(0, 3)), baseline, refusedUnread: true, counts: new Map(answers), batchMicros };
+function row(
+  subject: CostRow['subject'],
+  kind: string,
+  batchMicros: number[],
+  answers: [string, number][],
+  baseline = false,
+): CostRow {
+  return {
+    subject,
+    kind,
+    expected: Number(answers[0][0].slice(0, 3)),
+    baseline,
+    refusedUnread: true,
+    counts: new Map(answers),
+    batchMicros,
+  };
 }
 
 const rows = [
@@ -16,7 +39,9 @@ const rows = [
 const result: RequestCostResult = {
   options,
   rows,
-  latency: [{ subject: 'service', attackers: 0, samplesMs: [1, 2, 3], counts: new Map([['200', 3]]) }],
+  latency: [
+    { subject: 'service', attackers: 0, samplesMs: [1, 2, 3], counts: new Map([['200', 3]]) },
+  ],
   problems: [],
 };
 
@@ -47,6 +72,8 @@ describe('request cost report', () => {
   });
 
   it('prints each problem on its own marked line', () => {
-    expect(requestCostReport({ ...result, problems: ['service, hostile: answered 500'] })).toContain('PROBLEM: service, hostile: answered 500');
+    expect(
+      requestCostReport({ ...result, problems: ['service, hostile: answered 500'] }),
+    ).toContain('PROBLEM: service, hostile: answered 500');
   });
 });

@@ -4,9 +4,21 @@ import { waitFor } from 'dev-services';
 import { benchIdentity } from './bench-identity';
 import { BodyPeer } from './body-peer';
 import { processCpuMicros } from './process-cpu';
-import { costCases, HOSTILE_GZIP, userRequest, type CostCase, type CostSubject } from './request-cost-cases';
+import {
+  costCases,
+  HOSTILE_GZIP,
+  userRequest,
+  type CostCase,
+  type CostSubject,
+} from './request-cost-cases';
 import { requestCostProblems } from './request-cost-problems';
-import { answered, countAnswer, sendInLoops, userLatencies, type AnswerCounts } from './request-loops';
+import {
+  answered,
+  countAnswer,
+  sendInLoops,
+  userLatencies,
+  type AnswerCounts,
+} from './request-loops';
 import { SpawnedService } from './spawned-service';
 
 /** How long section (m) sends each kind of request, and with how many clients. */
@@ -71,7 +83,13 @@ function cpuOf(pid: number): number {
 }
 
 /** One batch for `ms` (or `maxRequests`): its answers and the server CPU per request. */
-async function batch(subject: Subject, costCase: CostCase, agent: Agent, ms: number, options: RequestCostOptions) {
+async function batch(
+  subject: Subject,
+  costCase: CostCase,
+  agent: Agent,
+  ms: number,
+  options: RequestCostOptions,
+) {
   const endAt = performance.now() + ms;
   let started = 0;
   const before = cpuOf(subject.pid);
@@ -89,9 +107,15 @@ async function batch(subject: Subject, costCase: CostCase, agent: Agent, ms: num
  * Every case warmed up, then its batches interleaved with the other cases' (one batch of each in
  * turn), so a change of load on the machine falls on every case alike.
  */
-async function measureCases(cases: readonly CostCase[], subjects: Record<CostSubject, Subject>, agent: Agent, options: RequestCostOptions): Promise<CostRow[]> {
+async function measureCases(
+  cases: readonly CostCase[],
+  subjects: Record<CostSubject, Subject>,
+  agent: Agent,
+  options: RequestCostOptions,
+): Promise<CostRow[]> {
   for (let i = 0; i < options.warmupRounds; i++) {
-    for (const costCase of cases) await batch(subjects[costCase.subject], costCase, agent, options.warmupMs, options);
+    for (const costCase of cases)
+      await batch(subjects[costCase.subject], costCase, agent, options.warmupMs, options);
   }
   const rows: CostRow[] = cases.map(({ subject, kind, expected, baseline, refusedUnread }) => ({
     subject,
@@ -104,7 +128,13 @@ async function measureCases(cases: readonly CostCase[], subjects: Record<CostSub
   }));
   for (let i = 0; i < options.batches; i++) {
     for (const [at, costCase] of cases.entries()) {
-      const measured = await batch(subjects[costCase.subject], costCase, agent, options.batchMs, options);
+      const measured = await batch(
+        subjects[costCase.subject],
+        costCase,
+        agent,
+        options.batchMs,
+        options,
+      );
       for (const [key, n] of measured.counts) countAnswer(rows[at].counts, key, n);
       rows[at].batchMicros.push(measured.micros);
     }
@@ -113,18 +143,37 @@ async function measureCases(cases: readonly CostCase[], subjects: Record<CostSub
 }
 
 /** The user's latency alone, then beside `options.attackers` clients sending the hostile gzip body. */
-async function measureLatency(name: CostSubject, subject: Subject, token: string, agent: Agent, options: RequestCostOptions): Promise<LatencyRow[]> {
+async function measureLatency(
+  name: CostSubject,
+  subject: Subject,
+  token: string,
+  agent: Agent,
+  options: RequestCostOptions,
+): Promise<LatencyRow[]> {
   const user = userRequest(token);
   const alone = await userLatencies(subject.baseUrl, user, agent, options.latencyWindowMs);
   let attacking = true;
   const attackCounts: AnswerCounts = new Map();
-  const attack = sendInLoops(subject.baseUrl, HOSTILE_GZIP, agent, options.attackers, () => attacking, attackCounts);
+  const attack = sendInLoops(
+    subject.baseUrl,
+    HOSTILE_GZIP,
+    agent,
+    options.attackers,
+    () => attacking,
+    attackCounts,
+  );
   try {
     // Every attacker answered at least once: the attack is under way before the user is timed.
-    await waitFor(() => answered(attackCounts) >= options.attackers, 'the attackers to be answered', 30_000, 10);
+    await waitFor(
+      () => answered(attackCounts) >= options.attackers,
+      'the attackers to be answered',
+      30_000,
+      10,
+    );
     const [answeredBefore, startedAt] = [answered(attackCounts), performance.now()];
     const attacked = await userLatencies(subject.baseUrl, user, agent, options.latencyWindowMs);
-    const perSecond = (answered(attackCounts) - answeredBefore) / ((performance.now() - startedAt) / 1000);
+    const perSecond =
+      (answered(attackCounts) - answeredBefore) / ((performance.now() - startedAt) / 1000);
     attacking = false;
     const counts = await attack;
     return [
@@ -155,7 +204,8 @@ export async function measureRequestCost(options: RequestCostOptions): Promise<R
     };
     const rows = await measureCases(costCases(token), subjects, agent, options);
     const latency: LatencyRow[] = [];
-    for (const name of ['service', 'peer'] as const) latency.push(...(await measureLatency(name, subjects[name], token, agent, options)));
+    for (const name of ['service', 'peer'] as const)
+      latency.push(...(await measureLatency(name, subjects[name], token, agent, options)));
     return { options, rows, latency, problems: requestCostProblems(rows, latency) };
   } finally {
     await peer?.dispose();

@@ -38,7 +38,10 @@ export async function sendInLoops(
         const answer = await sendRequest(baseUrl, request, agent);
         countAnswer(counts, answerKey(answer.status, answer.code));
       } catch (error) {
-        countAnswer(counts, closedWhileSending(error) ? CLOSED_WHILE_SENDING : `no answer: ${messageOf(error)}`);
+        countAnswer(
+          counts,
+          closedWhileSending(error) ? CLOSED_WHILE_SENDING : `no answer: ${messageOf(error)}`,
+        );
       }
     }
   };

@@ -14,13 +14,21 @@ export interface RunEvents {
   /** Events received so far. */
   events: RunEvent[];
   /** Resolves with the first event matching `predicate`; fails after `timeoutMs`. */
-  waitFor(predicate: (event: RunEvent) => boolean, what: string, timeoutMs?: number): Promise<RunEvent>;
+  waitFor(
+    predicate: (event: RunEvent) => boolean,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<RunEvent>;
   /** The terminal event (`RUN_FINISHED` or `RUN_ERROR`) once the stream has ended, if one came. */
   terminal(): Promise<RunEvent | undefined>;
 }
 
 /** POSTs a run as JSON to `url` and reads the answer's server-sent events as they arrive. */
-export async function postRunEvents(url: string, headers: Record<string, string>, input: unknown): Promise<RunEvents> {
+export async function postRunEvents(
+  url: string,
+  headers: Record<string, string>,
+  input: unknown,
+): Promise<RunEvents> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -30,7 +38,10 @@ export async function postRunEvents(url: string, headers: Record<string, string>
 }
 
 /** GETs a run's stream at `url` (a join) and reads its server-sent events as they arrive. */
-export async function getRunEvents(url: string, headers: Record<string, string>): Promise<RunEvents> {
+export async function getRunEvents(
+  url: string,
+  headers: Record<string, string>,
+): Promise<RunEvents> {
   return readRunEvents(await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } }));
 }
 
@@ -53,7 +64,8 @@ function readRunEvents(response: Response): RunEvents {
   return {
     status: response.status,
     events,
-    waitFor: (predicate, what, timeoutMs = 30_000) => waitUntil(async () => events.find(predicate), what, timeoutMs),
+    waitFor: (predicate, what, timeoutMs = 30_000) =>
+      waitUntil(async () => events.find(predicate), what, timeoutMs),
     terminal: async () => {
       await done;
       return events.find((event) => event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR');
@@ -62,6 +74,18 @@ function readRunEvents(response: Response): RunEvents {
 }
 
 /** The AG-UI `RunAgentInput` of one user message. */
-export function runInput(threadId: string, runId: string, message: { id: string; content: string }): Record<string, unknown> {
-  return { threadId, runId, state: {}, tools: [], context: [], forwardedProps: {}, messages: [{ ...message, role: 'user' }] };
+export function runInput(
+  threadId: string,
+  runId: string,
+  message: { id: string; content: string },
+): Record<string, unknown> {
+  return {
+    threadId,
+    runId,
+    state: {},
+    tools: [],
+    context: [],
+    forwardedProps: {},
+    messages: [{ ...message, role: 'user' }],
+  };
 }

@@ -1,5 +1,9 @@
 import { DataSource } from 'typeorm';
-import { SESSION_ENTITIES, TypeOrmRunEventLog, type RunEventLog } from 'nest-agent-graceful-shutdown/store';
+import {
+  SESSION_ENTITIES,
+  TypeOrmRunEventLog,
+  type RunEventLog,
+} from 'nest-agent-graceful-shutdown/store';
 import { RedisRunEventLog } from 'nest-agent-graceful-shutdown/redis';
 import { SILENT_LOGGER } from './bench-stats';
 
@@ -11,7 +15,12 @@ export interface OpenedRunLog {
 
 /** The embedded store's log (`agent_run_events` in the service's SQLite file), read beside the running service. */
 export async function openSqliteRunLog(databaseFile: string): Promise<OpenedRunLog> {
-  const dataSource = await new DataSource({ type: 'better-sqlite3', database: databaseFile, entities: SESSION_ENTITIES, synchronize: false }).initialize();
+  const dataSource = await new DataSource({
+    type: 'better-sqlite3',
+    database: databaseFile,
+    entities: SESSION_ENTITIES,
+    synchronize: false,
+  }).initialize();
   return { log: new TypeOrmRunEventLog(dataSource), close: () => dataSource.destroy() };
 }
 

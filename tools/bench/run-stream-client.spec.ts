@@ -17,11 +17,16 @@ describe('openRunStream', () => {
       requests++;
       const refusal = refusals.shift();
       if (refusal) {
-        res.writeHead(refusal.status, { 'content-type': 'application/json', ...(refusal.retryAfter ? { 'retry-after': refusal.retryAfter } : {}) });
+        res.writeHead(refusal.status, {
+          'content-type': 'application/json',
+          ...(refusal.retryAfter ? { 'retry-after': refusal.retryAfter } : {}),
+        });
         return void res.end(`{"code":"REFUSED_${refusal.status}"}`);
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end('id: 1\ndata: {"type":"RUN_STARTED"}\n\nid: 2\ndata: {"type":"RUN_ERROR","code":"RUN_INTERRUPTED"}\n\n');
+      res.end(
+        'id: 1\ndata: {"type":"RUN_STARTED"}\n\nid: 2\ndata: {"type":"RUN_ERROR","code":"RUN_INTERRUPTED"}\n\n',
+      );
     });
     server.on('connection', (socket) => socket.on('close', () => closed++));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,7 +51,11 @@ describe('openRunStream', () => {
     ];
     const result = await openRunStream(baseUrl, agent, 't', {}, 3).done;
     expect(requests).toBe(3);
-    expect(result).toEqual({ status: 200, events: 2, terminal: { type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' } });
+    expect(result).toEqual({
+      status: 200,
+      events: 2,
+      terminal: { type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' },
+    });
   });
 
   it('gives up after its retries with the last refusal', async () => {

@@ -24,7 +24,11 @@ export interface RunStream {
 }
 
 /** The AG-UI `RunAgentInput` of a new thread with one user message. */
-export function newThreadInput(threadId: string, runId: string, text: string): { threadId: string; runId: string } & Record<string, unknown> {
+export function newThreadInput(
+  threadId: string,
+  runId: string,
+  text: string,
+): { threadId: string; runId: string } & Record<string, unknown> {
   return {
     threadId,
     runId,
@@ -43,14 +47,24 @@ export function newThreadInput(threadId: string, runId: string, text: string): {
  * with `Retry-After`, e.g. a store pool busy during a burst of starts) is sent again after
  * that delay, up to `retries` times, as a client following the contract would.
  */
-export function openRunStream(baseUrl: string, agent: Agent, token: string, input: unknown, retries = 0): RunStream {
+export function openRunStream(
+  baseUrl: string,
+  agent: Agent,
+  token: string,
+  input: unknown,
+  retries = 0,
+): RunStream {
   const result: RunStreamResult = { status: 0, events: 0 };
   let request: SseRequest | undefined;
   let aborted = false;
   let wake: (() => void) | undefined;
   const attempt = async (): Promise<RunStreamResult> => {
     for (let left = retries; ; left--) {
-      request = openSseRequest(`${baseUrl}/v1/runs`, { method: 'POST', agent, token, body: input }, (data) => readEvent(data, result));
+      request = openSseRequest(
+        `${baseUrl}/v1/runs`,
+        { method: 'POST', agent, token, body: input },
+        (data) => readEvent(data, result),
+      );
       const { status, error, retryAfterSeconds } = await request.done;
       const retry = !aborted && left > 0 && retryAfterSeconds !== undefined && result.events === 0;
       if (retry)
@@ -88,6 +102,7 @@ function readEvent(data: string, result: RunStreamResult): void {
     result.error = `malformed event: ${data.slice(0, 200)}`;
     return;
   }
-  if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR') result.terminal = { type: event.type, code: event.code };
+  if (event.type === 'RUN_FINISHED' || event.type === 'RUN_ERROR')
+    result.terminal = { type: event.type, code: event.code };
   if (event.type === 'CUSTOM' && event.name === 'handover') result.handedOver = true;
 }

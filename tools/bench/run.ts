@@ -1,22 +1,53 @@
 import { cpus, loadavg, platform, arch } from 'node:os';
 import { join, relative } from 'node:path';
 import { ChartFiles } from '../charts/chart-files';
-import { crossInstanceCancelCharts, drainModesCharts, handoverGapCharts, throughputCharts, type BenchChart } from './bench-charts';
+import {
+  crossInstanceCancelCharts,
+  drainModesCharts,
+  handoverGapCharts,
+  throughputCharts,
+  type BenchChart,
+} from './bench-charts';
 import { messageOf } from './bench-stats';
 import { selectedSections, type SectionKey } from './bench-selection';
-import { crossInstanceCancelReport, measureCrossInstanceCancel, type CrossInstanceCancelOptions } from './cross-instance-cancel.bench';
+import {
+  crossInstanceCancelReport,
+  measureCrossInstanceCancel,
+  type CrossInstanceCancelOptions,
+} from './cross-instance-cancel.bench';
 import { drainModesReport, measureDrainModes, type DrainModesOptions } from './drain-modes.bench';
 import { eventLogReport, measureEventLog, type EventLogOptions } from './event-log.bench';
-import { handoverGapReport, measureHandoverGap, type HandoverGapOptions } from './handover-gap.bench';
+import {
+  handoverGapReport,
+  measureHandoverGap,
+  type HandoverGapOptions,
+} from './handover-gap.bench';
 import { hookOverheadReport, measureHookOverhead } from './hook-overhead.bench';
-import { interruptLatencyReport, measureInterruptLatency, type InterruptLatencyOptions } from './interrupt-latency.bench';
-import { adapterOverheadReport, measureAdapterOverhead, type AdapterOverheadOptions, type AdapterOverheadResult } from './adapter-overhead.bench';
+import {
+  interruptLatencyReport,
+  measureInterruptLatency,
+  type InterruptLatencyOptions,
+} from './interrupt-latency.bench';
+import {
+  adapterOverheadReport,
+  measureAdapterOverhead,
+  type AdapterOverheadOptions,
+  type AdapterOverheadResult,
+} from './adapter-overhead.bench';
 import { aiSdkSubject } from './ai-sdk-subject';
 import { joinReplayReport, measureJoinReplay, type JoinReplayOptions } from './join-replay.bench';
 import { langGraphSubject } from './langgraph-subject';
 import { openAiAgentsSubject } from './openai-agents-subject';
-import { langGraphCheckpointReport, measureLangGraphCheckpoint, type LangGraphCheckpointOptions } from './langgraph-checkpoint.bench';
-import { measurePgCheckpoint, pgCheckpointReport, type PgCheckpointOptions } from './pg-checkpoint.bench';
+import {
+  langGraphCheckpointReport,
+  measureLangGraphCheckpoint,
+  type LangGraphCheckpointOptions,
+} from './langgraph-checkpoint.bench';
+import {
+  measurePgCheckpoint,
+  pgCheckpointReport,
+  type PgCheckpointOptions,
+} from './pg-checkpoint.bench';
 import { measureRedisLoad, redisLoadReport, type RedisLoadOptions } from './redis-load.bench';
 import { measureRequestCost, type RequestCostOptions } from './request-cost.bench';
 import { requestCostReport } from './request-cost-report';
@@ -49,12 +80,41 @@ const SHUTDOWN: ShutdownAtScaleOptions = {
   targetRatio: 3,
   leaseTtlMs: 60_000,
 };
-const CROSS_INSTANCE: CrossInstanceCancelOptions = { runs: 300, warmupRuns: 20, maxGapMs: 100, abortTimeoutMs: 2_000, pollIntervalMs: 100 };
-const REDIS_LOAD: RedisLoadOptions = { runCounts: [10, 1_000], windowMs: 3_000, settleMs: 500, pollIntervalMs: 100 };
+const CROSS_INSTANCE: CrossInstanceCancelOptions = {
+  runs: 300,
+  warmupRuns: 20,
+  maxGapMs: 100,
+  abortTimeoutMs: 2_000,
+  pollIntervalMs: 100,
+};
+const REDIS_LOAD: RedisLoadOptions = {
+  runCounts: [10, 1_000],
+  windowMs: 3_000,
+  settleMs: 500,
+  pollIntervalMs: 100,
+};
 const ADAPTER_OVERHEAD: AdapterOverheadOptions = { runs: 40, iterations: 5, warmupRuns: 5 };
-const PG_CHECKPOINT: PgCheckpointOptions = { sizes: [10, 500], threadsPerSize: 50, warmupSteps: 1, timedSteps: 3 };
-const LANGGRAPH_CHECKPOINT: LangGraphCheckpointOptions = { sizes: [10, 100, 1_000], threadsPerSize: 30, warmupSteps: 1, timedSteps: 4 };
-const EVENT_LOG: EventLogOptions = { events: 10_000, appendBatch: 100, pageSize: 1_000, replays: 9, followSamples: 1_000, followWarmup: 50, followTargetMs: 5 };
+const PG_CHECKPOINT: PgCheckpointOptions = {
+  sizes: [10, 500],
+  threadsPerSize: 50,
+  warmupSteps: 1,
+  timedSteps: 3,
+};
+const LANGGRAPH_CHECKPOINT: LangGraphCheckpointOptions = {
+  sizes: [10, 100, 1_000],
+  threadsPerSize: 30,
+  warmupSteps: 1,
+  timedSteps: 4,
+};
+const EVENT_LOG: EventLogOptions = {
+  events: 10_000,
+  appendBatch: 100,
+  pageSize: 1_000,
+  replays: 9,
+  followSamples: 1_000,
+  followWarmup: 50,
+  followTargetMs: 5,
+};
 const HANDOVER_GAP: HandoverGapOptions = {
   runs: 30,
   steps: 4,
@@ -65,7 +125,14 @@ const HANDOVER_GAP: HandoverGapOptions = {
   progressTimeoutMs: 30_000,
   completionTimeoutMs: 60_000,
 };
-const JOIN_REPLAY: JoinReplayOptions = { events: 10_000, steps: 1_250, joins: 9, pageSize: 1_000, produceTimeoutMs: 120_000, joinTimeoutMs: 60_000 };
+const JOIN_REPLAY: JoinReplayOptions = {
+  events: 10_000,
+  steps: 1_250,
+  joins: 9,
+  pageSize: 1_000,
+  produceTimeoutMs: 120_000,
+  joinTimeoutMs: 60_000,
+};
 const REQUEST_COST: RequestCostOptions = {
   clients: 2,
   warmupMs: 1_000,
@@ -77,8 +144,21 @@ const REQUEST_COST: RequestCostOptions = {
   latencyWindowMs: 5_000,
 };
 /** Tools long enough that the active run is always mid-call when the interrupt comes. */
-const INTERRUPT_LATENCY: InterruptLatencyOptions = { runs: 30, warmupRuns: 3, steps: 5, toolMs: 2_000, reasoningMs: 100, eventTimeoutMs: 15_000 };
-const DRAIN_MODES: DrainModesOptions = { runs: 1_000, reasoningMs: 600_000, shutdownTimeoutMs: 25_000, inFlightTimeoutMs: 60_000, continueDeadlineMs: 60_000 };
+const INTERRUPT_LATENCY: InterruptLatencyOptions = {
+  runs: 30,
+  warmupRuns: 3,
+  steps: 5,
+  toolMs: 2_000,
+  reasoningMs: 100,
+  eventTimeoutMs: 15_000,
+};
+const DRAIN_MODES: DrainModesOptions = {
+  runs: 1_000,
+  reasoningMs: 600_000,
+  shutdownTimeoutMs: 25_000,
+  inFlightTimeoutMs: 60_000,
+  continueDeadlineMs: 60_000,
+};
 
 /**
  * (l) measures short runs (3 steps: start and end weigh as they do for most services). `--quick`
@@ -94,7 +174,11 @@ const THROUGHPUT: ThroughputOptions = QUICK
 const PROFILE = 'bench-throughput.cpuprofile';
 
 /** Where the sections' charts go: `demo-output/bench/` (or `--out DIR`), and `docs/images/` with `--publish`. */
-const CHART_FILES = ChartFiles.forTool('bench', process.argv.includes('--publish'), optionValue('--out'));
+const CHART_FILES = ChartFiles.forTool(
+  'bench',
+  process.argv.includes('--publish'),
+  optionValue('--out'),
+);
 
 function optionValue(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -117,7 +201,8 @@ async function section<T>(
   try {
     const result = await measure();
     console.log(report(result));
-    for (const chart of (await charts?.(result)) ?? []) console.log(`chart: ${CHART_FILES.write(chart.name, chart.svg).join(', ')}`);
+    for (const chart of (await charts?.(result)) ?? [])
+      console.log(`chart: ${CHART_FILES.write(chart.name, chart.svg).join(', ')}`);
     return (problemsOf?.(result) ?? []).length === 0;
   } catch (error) {
     console.log(`${title}: MEASUREMENT FAILED: ${messageOf(error)}`);
@@ -131,7 +216,9 @@ function header(): string {
   const script = relative(process.cwd(), process.argv[1] ?? '');
   const args = process.argv.slice(2).join(' ');
   const command =
-    process.env.npm_lifecycle_event === 'bench' ? `npm run bench${args ? ` -- ${args}` : ''}  (node ${script})` : `node ${script}${args ? ` ${args}` : ''}`;
+    process.env.npm_lifecycle_event === 'bench'
+      ? `npm run bench${args ? ` -- ${args}` : ''}  (node ${script})`
+      : `node ${script}${args ? ` ${args}` : ''}`;
   const cpu = cpus();
   const load = loadavg()
     .map((value) => value.toFixed(2))
@@ -146,7 +233,10 @@ function header(): string {
 async function measureAdapters(): Promise<AdapterOverheadResult[]> {
   const results: AdapterOverheadResult[] = [];
   const subjects = [aiSdkSubject, langGraphSubject, openAiAgentsSubject];
-  for (const subject of subjects) results.push(await measureAdapterOverhead(subject(ADAPTER_OVERHEAD.iterations), ADAPTER_OVERHEAD));
+  for (const subject of subjects)
+    results.push(
+      await measureAdapterOverhead(subject(ADAPTER_OVERHEAD.iterations), ADAPTER_OVERHEAD),
+    );
   return results;
 }
 
@@ -160,16 +250,26 @@ async function shutdownAtScale(): Promise<boolean> {
   await withPostgresServer(async (postgres) => {
     const stores: { name: string; store: () => Promise<ShutdownStore> }[] = [
       { name: 'sqlite', store: async () => ({ kind: 'sqlite' }) },
-      { name: 'postgres', store: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase(`shutdown_${Date.now()}`) }) },
+      {
+        name: 'postgres',
+        store: async () => ({
+          kind: 'postgres',
+          databaseUrl: await postgres.createDatabase(`shutdown_${Date.now()}`),
+        }),
+      },
     ];
     // `--profile`: each shutdown's service under `node --cpu-prof`, grouped in the report (the profiler slows it).
-    const options = process.argv.includes('--profile') ? { ...SHUTDOWN, cpuProfileDir: join(CHART_FILES.dirs[0], 'shutdown-profiles') } : SHUTDOWN;
+    const options = process.argv.includes('--profile')
+      ? { ...SHUTDOWN, cpuProfileDir: join(CHART_FILES.dirs[0], 'shutdown-profiles') }
+      : SHUTDOWN;
     for (const { name, store } of stores) {
       for (const { runs, kept } of SHUTDOWN_CASES) {
         try {
           results.push(await measureShutdownAtScale(runs, options, await store(), kept));
         } catch (error) {
-          failures.push(`${name} N=${runs} (${kept} streams): measurement failed: ${messageOf(error)}`);
+          failures.push(
+            `${name} N=${runs} (${kept} streams): measurement failed: ${messageOf(error)}`,
+          );
         }
       }
     }
@@ -195,10 +295,21 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       undefined,
       crossInstanceCancelCharts,
     ),
-  d: () => section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
-  e: () => section('(e) checkpoint cost on PostgreSQL', () => measurePgCheckpoint(PG_CHECKPOINT), pgCheckpointReport),
+  d: () =>
+    section('(d) Redis load per instance', () => measureRedisLoad(REDIS_LOAD), redisLoadReport),
+  e: () =>
+    section(
+      '(e) checkpoint cost on PostgreSQL',
+      () => measurePgCheckpoint(PG_CHECKPOINT),
+      pgCheckpointReport,
+    ),
   f: () => section('(f) framework adapter overhead', measureAdapters, adapterOverheadReport),
-  g: () => section('(g) LangGraph checkpoint cost on PostgreSQL', () => measureLangGraphCheckpoint(LANGGRAPH_CHECKPOINT), langGraphCheckpointReport),
+  g: () =>
+    section(
+      '(g) LangGraph checkpoint cost on PostgreSQL',
+      () => measureLangGraphCheckpoint(LANGGRAPH_CHECKPOINT),
+      langGraphCheckpointReport,
+    ),
   h: () => section('(h) run event log', () => measureEventLog(EVENT_LOG), eventLogReport),
   i: () =>
     section(
@@ -208,7 +319,8 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
       (r) => r.rows.flatMap((row) => row.problems),
       handoverGapCharts,
     ),
-  j: () => section('(j) join replay throughput', () => measureJoinReplay(JOIN_REPLAY), joinReplayReport),
+  j: () =>
+    section('(j) join replay throughput', () => measureJoinReplay(JOIN_REPLAY), joinReplayReport),
   k: () =>
     section(
       '(k) drain at scale, auto vs client',
@@ -221,7 +333,10 @@ const SECTIONS: Record<SectionKey, () => Promise<boolean>> = {
     section(
       '(l) throughput on PostgreSQL',
       async () => {
-        const result = await measureThroughput({ ...THROUGHPUT, profile: { subject: 'native runtime + module', path: join(CHART_FILES.dirs[0], PROFILE) } });
+        const result = await measureThroughput({
+          ...THROUGHPUT,
+          profile: { subject: 'native runtime + module', path: join(CHART_FILES.dirs[0], PROFILE) },
+        });
         if (result.profilePath) CHART_FILES.copyFromFirst(PROFILE);
         return result;
       },

@@ -17,7 +17,12 @@ export interface ServiceBuild {
 }
 
 /** This checkout's build (`npm run build`), on the Node that runs the tools (the project's Node 24 under npm scripts). */
-export const THIS_BUILD: ServiceBuild = { release: 'this checkout', dir: REPO_ROOT, node: process.execPath, nodeVersion: process.version };
+export const THIS_BUILD: ServiceBuild = {
+  release: 'this checkout',
+  dir: REPO_ROOT,
+  node: process.execPath,
+  nodeVersion: process.version,
+};
 
 /** The entry point of `build`. */
 export function mainOf(build: ServiceBuild): string {

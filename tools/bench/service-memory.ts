@@ -26,7 +26,9 @@ export class MemoryProbe {
     for (let i = 0; i < 3; i++) {
       const seen = this.readings.length;
       service.signal('SIGUSR2');
-      values.push(await waitUntil(async () => this.readings[seen], 'a memory probe line', timeoutMs, 20));
+      values.push(
+        await waitUntil(async () => this.readings[seen], 'a memory probe line', timeoutMs, 20),
+      );
     }
     return values.sort((a, b) => a - b)[1];
   }
@@ -34,8 +36,13 @@ export class MemoryProbe {
 
 /** `0 → 1000: 12.3 KB/run; 1000 → 5000: …` (the slope between consecutive steps, and the total). */
 export function memorySlopes(steps: readonly MemoryStep[]): string {
-  const perRun = (from: MemoryStep, to: MemoryStep) => `${((to.bytes - from.bytes) / (to.runs - from.runs) / 1024).toFixed(1)} KB/run`;
-  const parts = steps.slice(1).map((step, i) => `${steps[i].runs} -> ${step.runs}: ${perRun(steps[i], step)}`);
-  const mb = steps.map((step) => `${step.runs}: ${(step.bytes / 1024 / 1024).toFixed(1)} MB`).join(', ');
+  const perRun = (from: MemoryStep, to: MemoryStep) =>
+    `${((to.bytes - from.bytes) / (to.runs - from.runs) / 1024).toFixed(1)} KB/run`;
+  const parts = steps
+    .slice(1)
+    .map((step, i) => `${steps[i].runs} -> ${step.runs}: ${perRun(steps[i], step)}`);
+  const mb = steps
+    .map((step) => `${step.runs}: ${(step.bytes / 1024 / 1024).toFixed(1)} MB`)
+    .join(', ');
   return `${mb}; slope ${parts.join('; ')}`;
 }

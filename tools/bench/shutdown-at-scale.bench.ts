@@ -1,6 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { groupsLine, profileGroups, readCpuProfile, SHUTDOWN_GROUPS, type GroupShare } from './cpu-profile-groups';
+import {
+  groupsLine,
+  profileGroups,
+  readCpuProfile,
+  SHUTDOWN_GROUPS,
+  type GroupShare,
+} from './cpu-profile-groups';
 import { measureAbortFloor, type AbortFloor } from './abort-floor';
 import { benchIdentity } from './bench-identity';
 import { renderTable } from './bench-table';
@@ -95,15 +101,19 @@ export async function measureShutdownAtScale(
   const probe = new MemoryProbe();
   const onLine = (line: string) => {
     probe.read(line);
-    if (line.includes('"run ends saved"')) batches.push(Number((JSON.parse(line) as { runs?: number }).runs ?? 0));
+    if (line.includes('"run ends saved"'))
+      batches.push(Number((JSON.parse(line) as { runs?: number }).runs ?? 0));
   };
-  const profileDir = options.cpuProfileDir && join(options.cpuProfileDir, `${store.kind}-${runs}-${kept}-streams`);
+  const profileDir =
+    options.cpuProfileDir && join(options.cpuProfileDir, `${store.kind}-${runs}-${kept}-streams`);
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const service = await SpawnedService.start(
     {
       ...env,
       // The client-resume shutdown is measured: on PostgreSQL alone the default would be `auto` (handover).
-      ...(store.kind === 'postgres' ? { DATABASE_URL: store.databaseUrl, RESUME_MODE: 'client' } : {}),
+      ...(store.kind === 'postgres'
+        ? { DATABASE_URL: store.databaseUrl, RESUME_MODE: 'client' }
+        : {}),
       SHUTDOWN_DRAIN_TIMEOUT_MS: '0',
       SHUTDOWN_TIMEOUT_MS: String(options.shutdownTimeoutMs),
       DEMO_REASONING_MS: String(options.reasoningMs),
@@ -113,7 +123,14 @@ export async function measureShutdownAtScale(
     },
     60_000,
     onLine,
-    ['--expose-gc', '--require', PROBE, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [])],
+    [
+      '--expose-gc',
+      '--require',
+      PROBE,
+      ...(profileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500']
+        : []),
+    ],
   );
   const streams: RunStream[] = [];
   const memory: MemoryStep[] = [];
@@ -123,7 +140,15 @@ export async function measureShutdownAtScale(
     let inFlight = 0;
     for (const step of steps) {
       const range = { from: streams.length, to: step, waveSize: options.waveSize };
-      if (step > streams.length) inFlight = await addRunsInFlight(service, token, range, `bench-${runs}`, streams, options.inFlightTimeoutMs);
+      if (step > streams.length)
+        inFlight = await addRunsInFlight(
+          service,
+          token,
+          range,
+          `bench-${runs}`,
+          streams,
+          options.inFlightTimeoutMs,
+        );
       // Dropped once in flight; the service sees the disconnects while the next wave starts (or the memory is read).
       if (kept !== 'all') streams.slice(kept).forEach((stream) => stream.abort());
       if (measureMemory) memory.push({ runs: step, bytes: await probe.sample(service) });
@@ -134,15 +159,26 @@ export async function measureShutdownAtScale(
     // Once the process is gone every socket is closed, so the streams end almost at once.
     const open = kept === 'all' ? streams : streams.slice(0, kept);
     const { endings: results } = await endingsWithin(open, 10_000);
-    const runInterrupted = results.filter((r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED').length;
+    const runInterrupted = results.filter(
+      (r) => r.terminal?.type === 'RUN_ERROR' && r.terminal.code === 'RUN_INTERRUPTED',
+    ).length;
 
-    const stored = store.kind === 'postgres' ? await readPgStoredOutcome(store.databaseUrl) : readStoredOutcome(service.databaseFile);
+    const stored =
+      store.kind === 'postgres'
+        ? await readPgStoredOutcome(store.databaseUrl)
+        : readStoredOutcome(service.databaseFile);
     const lost = runs - stored.durable;
     const problems: string[] = [];
     const exitWrong = exitProblem('the process', signalled, deadlineMs, service);
     if (exitWrong) problems.push(`${store.kind} N=${runs}: ${exitWrong}`);
-    if (lost > 0) problems.push(`${store.kind} N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`);
-    const floor = store.kind === 'postgres' ? await postgresWriteFloor(store.databaseUrl) : sqliteWriteFloor(service.databaseFile);
+    if (lost > 0)
+      problems.push(
+        `${store.kind} N=${runs}: ${lost} runs lost (${stored.runningRuns} still recorded as running)`,
+      );
+    const floor =
+      store.kind === 'postgres'
+        ? await postgresWriteFloor(store.databaseUrl)
+        : sqliteWriteFloor(service.databaseFile);
     const abortFloor = await measureAbortFloor(runs);
     return {
       store: store.kind,
@@ -160,7 +196,16 @@ export async function measureShutdownAtScale(
       batches,
       memory,
       ...(profileDir && exitMs !== undefined
-        ? { profile: { dir: profileDir, shares: profileGroups(readCpuProfile(profileDir), SHUTDOWN_GROUPS, 'interruptRemaining') } }
+        ? {
+            profile: {
+              dir: profileDir,
+              shares: profileGroups(
+                readCpuProfile(profileDir),
+                SHUTDOWN_GROUPS,
+                'interruptRemaining',
+              ),
+            },
+          }
         : {}),
       problems,
     };
@@ -171,14 +216,22 @@ export async function measureShutdownAtScale(
 }
 
 // A floor that did not rewrite every run (some were lost) is no floor of this shutdown.
-const ratioOf = (r: ShutdownAtScaleResult) => (r.exitMs !== undefined && r.floor?.rows === r.runs ? r.exitMs / r.floor.medianMs : undefined);
+const ratioOf = (r: ShutdownAtScaleResult) =>
+  r.exitMs !== undefined && r.floor?.rows === r.runs ? r.exitMs / r.floor.medianMs : undefined;
 /** SIGTERM to exit over the two floors together: the least a Node service pays to abort the runs' calls and write their states. */
 const bothRatioOf = (r: ShutdownAtScaleResult) =>
-  r.exitMs !== undefined && r.floor?.rows === r.runs && r.abortFloor ? r.exitMs / (r.floor.medianMs + r.abortFloor.medianMs) : undefined;
-const ratioCell = (ratio: number | undefined) => (ratio === undefined ? '-' : `${ratio.toFixed(1)}x`);
+  r.exitMs !== undefined && r.floor?.rows === r.runs && r.abortFloor
+    ? r.exitMs / (r.floor.medianMs + r.abortFloor.medianMs)
+    : undefined;
+const ratioCell = (ratio: number | undefined) =>
+  ratio === undefined ? '-' : `${ratio.toFixed(1)}x`;
 
 /** One row per store and N, the memory steps, then the problems, if any (`failures`: measurements that could not be made). */
-export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[], options: ShutdownAtScaleOptions, failures: readonly string[] = []): string {
+export function shutdownAtScaleReport(
+  results: readonly ShutdownAtScaleResult[],
+  options: ShutdownAtScaleOptions,
+  failures: readonly string[] = [],
+): string {
   const table = renderTable(
     [
       { heading: 'store', align: 'left' },
@@ -211,9 +264,15 @@ export function shutdownAtScaleReport(results: readonly ShutdownAtScaleResult[],
       String(r.runInterrupted),
     ]),
   );
-  const memory = results.filter((r) => r.memory.length > 1).map((r) => `memory, ${r.store}, ${r.streams} open streams: ${memorySlopes(r.memory)}`);
+  const memory = results
+    .filter((r) => r.memory.length > 1)
+    .map((r) => `memory, ${r.store}, ${r.streams} open streams: ${memorySlopes(r.memory)}`);
   const profiles = results.flatMap((r) =>
-    r.profile ? [`profile, ${r.store} N=${r.runs}, ${r.streams} open streams: ${groupsLine(r.profile.shares)} (${r.profile.dir})`] : [],
+    r.profile
+      ? [
+          `profile, ${r.store} N=${r.runs}, ${r.streams} open streams: ${groupsLine(r.profile.shares)} (${r.profile.dir})`,
+        ]
+      : [],
   );
   const problems = [...results.flatMap((r) => r.problems), ...failures];
   const met = results.every((r) => (ratioOf(r) ?? Infinity) <= options.targetRatio);

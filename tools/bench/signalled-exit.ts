@@ -10,7 +10,10 @@ export interface SignalledExit {
 }
 
 /** Sends SIGTERM and waits up to `deadlineMs` for the exit; kills the process past it. */
-export async function terminateAndTime(service: SpawnedService, deadlineMs: number): Promise<SignalledExit> {
+export async function terminateAndTime(
+  service: SpawnedService,
+  deadlineMs: number,
+): Promise<SignalledExit> {
   const sentAtMs = service.signal('SIGTERM');
   const exitInTime = await service.waitForExit(deadlineMs);
   const exit = exitInTime ?? (await service.kill());
@@ -24,9 +27,16 @@ export async function terminateAndTime(service: SpawnedService, deadlineMs: numb
  * @example
  * exitProblem('the holder', signalled, 35_000, holder); // 'the holder exited with 1, expected 0\n…'
  */
-export function exitProblem(who: string, { exit, exitMs }: SignalledExit, deadlineMs: number, service: SpawnedService): string | undefined {
-  if (exitMs === undefined) return `${who} had not exited ${deadlineMs} ms after SIGTERM and was killed`;
-  if (exit.code !== 0) return `${who} exited with ${exit.code ?? exit.signal}, expected 0\n${service.logs.slice(-2_000)}`;
+export function exitProblem(
+  who: string,
+  { exit, exitMs }: SignalledExit,
+  deadlineMs: number,
+  service: SpawnedService,
+): string | undefined {
+  if (exitMs === undefined)
+    return `${who} had not exited ${deadlineMs} ms after SIGTERM and was killed`;
+  if (exit.code !== 0)
+    return `${who} exited with ${exit.code ?? exit.signal}, expected 0\n${service.logs.slice(-2_000)}`;
   return undefined;
 }
 

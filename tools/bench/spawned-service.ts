@@ -57,7 +57,8 @@ export class SpawnedService {
         env: { PATH: process.env.PATH, PORT: String(port), DATA_DIR: dataDir, ...env },
         logLimit: LOG_TAIL_CHARS,
         onLine,
-        ready: async (service) => (await getJson(`${service.baseUrl}/health/ready`, agent)).status === 200,
+        ready: async (service) =>
+          (await getJson(`${service.baseUrl}/health/ready`, agent)).status === 200,
         readyTimeoutMs,
       });
       return new SpawnedService(child, dataDir, agent);

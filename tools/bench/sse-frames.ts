@@ -3,7 +3,10 @@
  * with newlines, as the SSE spec says; frames without data skipped), with the frame's `id`
  * when it has one, and returns what is left: the start of a frame still arriving.
  */
-export function drainSseFrames(buffer: string, onData: (data: string, id?: string) => void): string {
+export function drainSseFrames(
+  buffer: string,
+  onData: (data: string, id?: string) => void,
+): string {
   let rest = buffer;
   let split: number;
   while ((split = rest.indexOf('\n\n')) >= 0) {

@@ -9,7 +9,10 @@ describe('openSseRequest', () => {
 
   beforeAll(async () => {
     server = createServer((req, res) => {
-      if (req.headers.authorization !== 'Bearer t') return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"UNAUTHORIZED"}');
+      if (req.headers.authorization !== 'Bearer t')
+        return void res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end('{"code":"UNAUTHORIZED"}');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end('id: 1\ndata: {"type":"RUN_STARTED"}\n\nid: 2\ndata: not json\n\n');
     });
@@ -24,7 +27,9 @@ describe('openSseRequest', () => {
 
   it('hands over each frame with its id and ends without an error', async () => {
     const frames: [string, string | undefined][] = [];
-    const end = await openSseRequest(url, { method: 'GET', agent, token: 't' }, (data, id) => frames.push([data, id])).done;
+    const end = await openSseRequest(url, { method: 'GET', agent, token: 't' }, (data, id) =>
+      frames.push([data, id]),
+    ).done;
     expect(frames).toEqual([
       ['{"type":"RUN_STARTED"}', '1'],
       ['not json', '2'],
@@ -33,12 +38,15 @@ describe('openSseRequest', () => {
   });
 
   it('ends with the refusal body as the error', async () => {
-    const end = await openSseRequest(url, { method: 'GET', agent, token: 'wrong' }, () => undefined).done;
+    const end = await openSseRequest(url, { method: 'GET', agent, token: 'wrong' }, () => undefined)
+      .done;
     expect(end).toEqual({ status: 401, error: 'HTTP 401: {"code":"UNAUTHORIZED"}' });
   });
 
   it('ends with the error of a callback that throws, instead of throwing it in the socket callback', async () => {
-    const end = await openSseRequest(url, { method: 'GET', agent, token: 't' }, (data) => JSON.parse(data)).done;
+    const end = await openSseRequest(url, { method: 'GET', agent, token: 't' }, (data) =>
+      JSON.parse(data),
+    ).done;
     expect(end.status).toBe(200);
     expect(end.error).toMatch(/^reading the stream: .*JSON/);
   });

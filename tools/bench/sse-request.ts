@@ -42,7 +42,11 @@ export interface SseRequest {
  * as it arrives. A refusal's body is kept for the error message instead. If `onData` throws, the
  * request is given up with that error: thrown in a socket callback it would end the process.
  */
-export function openSseRequest(url: string, init: SseRequestInit, onData: (data: string, id?: string) => void): SseRequest {
+export function openSseRequest(
+  url: string,
+  init: SseRequestInit,
+  onData: (data: string, id?: string) => void,
+): SseRequest {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   const req = request(url, {
     method: init.method,
@@ -50,7 +54,9 @@ export function openSseRequest(url: string, init: SseRequestInit, onData: (data:
     headers: {
       authorization: `Bearer ${init.token}`,
       accept: 'text/event-stream',
-      ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+      ...(body === undefined
+        ? {}
+        : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
       ...init.headers,
     },
   });
@@ -77,7 +83,9 @@ export function openSseRequest(url: string, init: SseRequestInit, onData: (data:
         }
       });
       res.on('error', (error) => finish(String(error)));
-      res.on('close', () => finish(end.status === 200 ? undefined : `HTTP ${end.status}: ${buffer}`));
+      res.on('close', () =>
+        finish(end.status === 200 ? undefined : `HTTP ${end.status}: ${buffer}`),
+      );
     });
   });
   req.end(body);

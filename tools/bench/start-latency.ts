@@ -9,7 +9,13 @@ import { withDeadline } from './wait-until';
  * request to its first event: what a burst of run starts costs with nothing being handed over,
  * the baseline of a continuation's gap. The streams are dropped once each has its first event.
  */
-export async function firstEventLatencies(service: SpawnedService, token: string, runs: number, threadPrefix: string, timeoutMs: number): Promise<number[]> {
+export async function firstEventLatencies(
+  service: SpawnedService,
+  token: string,
+  runs: number,
+  threadPrefix: string,
+  timeoutMs: number,
+): Promise<number[]> {
   const requests: SseRequest[] = [];
   const firsts: Promise<number>[] = [];
   try {
@@ -19,7 +25,11 @@ export async function firstEventLatencies(service: SpawnedService, token: string
       firsts.push(new Promise<number>((resolve) => (arrived = resolve)));
       const body = newThreadInput(`${threadPrefix}-${i}`, `run-${i}`, 'work');
       requests.push(
-        openSseRequest(`${service.baseUrl}/v1/runs`, { method: 'POST', agent: service.agent, token, body }, () => arrived(performance.now() - sentAt)),
+        openSseRequest(
+          `${service.baseUrl}/v1/runs`,
+          { method: 'POST', agent: service.agent, token, body },
+          () => arrived(performance.now() - sentAt),
+        ),
       );
     }
     const latencies = await withDeadline(Promise.all(firsts), timeoutMs, undefined);

@@ -3,7 +3,10 @@ interface ReadOnlyDatabase {
   prepare(sql: string): { get(...params: unknown[]): Record<string, number> };
   close(): void;
 }
-type DatabaseConstructor = new (file: string, options: { readonly: boolean; fileMustExist: boolean }) => ReadOnlyDatabase;
+type DatabaseConstructor = new (
+  file: string,
+  options: { readonly: boolean; fileMustExist: boolean },
+) => ReadOnlyDatabase;
 
 /** What the store says about the runs after the process has gone. */
 export interface StoredOutcome {
@@ -21,7 +24,9 @@ export interface StoredOutcome {
  * One `SELECT COUNT(*) AS n` per field of {@link StoredOutcome}, for either database:
  * `reasonOf(column)` is the dialect's way to read the `reason` of the JSON marker in `column`.
  */
-export function storedOutcomeQueries(reasonOf: (column: string) => string): Record<keyof StoredOutcome, string> {
+export function storedOutcomeQueries(
+  reasonOf: (column: string) => string,
+): Record<keyof StoredOutcome, string> {
   const shutdownMarked = `t.status = 'interrupted' AND t.interrupt IS NOT NULL AND ${reasonOf('t.interrupt')} = 'shutdown'`;
   return {
     interruptedThreads: `SELECT COUNT(*) AS n FROM agent_threads t WHERE ${shutdownMarked}`,
@@ -45,7 +50,9 @@ export function readStoredOutcome(databaseFile: string): StoredOutcome {
   const queries = storedOutcomeQueries((column) => `json_extract(${column}, '$.reason')`);
   const count = (sql: string) => Number(db.prepare(sql).get().n);
   try {
-    return Object.fromEntries(Object.entries(queries).map(([field, sql]) => [field, count(sql)])) as unknown as StoredOutcome;
+    return Object.fromEntries(
+      Object.entries(queries).map(([field, sql]) => [field, count(sql)]),
+    ) as unknown as StoredOutcome;
   } finally {
     db.close();
   }

@@ -5,7 +5,14 @@ import { addedLatencyMs, PEER, throughputReport } from './throughput-report';
 
 const options = { concurrencies: [10, 1_000], stepsPerRun: 3, minRunsPerCase: 200, warmupRuns: 20 };
 
-function row(subject: string, framework: string, kind: SubjectKind, concurrency: number, stepsPerSecond: number, waits: number[]): ThroughputRow {
+function row(
+  subject: string,
+  framework: string,
+  kind: SubjectKind,
+  concurrency: number,
+  stepsPerSecond: number,
+  waits: number[],
+): ThroughputRow {
   return {
     subject,
     framework,
@@ -47,7 +54,9 @@ describe('throughput report', () => {
   });
 
   it('judges the ratio to the floor at 1,000 at once', () => {
-    expect(throughputReport(result)).toMatch(/with no persistence, >= 0.8x at 1,000 at once:\n {4}LangGraph \+ module: 0.45x {2}TARGET MISSED/);
+    expect(throughputReport(result)).toMatch(
+      /with no persistence, >= 0.8x at 1,000 at once:\n {4}LangGraph \+ module: 0.45x {2}TARGET MISSED/,
+    );
   });
 
   it("judges a run's round trips (per step times the run's steps) and the module's CPU per step above its floor's", () => {
@@ -58,12 +67,22 @@ describe('throughput report', () => {
   });
 
   it('marks an added p99 over the target as missed, and one within it as met', () => {
-    const slow = throughputReport({ ...result, rows: rows.map((r) => (r.kind === 'module' ? { ...r, writeWaitMs: summarize([30, 30, 40]) } : r)) });
+    const slow = throughputReport({
+      ...result,
+      rows: rows.map((r) =>
+        r.kind === 'module' ? { ...r, writeWaitMs: summarize([30, 30, 40]) } : r,
+      ),
+    });
     expect(slow).toMatch(/LangGraph \+ module, 10 at once: [\d.]+ ms {2}TARGET MISSED/);
     expect(throughputReport(result)).toMatch(/LangGraph \+ module, 10 at once: [\d.]+ ms {2}pass/);
   });
 
   it('lists failed cases after the targets', () => {
-    expect(throughputReport({ ...result, failures: ['AI SDK + module at 10 runs at once: measurement failed: boom'] })).toMatch(/boom$/);
+    expect(
+      throughputReport({
+        ...result,
+        failures: ['AI SDK + module at 10 runs at once: measurement failed: boom'],
+      }),
+    ).toMatch(/boom$/);
   });
 });

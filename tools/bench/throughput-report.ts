@@ -20,7 +20,11 @@ const LOW_CONCURRENCY = 10;
 /** The peer the throughput target compares with: a step durable before the next, as under the module. */
 export const PEER = 'LangGraph + PostgresSaver (sync)';
 
-const fixed = (value: number, decimals: number) => value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+const fixed = (value: number, decimals: number) =>
+  value.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
 
 /** Added latency per step, in ms: what the step waited on its durable writes (undefined where writes do not hold steps). */
 export function addedLatencyMs(row: ThroughputRow): { p50: number; p99: number } | undefined {
@@ -44,7 +48,10 @@ function table(result: ThroughputResult): string {
     'module CPU/step',
     'PG CPU/step',
   ];
-  const columns = headings.map((heading, i): Column => ({ heading, align: i === 0 ? 'left' : 'right' }));
+  const columns = headings.map((heading, i): Column => ({
+    heading,
+    align: i === 0 ? 'left' : 'right',
+  }));
   return renderTable(
     columns,
     result.rows.map((row) => {
@@ -64,16 +71,23 @@ function table(result: ThroughputResult): string {
         fixed(row.bytesPerStep, 0),
         `${fixed(row.cpuMicrosPerStep, 0)} µs`,
         moduleCpu === undefined ? '-' : `${fixed(moduleCpu, 0)} µs`,
-        row.postgresCpuMicrosPerStep === undefined ? 'n/a' : `${fixed(row.postgresCpuMicrosPerStep, 0)} µs`,
+        row.postgresCpuMicrosPerStep === undefined
+          ? 'n/a'
+          : `${fixed(row.postgresCpuMicrosPerStep, 0)} µs`,
       ];
     }),
   );
 }
 
 /** The module's own CPU per step of a module row: its CPU less that of its framework's floor at the same concurrency. */
-export function moduleCpuMicrosPerStep(result: ThroughputResult, row: ThroughputRow): number | undefined {
+export function moduleCpuMicrosPerStep(
+  result: ThroughputResult,
+  row: ThroughputRow,
+): number | undefined {
   if (row.kind !== 'module') return undefined;
-  const floor = result.rows.find((r) => r.kind === 'floor' && r.framework === row.framework && r.concurrency === row.concurrency);
+  const floor = result.rows.find(
+    (r) => r.kind === 'floor' && r.framework === row.framework && r.concurrency === row.concurrency,
+  );
   return floor && row.cpuMicrosPerStep - floor.cpuMicrosPerStep;
 }
 
@@ -85,36 +99,61 @@ export function moduleCpuMicrosPerStep(result: ThroughputResult, row: Throughput
 function targets(result: ThroughputResult): string[] {
   const { concurrencies, stepsPerRun } = result.options;
   const modules = result.rows.filter((r) => r.kind === 'module');
-  const lines = [`steps/s under the module / ${PEER}, >= ${PEER_RATIO_TARGET}x at every concurrency:`];
+  const lines = [
+    `steps/s under the module / ${PEER}, >= ${PEER_RATIO_TARGET}x at every concurrency:`,
+  ];
   for (const row of modules) {
     const peer = result.rows.find((r) => r.subject === PEER && r.concurrency === row.concurrency);
     const ratio = peer && row.stepsPerSecond / peer.stepsPerSecond;
-    const judged = ratio === undefined ? `n/a (${PEER} not measured)` : `${ratio.toFixed(2)}x  ${verdict(ratio >= PEER_RATIO_TARGET)}`;
+    const judged =
+      ratio === undefined
+        ? `n/a (${PEER} not measured)`
+        : `${ratio.toFixed(2)}x  ${verdict(ratio >= PEER_RATIO_TARGET)}`;
     lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${judged}`);
   }
-  const floorAt = concurrencies.includes(FLOOR_RATIO_CONCURRENCY) ? FLOOR_RATIO_CONCURRENCY : Math.max(...concurrencies);
-  lines.push(`steps/s under the module / the framework with no persistence, >= ${FLOOR_RATIO_TARGET}x at ${fixed(floorAt, 0)} at once:`);
+  const floorAt = concurrencies.includes(FLOOR_RATIO_CONCURRENCY)
+    ? FLOOR_RATIO_CONCURRENCY
+    : Math.max(...concurrencies);
+  lines.push(
+    `steps/s under the module / the framework with no persistence, >= ${FLOOR_RATIO_TARGET}x at ${fixed(floorAt, 0)} at once:`,
+  );
   for (const row of modules.filter((r) => r.concurrency === floorAt)) {
-    const floor = result.rows.find((r) => r.kind === 'floor' && r.framework === row.framework && r.concurrency === floorAt);
+    const floor = result.rows.find(
+      (r) => r.kind === 'floor' && r.framework === row.framework && r.concurrency === floorAt,
+    );
     const ratio = floor && row.stepsPerSecond / floor.stepsPerSecond;
-    lines.push(`    ${row.subject}: ${ratio === undefined ? 'n/a (floor not measured)' : `${ratio.toFixed(2)}x  ${verdict(ratio >= FLOOR_RATIO_TARGET)}`}`);
+    lines.push(
+      `    ${row.subject}: ${ratio === undefined ? 'n/a (floor not measured)' : `${ratio.toFixed(2)}x  ${verdict(ratio >= FLOOR_RATIO_TARGET)}`}`,
+    );
   }
-  lines.push(`PostgreSQL round trips of a ${stepsPerRun}-step run under the module, start and end included, <= ${ROUND_TRIPS_PER_RUN_TARGET}:`);
+  lines.push(
+    `PostgreSQL round trips of a ${stepsPerRun}-step run under the module, start and end included, <= ${ROUND_TRIPS_PER_RUN_TARGET}:`,
+  );
   for (const row of modules.filter((r) => r.concurrency === Math.min(...concurrencies))) {
     const perRun = row.roundTripsPerStep * stepsPerRun;
-    lines.push(`    ${row.subject}: ${fixed(perRun, 1)}  ${verdict(perRun <= ROUND_TRIPS_PER_RUN_TARGET)}`);
+    lines.push(
+      `    ${row.subject}: ${fixed(perRun, 1)}  ${verdict(perRun <= ROUND_TRIPS_PER_RUN_TARGET)}`,
+    );
   }
-  lines.push(`the module's own CPU per step (the subject's less its floor's), <= ${MODULE_CPU_PER_STEP_TARGET_US} µs at ${LOW_CONCURRENCY} at once or fewer:`);
+  lines.push(
+    `the module's own CPU per step (the subject's less its floor's), <= ${MODULE_CPU_PER_STEP_TARGET_US} µs at ${LOW_CONCURRENCY} at once or fewer:`,
+  );
   for (const row of modules.filter((r) => r.concurrency <= LOW_CONCURRENCY)) {
     const cpu = moduleCpuMicrosPerStep(result, row);
     if (cpu === undefined) continue;
-    lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(cpu, 0)} µs  ${verdict(cpu <= MODULE_CPU_PER_STEP_TARGET_US)}`);
+    lines.push(
+      `    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(cpu, 0)} µs  ${verdict(cpu <= MODULE_CPU_PER_STEP_TARGET_US)}`,
+    );
   }
-  lines.push(`per-step added latency p99 under the module on PostgreSQL, <= ${ADDED_LATENCY_P99_TARGET_MS} ms at ${LOW_CONCURRENCY} at once or fewer:`);
+  lines.push(
+    `per-step added latency p99 under the module on PostgreSQL, <= ${ADDED_LATENCY_P99_TARGET_MS} ms at ${LOW_CONCURRENCY} at once or fewer:`,
+  );
   for (const row of modules.filter((r) => r.concurrency <= LOW_CONCURRENCY)) {
     const added = addedLatencyMs(row);
     if (!added) continue;
-    lines.push(`    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(added.p99, 2)} ms  ${verdict(added.p99 <= ADDED_LATENCY_P99_TARGET_MS)}`);
+    lines.push(
+      `    ${row.subject}, ${fixed(row.concurrency, 0)} at once: ${fixed(added.p99, 2)} ms  ${verdict(added.p99 <= ADDED_LATENCY_P99_TARGET_MS)}`,
+    );
   }
   return lines;
 }

@@ -43,13 +43,22 @@ type Framework = { name: string; subject: (steps: number) => AdapterSubject };
 /** The module's own ReAct runtime on the no-op agent: its floor runs it with nothing stored. */
 function nativeSubject(steps: number): AdapterSubject {
   const agent = noopAgent(steps);
-  const runtime = new AgentRuntime({ ...agent, tools: agent.tools.map((tool) => ({ ...tool, execute: async () => (markToolCall(), 'ok') })) });
+  const runtime = new AgentRuntime({
+    ...agent,
+    tools: agent.tools.map((tool) => ({ ...tool, execute: async () => (markToolCall(), 'ok') })),
+  });
   return {
     framework: 'native runtime',
     async plain() {
       const input = { threadId: randomUUID(), runId: 'run-1', history: NOOP_HISTORY };
-      const outcome = await runtime.execute(input, { hooks: [], control: new RunControl(), checkpointer: noopCheckpointer, emit: noopEmit });
-      if (outcome.stopReason !== StopReason.Completed) throw new Error(`benchmark run ended with ${outcome.stopReason}`);
+      const outcome = await runtime.execute(input, {
+        hooks: [],
+        control: new RunControl(),
+        checkpointer: noopCheckpointer,
+        emit: noopEmit,
+      });
+      if (outcome.stopReason !== StopReason.Completed)
+        throw new Error(`benchmark run ended with ${outcome.stopReason}`);
     },
     durable: runtime,
   };
@@ -63,7 +72,8 @@ const FRAMEWORKS: Framework[] = [
 ];
 
 let databases = 0;
-const freshDatabase = (postgres: PostgresServer) => postgres.createDatabase(`throughput_${++databases}`);
+const freshDatabase = (postgres: PostgresServer) =>
+  postgres.createDatabase(`throughput_${++databases}`);
 
 /** The framework alone: nothing persisted, nothing streamed. */
 const floor = (framework: Framework): ThroughputSubject => ({
@@ -119,9 +129,14 @@ const langGraphPeer = (durability: 'sync' | 'async'): ThroughputSubject => ({
       .compile({ checkpointer: saver });
     return {
       run: async () => {
-        const config = { configurable: { thread_id: randomUUID() }, recursionLimit: 4 * steps + 10, durability };
+        const config = {
+          configurable: { thread_id: randomUUID() },
+          recursionLimit: 4 * steps + 10,
+          durability,
+        };
         const { messages } = await graph.invoke({ messages: [new HumanMessage('go')] }, config);
-        if (messages.length !== 2 * steps + 2) throw new Error(`benchmark graph ended with ${messages.length} messages`);
+        if (messages.length !== 2 * steps + 2)
+          throw new Error(`benchmark graph ended with ${messages.length} messages`);
       },
       close: () => saver.end(),
     };
@@ -130,5 +145,10 @@ const langGraphPeer = (durability: 'sync' | 'async'): ThroughputSubject => ({
 
 /** Every subject, in the order they run at each concurrency: the floors, the module, the peers. */
 export function throughputSubjects(): ThroughputSubject[] {
-  return [...FRAMEWORKS.map(floor), ...FRAMEWORKS.map(underModule), langGraphPeer('sync'), langGraphPeer('async')];
+  return [
+    ...FRAMEWORKS.map(floor),
+    ...FRAMEWORKS.map(underModule),
+    langGraphPeer('sync'),
+    langGraphPeer('async'),
+  ];
 }

@@ -8,7 +8,12 @@ import { withCpuProfile } from './cpu-profile';
 import { PgWireCounter } from './pg-wire-counter';
 import { postgresCpuMicros } from './postgres-cpu';
 import { stepTimes, timeRun } from './step-clock';
-import { throughputSubjects, type SubjectCase, type SubjectKind, type ThroughputSubject } from './throughput-subjects';
+import {
+  throughputSubjects,
+  type SubjectCase,
+  type SubjectKind,
+  type ThroughputSubject,
+} from './throughput-subjects';
 
 /** The sizes of the throughput benchmark. */
 export interface ThroughputOptions {
@@ -58,7 +63,11 @@ export interface ThroughputResult {
 }
 
 /** Runs `total` runs with `concurrency` in flight at once: each worker starts the next run as soon as its last ended. */
-async function runMany(concurrency: number, total: number, run: () => Promise<void>): Promise<void> {
+async function runMany(
+  concurrency: number,
+  total: number,
+  run: () => Promise<void>,
+): Promise<void> {
   let started = 0;
   const worker = async () => {
     while (started < total) {
@@ -85,7 +94,8 @@ async function measureCase(
   const waits: number[] = [];
   const timedRun = async () => {
     const { toolCalls, writeWaits } = await timeRun(() => opened.run());
-    if (toolCalls.length !== options.stepsPerRun) throw new Error(`a run made ${toolCalls.length} tool calls, not ${options.stepsPerRun}`);
+    if (toolCalls.length !== options.stepsPerRun)
+      throw new Error(`a run made ${toolCalls.length} tool calls, not ${options.stepsPerRun}`);
     samples.push(...stepTimes(toolCalls));
     waits.push(...writeWaits);
   };
@@ -113,7 +123,10 @@ async function measureCase(
     roundTripsPerStep: roundTrips / steps,
     bytesPerStep: bytes / steps,
     cpuMicrosPerStep: (cpu.user + cpu.system) / steps,
-    postgresCpuMicrosPerStep: postgresBefore === undefined || postgresAfter === undefined ? undefined : (postgresAfter - postgresBefore) / steps,
+    postgresCpuMicrosPerStep:
+      postgresBefore === undefined || postgresAfter === undefined
+        ? undefined
+        : (postgresAfter - postgresBefore) / steps,
   };
 }
 
@@ -125,7 +138,9 @@ async function measureCase(
 export async function measureThroughput(options: ThroughputOptions): Promise<ThroughputResult> {
   // Before any connection opens, so every client's bytes are counted from its first query.
   PgWireCounter.install();
-  const subjects = throughputSubjects().filter((s) => !options.subjects || options.subjects.includes(s.name));
+  const subjects = throughputSubjects().filter(
+    (s) => !options.subjects || options.subjects.includes(s.name),
+  );
   const rows: ThroughputRow[] = [];
   const failures: string[] = [];
   let profilePath: string | undefined;
@@ -140,14 +155,18 @@ export async function measureThroughput(options: ThroughputOptions): Promise<Thr
           try {
             rows.push(await measureCase(subject, opened, concurrency, options, postgres));
             if (options.profile?.subject === subject.name && concurrency === largest) {
-              await withCpuProfile(options.profile.path, () => runMany(concurrency, concurrency, () => opened.run()));
+              await withCpuProfile(options.profile.path, () =>
+                runMany(concurrency, concurrency, () => opened.run()),
+              );
               profilePath = options.profile.path;
             }
           } finally {
             await opened.close();
           }
         } catch (error) {
-          failures.push(`${subject.name} at ${concurrency} runs at once: measurement failed: ${messageOf(error)}`);
+          failures.push(
+            `${subject.name} at ${concurrency} runs at once: measurement failed: ${messageOf(error)}`,
+          );
         }
       }
     }

@@ -14,35 +14,51 @@ describe('throughput bench (quick, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     const options = { concurrencies: [2], stepsPerRun: 2, minRunsPerCase: 2, warmupRuns: 1 };
-    result = await measureThroughput({ ...options, profile: { subject: 'native runtime + module', path: profilePath } });
+    result = await measureThroughput({
+      ...options,
+      profile: { subject: 'native runtime + module', path: profilePath },
+    });
   }, 120_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('measures every subject without a failure', () => {
     expect(result.failures).toEqual([]);
-    expect(result.rows.map((row) => row.subject)).toEqual(throughputSubjects().map((subject) => subject.name));
+    expect(result.rows.map((row) => row.subject)).toEqual(
+      throughputSubjects().map((subject) => subject.name),
+    );
   });
 
   it('counts round trips and bytes for the subjects that persist, and none for the floors', () => {
     for (const row of result.rows) {
       const persists = row.kind !== 'floor';
-      expect([row.subject, row.roundTripsPerStep > 0, row.bytesPerStep > 0]).toEqual([row.subject, persists, persists]);
+      expect([row.subject, row.roundTripsPerStep > 0, row.bytesPerStep > 0]).toEqual([
+        row.subject,
+        persists,
+        persists,
+      ]);
     }
   });
 
   it('times every step of every run, and its write wait where writes hold steps', () => {
     const steps = (row: ThroughputRow) => row.runs * (result.options.stepsPerRun - 1);
     for (const row of result.rows) {
-      const waits = row.kind === 'module' || row.subject.endsWith('(sync)') ? steps(row) : undefined;
-      expect([row.subject, row.stepMs.count, row.writeWaitMs?.count]).toEqual([row.subject, steps(row), waits]);
+      const waits =
+        row.kind === 'module' || row.subject.endsWith('(sync)') ? steps(row) : undefined;
+      expect([row.subject, row.stepMs.count, row.writeWaitMs?.count]).toEqual([
+        row.subject,
+        steps(row),
+        waits,
+      ]);
     }
   });
 
   it('prints the table with the peer and both targets', () => {
     const report = throughputReport(result);
     expect(report).toContain('LangGraph + PostgresSaver (sync)');
-    expect(report).toMatch(/steps\/s under the module \/ LangGraph \+ PostgresSaver \(sync\) at 2 runs at once, >= 3x/);
+    expect(report).toMatch(
+      /steps\/s under the module \/ LangGraph \+ PostgresSaver \(sync\) at 2 runs at once, >= 3x/,
+    );
     expect(report).toMatch(/per-step added latency p99 under the module on PostgreSQL, <= 5 ms/);
   });
 

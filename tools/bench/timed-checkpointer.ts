@@ -1,6 +1,12 @@
-import type { AgentMessage, ToolCall } from '../../packages/nest-agent-graceful-shutdown/src/agent/agent-message';
+import type {
+  AgentMessage,
+  ToolCall,
+} from '../../packages/nest-agent-graceful-shutdown/src/agent/agent-message';
 import type { ToolCallRecord } from '../../packages/nest-agent-graceful-shutdown/src/contracts/session-records';
-import type { StepCheckpointer, StepProgress } from '../../packages/nest-agent-graceful-shutdown/src/contracts/step-checkpointer.interface';
+import type {
+  StepCheckpointer,
+  StepProgress,
+} from '../../packages/nest-agent-graceful-shutdown/src/contracts/step-checkpointer.interface';
 import { timeWrite } from './step-clock';
 
 /** A run's checkpointer whose every write is added to the write wait of the step it holds (see `timeWrite`). */

@@ -29,7 +29,9 @@ export class TimedRunStream {
 
   /** POSTs `input` to `url` (`/v1/runs` with its query) and starts reading the stream. */
   constructor(url: string, agent: Agent, token: string, input: unknown) {
-    const request = openSseRequest(url, { method: 'POST', agent, token, body: input }, (data) => this.read(data));
+    const request = openSseRequest(url, { method: 'POST', agent, token, body: input }, (data) =>
+      this.read(data),
+    );
     this.done = request.done;
     this.abortRequest = request.abort;
   }
@@ -44,7 +46,9 @@ export class TimedRunStream {
     const arrived = new Promise<number>((resolve) => this.waiters.set(type, resolve));
     const first = await withDeadline(Promise.race([arrived, this.done]), timeoutMs, undefined);
     if (typeof first === 'number') return first;
-    const why = first ? `the stream ended first (HTTP ${first.status}${first.error ? `: ${first.error.slice(0, 200)}` : ''})` : `not within ${timeoutMs} ms`;
+    const why = first
+      ? `the stream ended first (HTTP ${first.status}${first.error ? `: ${first.error.slice(0, 200)}` : ''})`
+      : `not within ${timeoutMs} ms`;
     throw new Error(`no ${type}: ${why}`);
   }
 

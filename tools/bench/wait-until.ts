@@ -5,7 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * A probe that throws is retried: the service may not be listening yet. The last error is
  * kept for the timeout message, since that is usually the reason.
  */
-export async function waitUntil<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs: number, intervalMs = 100): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs: number,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -16,14 +21,20 @@ export async function waitUntil<T>(probe: () => Promise<T | undefined>, what: st
       lastError = error;
     }
     if (Date.now() >= deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await sleep(intervalMs);
   }
 }
 
 /** Settles with `promise`, or with `fallback` after `timeoutMs`; the timer never holds the process. */
-export async function withDeadline<T, F>(promise: Promise<T>, timeoutMs: number, fallback: F): Promise<T | F> {
+export async function withDeadline<T, F>(
+  promise: Promise<T>,
+  timeoutMs: number,
+  fallback: F,
+): Promise<T | F> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<F>((resolve) => {
     timer = setTimeout(() => resolve(fallback), timeoutMs);
@@ -49,7 +60,10 @@ export interface Abortable<T> {
  * @example
  * const { endings, inTime } = await endingsWithin(streams, 10_000);
  */
-export async function endingsWithin<T>(pending: readonly Abortable<T>[], timeoutMs: number): Promise<{ endings: T[]; inTime: boolean }> {
+export async function endingsWithin<T>(
+  pending: readonly Abortable<T>[],
+  timeoutMs: number,
+): Promise<{ endings: T[]; inTime: boolean }> {
   const endings = await withDeadline(Promise.all(pending.map((p) => p.done)), timeoutMs, undefined);
   if (endings) return { endings, inTime: true };
   pending.forEach((p) => p.abort());

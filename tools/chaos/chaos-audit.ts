@@ -49,7 +49,9 @@ function judge5xx(request: RecordedRequest, turnEnded: boolean): 'retried' | 'un
 /** Tool results in one thread: twice for one call, or twice for one step of one user turn. */
 function duplicatedResults(threadId: string, messages: StoredMessage[]): string[] {
   const out: string[] = [];
-  const stepOfCall = new Map(messages.flatMap((m) => m.toolCalls.map((c) => [c.id, c.step] as const)));
+  const stepOfCall = new Map(
+    messages.flatMap((m) => m.toolCalls.map((c) => [c.id, c.step] as const)),
+  );
   const byCall = new Map<string, number>();
   let turn = 0;
   let steps = new Map<number, number>();
@@ -62,7 +64,8 @@ function duplicatedResults(threadId: string, messages: StoredMessage[]): string[
     steps.set(step, (steps.get(step) ?? 0) + 1);
     if (steps.get(step) === 2) out.push(`${threadId} turn ${turn} step ${step} has two results`);
   }
-  for (const [call, count] of byCall) if (count > 1) out.push(`${threadId} call ${call} stored ${count}×`);
+  for (const [call, count] of byCall)
+    if (count > 1) out.push(`${threadId} call ${call} stored ${count}×`);
   return out;
 }
 
@@ -73,7 +76,12 @@ function duplicatedResults(threadId: string, messages: StoredMessage[]): string[
  * run left `running`, every thread idle or resumable, every 5xx on a retry path, every turn
  * ended (completed or cancelled).
  */
-export function auditChaos(users: readonly ChaosUser[], store: StoreSnapshot, ledger: ExecutionLedger, fleetProblems: readonly string[]): ChaosAudit {
+export function auditChaos(
+  users: readonly ChaosUser[],
+  store: StoreSnapshot,
+  ledger: ExecutionLedger,
+  fleetProblems: readonly string[],
+): ChaosAudit {
   const audit: ChaosAudit = {
     threads: users.length,
     turns: { completed: 0, cancelled: 0, failed: [] },
@@ -96,43 +104,67 @@ export function auditChaos(users: readonly ChaosUser[], store: StoreSnapshot, le
     fleetProblems: [...fleetProblems],
   };
   const byThread = new Map<string, StoredMessage[]>();
-  for (const m of store.messages) byThread.set(m.threadId, [...(byThread.get(m.threadId) ?? []), m]);
+  for (const m of store.messages)
+    byThread.set(m.threadId, [...(byThread.get(m.threadId) ?? []), m]);
   const threadStatus = new Map(store.threads.map((t) => [t.threadId, t]));
   for (const thread of store.threads) {
     if (thread.status === 'idle') continue;
-    if ((thread.status === 'interrupted' || thread.status === 'awaiting_approval') && thread.marked) audit.threadsResumable++;
-    else audit.threadsNotResumable.push(`${thread.threadId} is ${thread.status}${thread.marked ? '' : ' without a marker'}`);
+    if ((thread.status === 'interrupted' || thread.status === 'awaiting_approval') && thread.marked)
+      audit.threadsResumable++;
+    else
+      audit.threadsNotResumable.push(
+        `${thread.threadId} is ${thread.status}${thread.marked ? '' : ' without a marker'}`,
+      );
   }
   for (const user of users) {
     const messages = byThread.get(user.threadId) ?? [];
     const stored = new Set(messages.map((m) => m.messageId));
     const expected = [...user.sentMessageIds, ...user.finishedMessageIds];
     audit.messagesChecked += expected.length;
-    audit.messagesLost.push(...expected.filter((id) => !stored.has(id)).map((id) => `${user.threadId}/${id}`));
-    if (stored.size !== messages.length) audit.messagesDuplicated.push(`${user.threadId}: ${messages.length - stored.size} ids stored twice`);
+    audit.messagesLost.push(
+      ...expected.filter((id) => !stored.has(id)).map((id) => `${user.threadId}/${id}`),
+    );
+    if (stored.size !== messages.length)
+      audit.messagesDuplicated.push(
+        `${user.threadId}: ${messages.length - stored.size} ids stored twice`,
+      );
     audit.messagesDuplicated.push(...duplicatedResults(user.threadId, messages));
     const ended = new Set(user.turns.filter((t) => t.outcome !== 'failed').map((t) => t.turn));
     for (const turn of user.turns) {
       if (turn.outcome === 'completed') audit.turns.completed++;
       else if (turn.outcome === 'cancelled') audit.turns.cancelled++;
-      else audit.turns.failed.push(`${user.threadId} turn ${turn.turn}: ${turn.failure ?? 'failed'}`);
+      else
+        audit.turns.failed.push(`${user.threadId} turn ${turn.turn}: ${turn.failure ?? 'failed'}`);
     }
     for (const request of user.requests) {
       audit.requests++;
       if (request.status === undefined) audit.networkErrors++;
       if ((request.status ?? 0) < 500) continue;
       if (judge5xx(request, ended.has(request.turn)) === 'retried') audit.retried5xx++;
-      else audit.unexplained5xx.push(`${request.method} ${request.path} → ${request.status} ${request.code ?? ''} (${user.name} turn ${request.turn})`);
+      else
+        audit.unexplained5xx.push(
+          `${request.method} ${request.path} → ${request.status} ${request.code ?? ''} (${user.name} turn ${request.turn})`,
+        );
     }
-    for (const [code, count] of user.runErrors) audit.runErrors[code] = (audit.runErrors[code] ?? 0) + count;
+    for (const [code, count] of user.runErrors)
+      audit.runErrors[code] = (audit.runErrors[code] ?? 0) + count;
   }
   auditExecutions(audit, ledger, store, threadStatus);
   return audit;
 }
 
 /** Compares the ledger's starts with the saved tool results: a start after the save is work done twice. */
-function auditExecutions(audit: ChaosAudit, ledger: ExecutionLedger, store: StoreSnapshot, threads: Map<string, { status: string }>): void {
-  const savedAt = new Map(store.messages.filter((m) => m.role === 'tool' && m.toolCallId).map((m) => [m.toolCallId as string, m.createdAt]));
+function auditExecutions(
+  audit: ChaosAudit,
+  ledger: ExecutionLedger,
+  store: StoreSnapshot,
+  threads: Map<string, { status: string }>,
+): void {
+  const savedAt = new Map(
+    store.messages
+      .filter((m) => m.role === 'tool' && m.toolCallId)
+      .map((m) => [m.toolCallId as string, m.createdAt]),
+  );
   const starts = new Map<string, { threadId: string; at: number[] }>();
   for (const e of ledger.executions) {
     const entry = starts.get(e.toolCallId) ?? { threadId: e.threadId, at: [] };
@@ -142,12 +174,15 @@ function auditExecutions(audit: ChaosAudit, ledger: ExecutionLedger, store: Stor
   for (const [toolCallId, { threadId, at }] of starts) {
     const saved = savedAt.get(toolCallId);
     if (saved === undefined) {
-      if (threads.get(threadId)?.status !== 'interrupted') audit.toolExecutionsUnsaved.push(`${threadId} call ${toolCallId}`);
+      if (threads.get(threadId)?.status !== 'interrupted')
+        audit.toolExecutionsUnsaved.push(`${threadId} call ${toolCallId}`);
       continue;
     }
     const redone = at.filter((startedAt) => startedAt > saved);
     for (const startedAt of redone)
-      audit.toolExecutionsDuplicated.push(`${threadId} call ${toolCallId} started ${startedAt - saved} ms after its result was saved`);
+      audit.toolExecutionsDuplicated.push(
+        `${threadId} call ${toolCallId} started ${startedAt - saved} ms after its result was saved`,
+      );
     audit.toolReRunsBeforeSave += at.length - 1 - redone.length;
   }
 }
@@ -159,12 +194,17 @@ export function auditProblems(audit: ChaosAudit): string[] {
     ['messages duplicated', audit.messagesDuplicated],
     ['tool executions duplicated', audit.toolExecutionsDuplicated],
     ['tool executions without a saved result', audit.toolExecutionsUnsaved],
-    ['tool effects duplicated (two effects with one idempotency key)', audit.toolEffects.duplicated],
+    [
+      'tool effects duplicated (two effects with one idempotency key)',
+      audit.toolEffects.duplicated,
+    ],
     ['runs stuck running', audit.runsStuckRunning],
     ['threads neither finished nor resumable', audit.threadsNotResumable],
     ['5xx without a retry path', audit.unexplained5xx],
     ['turns that did not end', audit.turns.failed],
     ['instance failures', audit.fleetProblems],
   ];
-  return lists.filter(([, items]) => items.length > 0).map(([label, items]) => `${label}: ${items.length} (${items.slice(0, 5).join('; ')})`);
+  return lists
+    .filter(([, items]) => items.length > 0)
+    .map(([label, items]) => `${label}: ${items.length} (${items.slice(0, 5).join('; ')})`);
 }

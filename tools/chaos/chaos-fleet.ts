@@ -27,7 +27,9 @@ export class ChaosFleet {
 
   /** Starts `size` instances at once (`old-1…`), routes them, and starts the first spare. */
   static async start(cluster: RollingCluster, size = 3): Promise<ChaosFleet> {
-    const slots = await Promise.all(Array.from({ length: size }, (_, i) => cluster.launch(`old-${i + 1}`)));
+    const slots = await Promise.all(
+      Array.from({ length: size }, (_, i) => cluster.launch(`old-${i + 1}`)),
+    );
     const fleet = new ChaosFleet(cluster, slots);
     fleet.nextSpare();
     await fleet.spare;
@@ -114,23 +116,35 @@ export class ChaosFleet {
   }
 
   /** Routes the spare into `slot`. */
-  private async replace(slot: number, spare: Promise<ClusterInstance | undefined> | undefined): Promise<void> {
+  private async replace(
+    slot: number,
+    spare: Promise<ClusterInstance | undefined> | undefined,
+  ): Promise<void> {
     const instance = await spare;
     if (!instance) return;
     await this.cluster.route(instance).then(
       () => void (this.slots[slot] = instance),
-      (error: unknown) => void this.problems.push(`${instance.name} was not routed: ${String(error)}`),
+      (error: unknown) =>
+        void this.problems.push(`${instance.name} was not routed: ${String(error)}`),
     );
   }
 
   private async awaitExit(instance: ClusterInstance, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
-    const exit = await withDeadline(instance.service.exited, this.cluster.graceMs + 5_000, undefined);
+    const exit = await withDeadline(
+      instance.service.exited,
+      this.cluster.graceMs + 5_000,
+      undefined,
+    );
     this.cluster.controller.forget(instance.name);
     if (!exit) {
       await instance.service.kill();
-      this.problems.push(`${instance.name} did not exit within ${this.cluster.graceMs} ms of its ${signal}`);
+      this.problems.push(
+        `${instance.name} did not exit within ${this.cluster.graceMs} ms of its ${signal}`,
+      );
     } else if (signal === 'SIGTERM' && exit.code !== 0) {
-      this.problems.push(`${instance.name} exited with code ${exit.code} (signal ${exit.signal}) after its SIGTERM`);
+      this.problems.push(
+        `${instance.name} exited with code ${exit.code} (signal ${exit.signal}) after its SIGTERM`,
+      );
     }
   }
 

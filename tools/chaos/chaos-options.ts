@@ -32,7 +32,8 @@ const integer = (args: string[], name: string, min: number, max: number): number
 export function parseChaosCommand(args: string[]): ChaosCommand {
   const known = new Set(['--seed', '--seconds', '--clients', '--logs', '--dry-run']);
   for (let i = 0; i < args.length; i++) {
-    if (!known.has(args[i])) throw new ChaosUsageError(`unknown argument ${JSON.stringify(args[i])}`);
+    if (!known.has(args[i]))
+      throw new ChaosUsageError(`unknown argument ${JSON.stringify(args[i])}`);
     if (args[i] !== '--dry-run') i++;
   }
   const logsAt = args.indexOf('--logs');

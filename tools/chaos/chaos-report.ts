@@ -11,7 +11,10 @@ export function formatChaosReport(result: ChaosResult, logDir: string): string {
     ['seed', String(result.seed)],
     ['threads (users)', String(audit.threads)],
     ['instances started', String(result.instancesStarted)],
-    ['turns completed / cancelled / not ended', `${audit.turns.completed} / ${audit.turns.cancelled} / ${audit.turns.failed.length}`],
+    [
+      'turns completed / cancelled / not ended',
+      `${audit.turns.completed} / ${audit.turns.cancelled} / ${audit.turns.failed.length}`,
+    ],
     ['messages checked', String(audit.messagesChecked)],
     ['messages lost', String(audit.messagesLost.length)],
     ['messages duplicated', String(audit.messagesDuplicated.length)],
@@ -33,5 +36,10 @@ export function formatChaosReport(result: ChaosResult, logDir: string): string {
     ['instance failures', String(audit.fleetProblems.length)],
     ['duration', `${Math.round(result.durationMs / 1000)} s`],
   ];
-  return formatProofReport([`chaos audit, seed ${result.seed}`], rows, { passed: result.passed, problems: result.problems }, [`instance logs: ${logDir}`]);
+  return formatProofReport(
+    [`chaos audit, seed ${result.seed}`],
+    rows,
+    { passed: result.passed, problems: result.problems },
+    [`instance logs: ${logDir}`],
+  );
 }

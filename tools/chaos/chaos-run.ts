@@ -6,7 +6,13 @@ import { waitUntil, withDeadline } from '../bench/wait-until';
 import { RollingCluster } from '../rolling/rolling-cluster';
 import { auditChaos, auditProblems, type ChaosAudit } from './chaos-audit';
 import { ChaosFleet } from './chaos-fleet';
-import { isReviewedUser, makeSchedule, scheduleLine, userStreams, type ScheduledAction } from './chaos-schedule';
+import {
+  isReviewedUser,
+  makeSchedule,
+  scheduleLine,
+  userStreams,
+  type ScheduledAction,
+} from './chaos-schedule';
 import { ChaosUser } from './chaos-user';
 import { readStore } from './store-snapshot';
 
@@ -53,11 +59,19 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => undefined);
   const leaseTtlMs = options.leaseTtlMs ?? 15_000;
   const settleMs = options.settleMs ?? 60_000;
-  const schedule = makeSchedule({ seed: options.seed, seconds: options.seconds, users: options.users, leaseTtlMs });
+  const schedule = makeSchedule({
+    seed: options.seed,
+    seconds: options.seconds,
+    users: options.users,
+    leaseTtlMs,
+  });
   const began = performance.now();
   const env = { RESUME_MODE: 'auto', DEMO_REQUIRE_APPROVAL: 'true', SSE_HEARTBEAT_MS: '2000' };
   // The fleet starts its instances itself, all at once.
-  const cluster = await RollingCluster.start({ instances: 0, demo: DEMO, leaseTtlMs, logDir: options.logDir, log }, env);
+  const cluster = await RollingCluster.start(
+    { instances: 0, demo: DEMO, leaseTtlMs, logDir: options.logDir, log },
+    env,
+  );
   let fleet: ChaosFleet | undefined;
   try {
     fleet = await ChaosFleet.start(cluster);
@@ -82,7 +96,9 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
       executed.push(line);
       log(line);
     };
-    const conversations = users.map((user) => user.converse(() => performance.now() < windowEndMs, settleMs));
+    const conversations = users.map((user) =>
+      user.converse(() => performance.now() < windowEndMs, settleMs),
+    );
     const faults = playFaults(schedule, startMs, fleet, ran);
     const actions = playActions(schedule, startMs, users, ran);
     await Promise.all([faults, actions]);
@@ -92,20 +108,49 @@ export async function runChaos(options: ChaosRunOptions): Promise<ChaosResult> {
     await fleet.settle();
     await withDeadline(Promise.all(conversations), settleMs + 5_000, undefined);
     await waitUntil(
-      async () => ((await readStore(cluster.backends.databaseUrl, 'chaos')).threads.some((t) => t.status === 'running') ? undefined : true),
+      async () =>
+        (await readStore(cluster.backends.databaseUrl, 'chaos')).threads.some(
+          (t) => t.status === 'running',
+        )
+          ? undefined
+          : true,
       'every thread to stop running',
       QUIESCE_TIMEOUT_MS,
       500,
     ).catch((error: unknown) => log(String(error)));
-    const audit = auditChaos(users, await readStore(cluster.backends.databaseUrl, 'chaos'), cluster.ledger, fleet.problems);
+    const audit = auditChaos(
+      users,
+      await readStore(cluster.backends.databaseUrl, 'chaos'),
+      cluster.ledger,
+      fleet.problems,
+    );
     const problems = auditProblems(audit);
     writeFileSync(join(options.logDir, 'executed-schedule.txt'), `${executed.join('\n')}\n`);
-    writeFileSync(join(options.logDir, 'audit.json'), JSON.stringify({ seed: options.seed, audit, problems }, null, 2));
+    writeFileSync(
+      join(options.logDir, 'audit.json'),
+      JSON.stringify({ seed: options.seed, audit, problems }, null, 2),
+    );
     writeFileSync(
       join(options.logDir, 'users.jsonl'),
-      users.map((u) => JSON.stringify({ user: u.name, turns: u.turns, clientErrors: u.clientErrors, requests: u.requests })).join('\n'),
+      users
+        .map((u) =>
+          JSON.stringify({
+            user: u.name,
+            turns: u.turns,
+            clientErrors: u.clientErrors,
+            requests: u.requests,
+          }),
+        )
+        .join('\n'),
     );
-    const result = { seed: options.seed, executed, audit, problems, passed: problems.length === 0, instancesStarted: fleet.instancesStarted };
+    const result = {
+      seed: options.seed,
+      executed,
+      audit,
+      problems,
+      passed: problems.length === 0,
+      instancesStarted: fleet.instancesStarted,
+    };
     return { ...result, durationMs: performance.now() - began };
   } finally {
     await fleet?.close();
@@ -139,7 +184,12 @@ async function playFaults(
 }
 
 /** Plays the users' actions, each at its time: a cancel is sent, an answer is given to the user. */
-async function playActions(schedule: ScheduledAction[], startMs: number, users: ChaosUser[], ran: (e: ScheduledAction, detail: string) => void): Promise<void> {
+async function playActions(
+  schedule: ScheduledAction[],
+  startMs: number,
+  users: ChaosUser[],
+  ran: (e: ScheduledAction, detail: string) => void,
+): Promise<void> {
   for (const entry of schedule.filter((e) => e.target.startsWith('user-'))) {
     await until(startMs, entry.atMs);
     const user = users[Number(entry.target.slice('user-'.length)) - 1];

@@ -73,7 +73,9 @@ export function isReviewedUser(user: number): boolean {
 export function makeSchedule(options: ScheduleOptions): ScheduledAction[] {
   const faultStream = new SeededStream(options.seed);
   const actionStream = faultStream.fork();
-  return [...faults(faultStream, options), ...userActions(actionStream, options)].sort((a, b) => a.atMs - b.atMs);
+  return [...faults(faultStream, options), ...userActions(actionStream, options)].sort(
+    (a, b) => a.atMs - b.atMs,
+  );
 }
 
 function faults(stream: SeededStream, options: ScheduleOptions): ScheduledAction[] {
@@ -86,7 +88,14 @@ function faults(stream: SeededStream, options: ScheduleOptions): ScheduledAction
     if (deck.length === 0) deck = stream.shuffled(FAULT_KINDS);
     const pauseMs = options.leaseTtlMs + stream.int(...PAUSE_OVER_TTL_MS);
     const redisDownMs = stream.int(...REDIS_DOWN_MS);
-    const span = (kind: FaultKind) => (kind === 'pause' ? pauseMs : kind === 'pg-restart' ? PG_RESTART_SPAN_MS : kind === 'redis-restart' ? redisDownMs : 0);
+    const span = (kind: FaultKind) =>
+      kind === 'pause'
+        ? pauseMs
+        : kind === 'pg-restart'
+          ? PG_RESTART_SPAN_MS
+          : kind === 'redis-restart'
+            ? redisDownMs
+            : 0;
     // The next kind of the round that still fits before the quiet tail.
     const index = deck.findIndex((kind) => atMs + span(kind) <= lastEndMs);
     if (index < 0) break;
@@ -95,7 +104,8 @@ function faults(stream: SeededStream, options: ScheduleOptions): ScheduledAction
     const pgMode = stream.pick(['fast', 'immediate']);
     if (kind === 'pause') out.push({ atMs, action: kind, target: slot, durationMs: pauseMs });
     else if (kind === 'pg-restart') out.push({ atMs, action: kind, target: `postgres:${pgMode}` });
-    else if (kind === 'redis-restart') out.push({ atMs, action: kind, target: 'redis', durationMs: redisDownMs });
+    else if (kind === 'redis-restart')
+      out.push({ atMs, action: kind, target: 'redis', durationMs: redisDownMs });
     else out.push({ atMs, action: kind, target: slot });
     atMs += span(kind) + stream.int(...FAULT_GAP_MS);
   }
@@ -105,11 +115,22 @@ function faults(stream: SeededStream, options: ScheduleOptions): ScheduledAction
 function userActions(stream: SeededStream, options: ScheduleOptions): ScheduledAction[] {
   const reviewed = Array.from({ length: options.users }, (_, i) => i + 1).filter(isReviewedUser);
   const out: ScheduledAction[] = [];
-  for (let atMs = FIRST_ACTION_MS + stream.int(0, 1_000); atMs < options.seconds * 1000; atMs += stream.int(...ACTION_GAP_MS)) {
+  for (
+    let atMs = FIRST_ACTION_MS + stream.int(0, 1_000);
+    atMs < options.seconds * 1000;
+    atMs += stream.int(...ACTION_GAP_MS)
+  ) {
     const roll = stream.int(0, 9);
     const action: UserActionKind = roll < 4 ? 'cancel' : roll < 8 ? 'approve' : 'reject';
-    const user = action === 'cancel' || reviewed.length === 0 ? stream.int(1, options.users) : stream.pick(reviewed);
-    out.push({ atMs, action: action !== 'cancel' && reviewed.length === 0 ? 'cancel' : action, target: `user-${user}` });
+    const user =
+      action === 'cancel' || reviewed.length === 0
+        ? stream.int(1, options.users)
+        : stream.pick(reviewed);
+    out.push({
+      atMs,
+      action: action !== 'cancel' && reviewed.length === 0 ? 'cancel' : action,
+      target: `user-${user}`,
+    });
   }
   return out;
 }

@@ -9,6 +9,8 @@ export class ChaosUsageError extends Error {
   readonly code = 'CHAOS_USAGE';
 
   constructor(detail: string) {
-    super(`${detail}. Usage: npm run chaos -- [--seed N] [--seconds S] [--clients N] [--dry-run] [--logs DIR]`);
+    super(
+      `${detail}. Usage: npm run chaos -- [--seed N] [--seconds S] [--clients N] [--dry-run] [--logs DIR]`,
+    );
   }
 }

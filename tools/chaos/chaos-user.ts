@@ -36,7 +36,8 @@ export interface ChaosUserOptions {
 const RETRY_PAUSE_MS = 250;
 
 /** A terminal event, as the subscriber saw it. */
-type Terminal = { type: 'finished'; interrupts: { id: string }[] } | { type: 'error'; code: string };
+type Terminal =
+  { type: 'finished'; interrupts: { id: string }[] } | { type: 'error'; code: string };
 
 /**
  * One simulated user: one thread, turn after turn through the load balancer with the package's
@@ -109,7 +110,11 @@ export class ChaosUser {
     const messageId = `${this.threadId}-turn-${turn}`;
     const record: TurnRecord = { turn, messageId, outcome: 'failed' };
     this.turns.push(record);
-    this.agent.addMessage({ id: messageId, role: 'user', content: `Turn ${turn}: do the demo task.` });
+    this.agent.addMessage({
+      id: messageId,
+      role: 'user',
+      content: `Turn ${turn}: do the demo task.`,
+    });
     // Time spent waiting for a human's answer is the user's, not the service's: it moves the deadline.
     let deadline = Date.now() + turnDeadlineMs;
     const runIds = new Set<string>();
@@ -124,12 +129,14 @@ export class ChaosUser {
       runIds.add(runId);
       const terminal = await this.runOnce(runId, resume);
       resume = undefined;
-      if (terminal?.type === 'finished' && terminal.interrupts.length === 0) return void (record.outcome = 'completed');
+      if (terminal?.type === 'finished' && terminal.interrupts.length === 0)
+        return void (record.outcome = 'completed');
       if (terminal?.type === 'finished') {
         resume = await answerAll(terminal.interrupts.map((i) => i.id));
         continue;
       }
-      if (terminal?.type === 'error' && terminal.code === 'RUN_CANCELED') return void (record.outcome = 'cancelled');
+      if (terminal?.type === 'error' && terminal.code === 'RUN_CANCELED')
+        return void (record.outcome = 'cancelled');
       // Any other end: the run may go on elsewhere, or wait; the thread says which.
       await sleep(RETRY_PAUSE_MS + this.options.random.int(0, RETRY_PAUSE_MS));
       const thread = await this.settled(deadline);
@@ -137,21 +144,35 @@ export class ChaosUser {
       // The thread's status, not the agent's memory of an interrupt it saw earlier, says what waits.
       this.agent.pendingInterrupts = [];
       const ownRun = thread.lastRun !== null && runIds.has(thread.lastRun.runId);
-      if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'completed') return void (record.outcome = 'completed');
-      if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'canceled') return void (record.outcome = 'cancelled');
-      if (thread.status === 'awaiting_approval') resume = await answerAll(pendingInterrupts(thread));
+      if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'completed')
+        return void (record.outcome = 'completed');
+      if (thread.status === 'idle' && ownRun && thread.lastRun?.status === 'canceled')
+        return void (record.outcome = 'cancelled');
+      if (thread.status === 'awaiting_approval')
+        resume = await answerAll(pendingInterrupts(thread));
     }
     record.failure = `turn ${turn} did not end within ${turnDeadlineMs} ms`;
   }
 
   /** One `runAgent` call; its terminal event, or undefined when it failed without one (the error is recorded). */
-  private async runOnce(runId: string, resume: ResumeEntry[] | undefined): Promise<Terminal | undefined> {
+  private async runOnce(
+    runId: string,
+    resume: ResumeEntry[] | undefined,
+  ): Promise<Terminal | undefined> {
     const reader = new StreamReader();
     let terminal: Terminal | undefined;
     const onEvent = ({ event }: { event: BaseEvent }) => {
       reader.read(event as StreamEvent);
-      const e = event as { type: string; code?: string; outcome?: { type?: string; interrupts?: { id: string }[] } };
-      if (e.type === 'RUN_FINISHED') terminal = { type: 'finished', interrupts: e.outcome?.type === 'interrupt' ? (e.outcome.interrupts ?? []) : [] };
+      const e = event as {
+        type: string;
+        code?: string;
+        outcome?: { type?: string; interrupts?: { id: string }[] };
+      };
+      if (e.type === 'RUN_FINISHED')
+        terminal = {
+          type: 'finished',
+          interrupts: e.outcome?.type === 'interrupt' ? (e.outcome.interrupts ?? []) : [],
+        };
       if (e.type === 'RUN_ERROR') terminal = { type: 'error', code: e.code ?? 'UNKNOWN' };
     };
     // A failure is handled here (the thread's status decides what next): `stopPropagation` keeps
@@ -160,9 +181,11 @@ export class ChaosUser {
       if (!terminal) this.clientError(error);
       return { stopPropagation: true } as unknown as void;
     };
-    await this.agent.runAgent({ runId, ...(resume ? { resume } : {}) }, { onEvent, onRunFailed }).catch((error: unknown) => {
-      if (!terminal) this.clientError(error);
-    });
+    await this.agent
+      .runAgent({ runId, ...(resume ? { resume } : {}) }, { onEvent, onRunFailed })
+      .catch((error: unknown) => {
+        if (!terminal) this.clientError(error);
+      });
     for (const id of reader.finished) this.finishedMessageIds.add(id);
     if (terminal?.type === 'error') this.count(terminal.code);
     return terminal;
@@ -173,7 +196,10 @@ export class ChaosUser {
    * `patienceMs`, then approve themselves) or the user's own (mostly approvals); and how long
    * the user waited for them.
    */
-  private async answer(interruptIds: string[], patienceMs: number): Promise<{ entries: ResumeEntry[]; waitedMs: number }> {
+  private async answer(
+    interruptIds: string[],
+    patienceMs: number,
+  ): Promise<{ entries: ResumeEntry[]; waitedMs: number }> {
     const startedAt = Date.now();
     const entries: ResumeEntry[] = [];
     for (const interruptId of interruptIds) {
@@ -188,14 +214,23 @@ export class ChaosUser {
         this.approvals.byUser++;
       }
       if (answer === 'reject') this.approvals.rejected++;
-      entries.push(answer === 'approve' ? { interruptId, status: 'resolved', payload: { approved: true } } : { interruptId, status: 'cancelled' });
+      entries.push(
+        answer === 'approve'
+          ? { interruptId, status: 'resolved', payload: { approved: true } }
+          : { interruptId, status: 'cancelled' },
+      );
     }
     return { entries, waitedMs: Date.now() - startedAt };
   }
 
   private settled(deadline: number): Promise<ThreadStatus | undefined> {
     const url = `${this.options.baseUrl}/v1/threads/${encodeURIComponent(this.threadId)}`;
-    return settledThread(this.fetcher as typeof fetch, url, this.options.token, Math.max(0, deadline - Date.now()));
+    return settledThread(
+      this.fetcher as typeof fetch,
+      url,
+      this.options.token,
+      Math.max(0, deadline - Date.now()),
+    );
   }
 
   private clientError(error: unknown): void {

@@ -18,14 +18,21 @@ export interface EffectAudit {
  */
 export function auditEffects(store: StoreSnapshot, ledger: ExecutionLedger): EffectAudit {
   const duplicated: string[] = [];
-  const count = (keys: Iterable<{ idempotencyKey: string; threadId: string; toolCallId: string }>, where: string) => {
+  const count = (
+    keys: Iterable<{ idempotencyKey: string; threadId: string; toolCallId: string }>,
+    where: string,
+  ) => {
     const byKey = new Map<string, { label: string; n: number }>();
     for (const e of keys) {
-      const entry = byKey.get(e.idempotencyKey) ?? { label: `${e.threadId} call ${e.toolCallId}`, n: 0 };
+      const entry = byKey.get(e.idempotencyKey) ?? {
+        label: `${e.threadId} call ${e.toolCallId}`,
+        n: 0,
+      };
       entry.n++;
       byKey.set(e.idempotencyKey, entry);
     }
-    for (const { label, n } of byKey.values()) if (n > 1) duplicated.push(`${label}: ${n} effects ${where}`);
+    for (const { label, n } of byKey.values())
+      if (n > 1) duplicated.push(`${label}: ${n} effects ${where}`);
   };
   count(store.effects, 'in the ledger table');
   count(ledger.effects, 'reported by the instances');

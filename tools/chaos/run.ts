@@ -17,17 +17,34 @@ async function main(): Promise<void> {
   process.setMaxListeners(64);
   const command = parseChaosCommand(process.argv.slice(2));
   const { seed, seconds, clients } = command;
-  console.log(`seed ${seed} (replay: npm run chaos -- --seed ${seed} --seconds ${seconds} --clients ${clients})`);
+  console.log(
+    `seed ${seed} (replay: npm run chaos -- --seed ${seed} --seconds ${seconds} --clients ${clients})`,
+  );
   if (command.dryRun) {
-    for (const entry of makeSchedule({ seed, seconds, users: clients, leaseTtlMs: LEASE_TTL_MS })) console.log(scheduleLine(entry));
+    for (const entry of makeSchedule({ seed, seconds, users: clients, leaseTtlMs: LEASE_TTL_MS }))
+      console.log(scheduleLine(entry));
     return;
   }
-  const logDir = command.logDir ?? join(REPO_ROOT, 'demo-output', 'chaos', `seed-${seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const logDir =
+    command.logDir ??
+    join(
+      REPO_ROOT,
+      'demo-output',
+      'chaos',
+      `seed-${seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+    );
   console.log(`instance logs: ${logDir}`);
   // Loaded only for a real run, so that a dry run starts in a moment.
   const { runChaos } = await import('./chaos-run');
   const { formatChaosReport } = await import('./chaos-report');
-  const result = await runChaos({ seed, seconds, users: clients, logDir, leaseTtlMs: LEASE_TTL_MS, log: (line) => console.log(`  ${line}`) });
+  const result = await runChaos({
+    seed,
+    seconds,
+    users: clients,
+    logDir,
+    leaseTtlMs: LEASE_TTL_MS,
+    log: (line) => console.log(`  ${line}`),
+  });
   console.log(`\n${formatChaosReport(result, logDir)}`);
   process.exitCode = result.passed ? 0 : 1;
 }

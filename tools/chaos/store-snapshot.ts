@@ -44,7 +44,10 @@ function toolCallsOf(json: string | null): StoredMessage['toolCalls'] {
   const calls = JSON.parse(json) as { id: string; function?: { arguments?: string } }[];
   return calls.map((call) => {
     try {
-      return { id: call.id, step: (JSON.parse(call.function?.arguments ?? '{}') as { step?: number }).step };
+      return {
+        id: call.id,
+        step: (JSON.parse(call.function?.arguments ?? '{}') as { step?: number }).step,
+      };
     } catch {
       return { id: call.id };
     }
@@ -57,7 +60,11 @@ function toolCallsOf(json: string | null): StoredMessage['toolCalls'] {
  * still recorded as `running`, and the demo tool's recorded effects on those threads.
  */
 export async function readStore(databaseUrl: string, threadPrefix: string): Promise<StoreSnapshot> {
-  const client = new Client({ connectionString: databaseUrl, statement_timeout: QUERY_TIMEOUT_MS, connectionTimeoutMillis: QUERY_TIMEOUT_MS });
+  const client = new Client({
+    connectionString: databaseUrl,
+    statement_timeout: QUERY_TIMEOUT_MS,
+    connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+  });
   await client.connect();
   try {
     const like = `${threadPrefix}-%`;
@@ -72,17 +79,29 @@ export async function readStore(databaseUrl: string, threadPrefix: string): Prom
       tool_call_id: string | null;
       tool_calls: string | null;
       created_at: string;
-    }>('SELECT thread_id, message_id, role, tool_call_id, tool_calls, created_at FROM agent_messages WHERE thread_id LIKE $1 ORDER BY thread_id, seq', [like]);
+    }>(
+      'SELECT thread_id, message_id, role, tool_call_id, tool_calls, created_at FROM agent_messages WHERE thread_id LIKE $1 ORDER BY thread_id, seq',
+      [like],
+    );
     const runs = await client.query<{ thread_id: string; run_id: string }>(
       "SELECT thread_id, run_id FROM agent_runs WHERE status = 'running' AND thread_id LIKE $1 ORDER BY thread_id",
       [like],
     );
-    const effects = await client.query<{ thread_id: string; tool_call_id: string; idempotency_key: string; fencing_token: number }>(
+    const effects = await client.query<{
+      thread_id: string;
+      tool_call_id: string;
+      idempotency_key: string;
+      fencing_token: number;
+    }>(
       'SELECT thread_id, tool_call_id, idempotency_key, fencing_token FROM demo_tool_effects WHERE thread_id LIKE $1 ORDER BY thread_id, idempotency_key',
       [like],
     );
     return {
-      threads: threads.rows.map((r) => ({ threadId: r.thread_id, status: r.status, marked: r.marked })),
+      threads: threads.rows.map((r) => ({
+        threadId: r.thread_id,
+        status: r.status,
+        marked: r.marked,
+      })),
       messages: messages.rows.map((r) => ({
         threadId: r.thread_id,
         messageId: r.message_id,

@@ -20,10 +20,18 @@ const NEVER_ADMITTED: ThreadStatus = { status: 'idle', lastRun: null, interrupt:
  * interrupted) and returns it (an unknown thread reads idle, without a run); undefined after `timeoutMs`. Failed reads (an instance going
  * away, the store restarting) are retried until then.
  */
-export async function settledThread(fetcher: typeof fetch, url: string, token: string, timeoutMs: number): Promise<ThreadStatus | undefined> {
+export async function settledThread(
+  fetcher: typeof fetch,
+  url: string,
+  token: string,
+  timeoutMs: number,
+): Promise<ThreadStatus | undefined> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const thread = await fetcher(url, { headers: { authorization: `Bearer ${token}`, connection: 'close' }, signal: AbortSignal.timeout(READ_TIMEOUT_MS) })
+    const thread = await fetcher(url, {
+      headers: { authorization: `Bearer ${token}`, connection: 'close' },
+      signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+    })
       .then(async (response) => {
         if (response.status === 404) return NEVER_ADMITTED;
         return response.status === 200 ? ((await response.json()) as ThreadStatus) : undefined;

@@ -31,7 +31,10 @@ export class ChartFiles {
 
   /** Writes `<name>.svg` and `<name>.png` into each directory; returns their paths relative to the current directory. */
   write(name: string, svg: string): string[] {
-    if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Error(`chart name ${JSON.stringify(name)}: use lower-case letters, digits, dots and dashes`);
+    if (!/^[a-z0-9][a-z0-9.-]*$/.test(name))
+      throw new Error(
+        `chart name ${JSON.stringify(name)}: use lower-case letters, digits, dots and dashes`,
+      );
     const png = svgToPng(svg);
     const written: string[] = [];
     for (const dir of this.dirs) {

@@ -15,7 +15,13 @@ export const CHART_CONFIG: Config = {
   background: 'white',
   padding: 12,
   view: { stroke: null },
-  title: { fontSize: 15, anchor: 'start', subtitleFontSize: 11.5, subtitleColor: '#444', offset: 12 },
+  title: {
+    fontSize: 15,
+    anchor: 'start',
+    subtitleFontSize: 11.5,
+    subtitleColor: '#444',
+    offset: 12,
+  },
   axis: { labelFontSize: 11, titleFontSize: 11.5, titleFontWeight: 'normal', gridColor: '#e4e4e4' },
   header: { labelFontSize: 11.5 },
   legend: {

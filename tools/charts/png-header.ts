@@ -14,7 +14,11 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
  * readPngHeader(readFileSync('docs/images/rolling-sigterm.png')); // { widthPx: 1792, heightPx: 1040 }
  */
 export function readPngHeader(bytes: Buffer): PngHeader {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(SIGNATURE) || bytes.toString('latin1', 12, 16) !== 'IHDR') {
+  if (
+    bytes.length < 24 ||
+    !bytes.subarray(0, 8).equals(SIGNATURE) ||
+    bytes.toString('latin1', 12, 16) !== 'IHDR'
+  ) {
     throw new Error('not a PNG file: it must start with the PNG signature and an IHDR chunk');
   }
   return { widthPx: bytes.readUInt32BE(16), heightPx: bytes.readUInt32BE(20) };

@@ -5,7 +5,9 @@ import { CHART_FONT } from './chart-theme';
 /** The DejaVu Sans files of npm `dejavu-fonts-ttf`: the only fonts the renderer loads. */
 function fontFiles(): string[] {
   const ttf = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-  return ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((file) => join(ttf, file));
+  return ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((file) =>
+    join(ttf, file),
+  );
 }
 
 /**
@@ -18,7 +20,12 @@ export function svgToPng(svg: string, scale = 2): Buffer {
   const resvg = new Resvg(svg, {
     fitTo: { mode: 'zoom', value: scale },
     background: 'white',
-    font: { loadSystemFonts: false, fontFiles: fontFiles(), defaultFontFamily: CHART_FONT, sansSerifFamily: CHART_FONT },
+    font: {
+      loadSystemFonts: false,
+      fontFiles: fontFiles(),
+      defaultFontFamily: CHART_FONT,
+      sansSerifFamily: CHART_FONT,
+    },
   });
   return resvg.render().asPng();
 }

@@ -15,13 +15,17 @@ const WIDE = new Set('mwMW%@');
  */
 export function textWidthPx(text: string, fontSize: number, bold = false): number {
   let em = 0;
-  for (const char of text) em += NARROW.has(char) ? 0.3 : WIDE.has(char) ? 0.95 : char >= 'A' && char <= 'Z' ? 0.72 : 0.62;
+  for (const char of text)
+    em += NARROW.has(char) ? 0.3 : WIDE.has(char) ? 0.95 : char >= 'A' && char <= 'Z' ? 0.72 : 0.62;
   return Math.round(em * fontSize * (bold ? 1.08 : 1));
 }
 
 /** The part of Vega's text measurer that it lets a caller replace (see vega-scenegraph's `widthGetter`). */
 interface TextMetrics {
-  width: (item: { fontSize?: number; fontWeight?: string | number; limit?: number }, text?: string) => number;
+  width: (
+    item: { fontSize?: number; fontWeight?: string | number; limit?: number },
+    text?: string,
+  ) => number;
 }
 
 /**

@@ -79,7 +79,12 @@ export const ESM_APP: ConsumerApp = {
   },
   // `nest new` today: TypeScript ^6.0.2 (6.0.3 the newest 6.x) and @types/node ^24.
   extras: ['zod', 'typescript@6.0.3', '@types/node@24'],
-  frameworks: ['@langchain/core@1.4.0', '@langchain/langgraph@1.7.3', '@openai/agents@0.20.0', 'openai@7.57.0'],
+  frameworks: [
+    '@langchain/core@1.4.0',
+    '@langchain/langgraph@1.7.3',
+    '@openai/agents@0.20.0',
+    'openai@7.57.0',
+  ],
   modes: [
     { platform: 'express', agent: 'native', node: 24 },
     { platform: 'fastify', agent: 'native', node: 26, shutdownHooks: true },
@@ -100,7 +105,14 @@ export const CJS_APP: ConsumerApp = {
   packageType: 'commonjs',
   store: 'postgres',
   pins: {
-    ...oldest('@nestjs/common', '@nestjs/core', '@nestjs/platform-express', '@nestjs/typeorm', 'typeorm', 'ai'),
+    ...oldest(
+      '@nestjs/common',
+      '@nestjs/core',
+      '@nestjs/platform-express',
+      '@nestjs/typeorm',
+      'typeorm',
+      'ai',
+    ),
     '@nestjs/platform-fastify': '11.0.3',
     '@ai-sdk/openai': '3.0.0',
   },

@@ -23,7 +23,9 @@ export class ConsumerProcess {
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     // `close`, not `exit`: by then everything the app wrote has been read.
-    this.exited = new Promise((done) => child.once('close', (code, signal) => done({ code, signal })));
+    this.exited = new Promise((done) =>
+      child.once('close', (code, signal) => done({ code, signal })),
+    );
   }
 
   /**
@@ -31,7 +33,11 @@ export class ConsumerProcess {
    * The app's module ledger preload (`module-ledger.cjs`) records what it loads to
    * `env.MODULE_LEDGER_FILE`, when set.
    */
-  static async start(dir: string, env: Record<string, string>, node: string): Promise<ConsumerProcess> {
+  static async start(
+    dir: string,
+    env: Record<string, string>,
+    node: string,
+  ): Promise<ConsumerProcess> {
     const port = await freePort();
     const child = spawn(node, [...LEDGER_PRELOAD, 'dist/main.js'], {
       cwd: dir,
@@ -41,8 +47,11 @@ export class ConsumerProcess {
     const app = new ConsumerProcess(child, port);
     await waitUntil(
       async () => {
-        if (child.exitCode !== null) throw new Error(`consumer app exited during startup:\n${app.logs}`);
-        return (await fetch(`${app.baseUrl}/ready`).catch(() => null))?.status === 200 ? true : undefined;
+        if (child.exitCode !== null)
+          throw new Error(`consumer app exited during startup:\n${app.logs}`);
+        return (await fetch(`${app.baseUrl}/ready`).catch(() => null))?.status === 200
+          ? true
+          : undefined;
       },
       'the consumer app to answer',
       60_000,
@@ -60,12 +69,19 @@ export class ConsumerProcess {
 
   /** Tool executions the app logged (its execution ledger), by tool-call id. */
   executions(): string[] {
-    return [...this.output.matchAll(/"msg":"count executed","n":\d+,"toolCallId":"([^"]+)"/g)].map((match) => match[1]);
+    return [...this.output.matchAll(/"msg":"count executed","n":\d+,"toolCallId":"([^"]+)"/g)].map(
+      (match) => match[1],
+    );
   }
 
   /** Resolves once the app's output matches `pattern`; fails after `timeoutMs`. */
   waitForLog(pattern: RegExp, timeoutMs: number): Promise<true> {
-    return waitUntil(async () => pattern.test(this.output) || undefined, `the app to log ${pattern}`, timeoutMs, 25);
+    return waitUntil(
+      async () => pattern.test(this.output) || undefined,
+      `the app to log ${pattern}`,
+      timeoutMs,
+      25,
+    );
   }
 
   kill(signal: NodeJS.Signals): void {

@@ -58,13 +58,23 @@ export class ConsumerProof {
   async interruptMidRun(): Promise<void> {
     const app = await this.start();
     await withLogs(app, async () => {
-      check(app.logs.includes(`"node":"v${this.mode.node}.`), `the app does not run on Node ${this.mode.node}`);
+      check(
+        app.logs.includes(`"node":"v${this.mode.node}.`),
+        `the app does not run on Node ${this.mode.node}`,
+      );
       const stream = await postRunEvents(`${app.baseUrl}${this.runUrlPath}`, USER, this.input);
       same(stream.status, 200, 'the run request status');
       await stream.waitFor((event) => event.type === 'TOOL_CALL_RESULT', 'the first tool result');
       app.kill('SIGTERM');
-      same(pick(await stream.terminal()), { type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' }, 'the terminal event after SIGTERM');
-      const late = runInput(`${this.threadId}-late`, 'run-1', { id: 'late-1', content: 'too late' });
+      same(
+        pick(await stream.terminal()),
+        { type: 'RUN_ERROR', code: 'RUN_INTERRUPTED' },
+        'the terminal event after SIGTERM',
+      );
+      const late = runInput(`${this.threadId}-late`, 'run-1', {
+        id: 'late-1',
+        content: 'too late',
+      });
       const refused = await fetch(`${app.baseUrl}/chat`, {
         method: 'POST',
         headers: { ...USER, 'content-type': 'application/json' },
@@ -73,7 +83,11 @@ export class ConsumerProof {
       same(refused.status, 503, 'a new run during the shutdown');
       check(Number(refused.headers.get('retry-after')) > 0, 'a 503 without Retry-After');
       same(((await refused.json()) as { code?: string }).code, 'SHUTTING_DOWN', 'the 503 code');
-      same((await fetch(`${app.baseUrl}/release`, { method: 'POST' })).status, 201, 'releasing the shutdown handler');
+      same(
+        (await fetch(`${app.baseUrl}/release`, { method: 'POST' })).status,
+        201,
+        'releasing the shutdown handler',
+      );
       same(await app.waitForExit(15_000), { code: 0, signal: null }, 'the exit');
       const hooks = readFileSync(this.hooksFile, 'utf8')
         .trim()
@@ -99,14 +113,26 @@ export class ConsumerProof {
     await withLogs(app, async () => {
       const retry = await postRunEvents(`${app.baseUrl}${this.runUrlPath}`, USER, this.input);
       same(retry.status, 200, 'the retry status');
-      same(pick(await retry.terminal()), { type: 'RUN_FINISHED' }, 'the terminal event of the retry');
-      const response = await fetch(`${app.baseUrl}/threads/${this.threadId}/messages`, { headers: USER });
-      const { messages } = (await response.json()) as { messages: Array<{ role: string; content: string; toolCallId?: string }> };
+      same(
+        pick(await retry.terminal()),
+        { type: 'RUN_FINISHED' },
+        'the terminal event of the retry',
+      );
+      const response = await fetch(`${app.baseUrl}/threads/${this.threadId}/messages`, {
+        headers: USER,
+      });
+      const { messages } = (await response.json()) as {
+        messages: Array<{ role: string; content: string; toolCallId?: string }>;
+      };
       const results = messages.filter((message) => message.role === 'tool');
       const ids = results.map((message) => message.toolCallId);
       same(ids, [...new Set(ids)], 'tool results, one per call');
       same(
-        results.map((message) => (message.content.startsWith(UNKNOWN_OUTCOME) ? `counted ${message.toolCallId?.slice(-1)}` : message.content)),
+        results.map((message) =>
+          message.content.startsWith(UNKNOWN_OUTCOME)
+            ? `counted ${message.toolCallId?.slice(-1)}`
+            : message.content,
+        ),
         ['counted 1', 'counted 2', 'counted 3', 'counted 4'],
         'one result per step (the call in flight at the stop may be "outcome unknown")',
       );
@@ -125,12 +151,21 @@ export class ConsumerProof {
   private async readAsPlainClient(app: ConsumerProcess): Promise<void> {
     const stream = `${app.baseUrl}/threads/${this.threadId}/stream`;
     const answers: Array<[string, RunEvents]> = [
-      ['an identical re-send', await postRunEvents(`${app.baseUrl}${this.runUrlPath}`, USER, this.input)],
+      [
+        'an identical re-send',
+        await postRunEvents(`${app.baseUrl}${this.runUrlPath}`, USER, this.input),
+      ],
       ['a join without Last-Event-ID', await getRunEvents(stream, USER)],
     ];
     for (const [what, answer] of answers) {
-      same(pick(await answer.terminal()), { type: 'RUN_FINISHED' }, `the terminal event of ${what}`);
-      const ends = answer.events.filter((event) => ['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR'].includes(event.type));
+      same(
+        pick(await answer.terminal()),
+        { type: 'RUN_FINISHED' },
+        `the terminal event of ${what}`,
+      );
+      const ends = answer.events.filter((event) =>
+        ['RUN_STARTED', 'RUN_FINISHED', 'RUN_ERROR'].includes(event.type),
+      );
       same(
         ends.map((event) => event.type),
         ['RUN_STARTED', 'RUN_FINISHED'],
@@ -138,7 +173,11 @@ export class ConsumerProof {
       );
     }
     const refused = await fetch(stream, { headers: { ...USER, 'last-event-id': 'abc' } });
-    same([refused.status, ((await refused.json()) as { code?: string }).code], [400, 'INVALID_EVENT_ID'], 'a join after Last-Event-ID abc');
+    same(
+      [refused.status, ((await refused.json()) as { code?: string }).code],
+      [400, 'INVALID_EVENT_ID'],
+      'a join after Last-Event-ID abc',
+    );
   }
 
   /** What the first process (`interruptMidRun`'s, which exits) loaded, from its module ledger. */
@@ -168,7 +207,10 @@ export class ConsumerProof {
 }
 
 /** The terminal event's type and code: what a proof compares. */
-export function pick(event: { type: string; code?: string } | undefined): { type?: string; code?: string } {
+export function pick(event: { type: string; code?: string } | undefined): {
+  type?: string;
+  code?: string;
+} {
   return event?.code ? { type: event.type, code: event.code } : { type: event?.type };
 }
 
@@ -180,7 +222,8 @@ export async function withLogs(app: ConsumerProcess, checks: () => Promise<void>
     // A refused run is logged by Nest after the answer goes out: let that line arrive first.
     await app.waitForLog(/\bERROR\b/, 2_000).catch(() => undefined);
     await app.stop();
-    if (error instanceof Error) error.message += `\n--- app logs (last 40 lines) ---\n${app.logs.split('\n').slice(-40).join('\n')}`;
+    if (error instanceof Error)
+      error.message += `\n--- app logs (last 40 lines) ---\n${app.logs.split('\n').slice(-40).join('\n')}`;
     throw error;
   }
 }

@@ -32,7 +32,10 @@ export function withinReadmeRange(version: string, range: string): boolean {
  * installCommands(['npm install nest-agent-graceful-shutdown typeorm@1'], { tarball: '/t.tgz', pins: { typeorm: '1.1.1' }, extras: [] });
  * // ['npm install /t.tgz typeorm@1.1.1 --no-audit --no-fund --prefer-offline --loglevel=error']
  */
-export function installCommands(lines: string[], { tarball, pins, extras }: InstallSubstitutions): string[] {
+export function installCommands(
+  lines: string[],
+  { tarball, pins, extras }: InstallSubstitutions,
+): string[] {
   return lines.map((line) => {
     const [npm, verb, ...specs] = line.split(/\s+/);
     if (verb !== 'install' && verb !== 'i') return line;
@@ -43,7 +46,8 @@ export function installCommands(lines: string[], { tarball, pins, extras }: Inst
       if (name === 'nest-agent-graceful-shutdown') return tarball;
       const pin = pins[name];
       if (pin === undefined) return spec;
-      if (!withinReadmeRange(pin, range)) throw new Error(`the matrix pins ${name}@${pin}, outside the README's ${spec}`);
+      if (!withinReadmeRange(pin, range))
+        throw new Error(`the matrix pins ${name}@${pin}, outside the README's ${spec}`);
       return `${name}@${pin}`;
     });
     const added = Object.entries(pins)

@@ -20,7 +20,11 @@ export interface InstalledApp {
 
 /** Runs `command` with bash in the app at `dir`; throws with npm's output. */
 async function runIn(dir: string, command: string): Promise<void> {
-  await run('bash', ['-c', command], { cwd: dir, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }).catch((error: { stderr?: string; message: string }) => {
+  await run('bash', ['-c', command], {
+    cwd: dir,
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stderr?: string; message: string }) => {
     throw new Error(`\`${command}\` failed in ${dir}:\n${(error.stderr || error.message).trim()}`);
   });
 }
@@ -32,13 +36,24 @@ async function runIn(dir: string, command: string): Promise<void> {
  * it (`compileConsumerApp`). `pins` overrides the app's own (the newest-peers run). Throws with
  * npm's or tsc's output.
  */
-export async function installConsumerApp(app: ConsumerApp, tarball: string, pins: Record<string, string> = app.pins): Promise<InstalledApp> {
+export async function installConsumerApp(
+  app: ConsumerApp,
+  tarball: string,
+  pins: Record<string, string> = app.pins,
+): Promise<InstalledApp> {
   const dir = mkdtempSync(join(tmpdir(), `consumer-${app.name}-`));
   cpSync(join(FIXTURES, 'shared'), dir, { recursive: true });
   cpSync(join(FIXTURES, app.name), dir, { recursive: true });
   mkdirSync(join(dir, 'data'));
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: `consumer-${app.name}`, private: true, type: app.packageType }, null, 2)}\n`);
-  const commands = installCommands(libraryReadmeInstallLines(app.readmeBlock), { tarball, pins, extras: app.extras });
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: `consumer-${app.name}`, private: true, type: app.packageType }, null, 2)}\n`,
+  );
+  const commands = installCommands(libraryReadmeInstallLines(app.readmeBlock), {
+    tarball,
+    pins,
+    extras: app.extras,
+  });
   for (const command of commands) await runIn(dir, command);
   await compileConsumerApp(app, dir);
   return { dir, commands };
@@ -49,7 +64,10 @@ export async function installConsumerApp(app: ConsumerApp, tarball: string, pins
  * `tsconfig.build.json` (the template's), into `dist/`. Throws with the compiler's errors.
  */
 export async function compileConsumerApp(app: ConsumerApp, dir: string): Promise<void> {
-  await run(join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], { cwd: dir, timeout: 120_000 }).catch((error: { stdout?: string }) => {
+  await run(join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], {
+    cwd: dir,
+    timeout: 120_000,
+  }).catch((error: { stdout?: string }) => {
     throw new Error(`the ${app.name} app does not compile:\n${error.stdout ?? ''}`);
   });
 }
@@ -62,9 +80,15 @@ export async function compileConsumerApp(app: ConsumerApp, dir: string): Promise
  * @example
  * await addToConsumerApp(dir, CJS_APP.frameworks, ['frameworks']);
  */
-export async function addToConsumerApp(dir: string, specs: readonly string[], fixtures: readonly string[] = []): Promise<void> {
+export async function addToConsumerApp(
+  dir: string,
+  specs: readonly string[],
+  fixtures: readonly string[] = [],
+): Promise<void> {
   // Never an install anywhere else (the repository itself, when an earlier install failed).
-  const name = dir ? (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name : undefined;
+  const name = dir
+    ? (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name
+    : undefined;
   if (!name?.startsWith('consumer-')) throw new Error(`no consumer app in ${dir}`);
   await runIn(dir, ['npm install', ...specs, ...INSTALL_FLAGS].join(' '));
   for (const fixture of fixtures) cpSync(join(FIXTURES, fixture), dir, { recursive: true });
@@ -79,6 +103,8 @@ export async function addToConsumerApp(dir: string, specs: readonly string[], fi
  * await addToConsumerApp(dir, missingFromApp(dir, ['@nestjs/common', '@nestjs/terminus'])); // adds @nestjs/terminus only
  */
 export function missingFromApp(dir: string, names: readonly string[]): string[] {
-  const { dependencies = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const { dependencies = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
   return [...new Set(names)].filter((name) => !(name in dependencies));
 }

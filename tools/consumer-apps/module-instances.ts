@@ -53,24 +53,37 @@ function formatOf(load: ModuleLoad): string {
  * moduleInstances(loads, 'zod'); // ['/app/node_modules/zod as module']
  */
 export function moduleInstances(loads: readonly ModuleLoad[], name: string): string[] {
-  const own = loads.filter((load) => packageOf(load.url)?.name === name && CODE_FORMATS.has(formatOf(load)));
+  const own = loads.filter(
+    (load) => packageOf(load.url)?.name === name && CODE_FORMATS.has(formatOf(load)),
+  );
   const formats = new Map(own.map((load) => [load.url, formatOf(load)]));
   const buildOf = (url: string): string => {
     const inner = own.filter((load) => load.parent === url).map(formatOf);
-    return inner.length > 0 && inner.every((format) => format !== formats.get(url)) ? inner[0] : formats.get(url)!;
+    return inner.length > 0 && inner.every((format) => format !== formats.get(url))
+      ? inner[0]
+      : formats.get(url)!;
   };
   const entered = own.flatMap((load) => {
     const dir = packageOf(load.url)!.dir;
-    return load.parent && packageOf(load.parent)?.dir === dir ? [] : [`${dir} as ${buildOf(load.url)}`];
+    return load.parent && packageOf(load.parent)?.dir === dir
+      ? []
+      : [`${dir} as ${buildOf(load.url)}`];
   });
   return [...new Set(entered)].sort();
 }
 
 /** One line per package of `names` that the process did not load exactly once: none means each is one instance. */
-export function moduleInstanceProblems(loads: readonly ModuleLoad[], names: readonly string[]): string[] {
+export function moduleInstanceProblems(
+  loads: readonly ModuleLoad[],
+  names: readonly string[],
+): string[] {
   return names.flatMap((name) => {
     const instances = moduleInstances(loads, name);
-    return instances.length === 1 ? [] : [`${name}: ${instances.length} instances${instances.length ? ` (${instances.join(', ')})` : ''}`];
+    return instances.length === 1
+      ? []
+      : [
+          `${name}: ${instances.length} instances${instances.length ? ` (${instances.join(', ')})` : ''}`,
+        ];
   });
 }
 

@@ -17,12 +17,20 @@ export function ledgerFile(): string {
  * Runs `entry` of the app at `dir` with `node` (a binary path) to its end, under the module
  * ledger, and returns what it loaded. Throws with its output unless it exits 0.
  */
-export async function runWithModuleLedger(dir: string, node: string, entry: string): Promise<ModuleLoad[]> {
+export async function runWithModuleLedger(
+  dir: string,
+  node: string,
+  entry: string,
+): Promise<ModuleLoad[]> {
   const file = ledgerFile();
-  await promisify(execFile)(node, [...LEDGER_PRELOAD, entry], { cwd: dir, env: { PATH: process.env.PATH, MODULE_LEDGER_FILE: file }, timeout: 60_000 }).catch(
-    (error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`\`node ${entry}\` failed in ${dir}:\n${error.stdout ?? ''}${error.stderr || error.message}`);
-    },
-  );
+  await promisify(execFile)(node, [...LEDGER_PRELOAD, entry], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, MODULE_LEDGER_FILE: file },
+    timeout: 60_000,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(
+      `\`node ${entry}\` failed in ${dir}:\n${error.stdout ?? ''}${error.stderr || error.message}`,
+    );
+  });
   return readModuleLedger(file);
 }

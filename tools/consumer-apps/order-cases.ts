@@ -36,5 +36,7 @@ export function orderUrl(app: ConsumerProcess, one: ReleaseCase): string {
 
 /** The call ids `charge_card` ran with in an app (its `order tool executed` ledger lines). */
 export function chargedCalls(logs: string): string[] {
-  return [...logs.matchAll(/"msg":"order tool executed","tool":"charge_card","toolCallId":"([^"]*)"/g)].map(([, id]) => id);
+  return [
+    ...logs.matchAll(/"msg":"order tool executed","tool":"charge_card","toolCallId":"([^"]*)"/g),
+  ].map(([, id]) => id);
 }

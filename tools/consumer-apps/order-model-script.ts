@@ -14,7 +14,8 @@ export interface ChatTool {
 }
 
 /** What the scripted model answers: one tool call, or the final text. */
-export type ScriptedReply = { call: { id: string; name: string; arguments: string } } | { text: string };
+export type ScriptedReply =
+  { call: { id: string; name: string; arguments: string } } | { text: string };
 
 /**
  * The scripted order model behind `model: "order-model"` (the consumer apps' AI SDK order
@@ -24,10 +25,23 @@ export type ScriptedReply = { call: { id: string; name: string; arguments: strin
  * as the apps' native order model does. A resumed run therefore goes on where it stopped. Each
  * call has an id of its own, as a real model's would, so the apps' tool ledger names it.
  */
-export function orderModelReply(messages: readonly ChatMessage[], tools: readonly ChatTool[]): ScriptedReply {
-  const names = new Map(messages.flatMap((message) => message.tool_calls ?? []).map((call) => [call.id, call.function.name]));
-  const results = new Map(messages.filter((message) => message.role === 'tool').map((message) => [names.get(message.tool_call_id ?? ''), message.content]));
-  const ask = (name: string, args: object): ScriptedReply => ({ call: { id: `call-${randomUUID()}`, name, arguments: JSON.stringify(args) } });
+export function orderModelReply(
+  messages: readonly ChatMessage[],
+  tools: readonly ChatTool[],
+): ScriptedReply {
+  const names = new Map(
+    messages
+      .flatMap((message) => message.tool_calls ?? [])
+      .map((call) => [call.id, call.function.name]),
+  );
+  const results = new Map(
+    messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => [names.get(message.tool_call_id ?? ''), message.content]),
+  );
+  const ask = (name: string, args: object): ScriptedReply => ({
+    call: { id: `call-${randomUUID()}`, name, arguments: JSON.stringify(args) },
+  });
   const lookedUp = results.get('look_up_order');
   if (lookedUp === undefined) return ask('look_up_order', { orderId: 'A-1' });
   const { orderId, amount, currency } = parseOrder(lookedUp);
@@ -42,7 +56,9 @@ export function orderModelReply(messages: readonly ChatMessage[], tools: readonl
 
 /** The order a `look_up_order` result holds: its JSON, as text parts or encoded once more as a JSON string by some SDK releases. */
 function parseOrder(content: unknown): { orderId: string; amount: number; currency: string } {
-  let value: unknown = Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : content;
+  let value: unknown = Array.isArray(content)
+    ? content.map((part: { text?: string }) => part.text ?? '').join('')
+    : content;
   while (typeof value === 'string') value = JSON.parse(value);
   return value as { orderId: string; amount: number; currency: string };
 }

@@ -14,10 +14,20 @@ export interface PackedLibrary {
 /** Packs the library as `npm publish` would (`npm pack -w nest-agent-graceful-shutdown`), into a fresh folder. Needs `npm run build` first. */
 export async function packLibrary(): Promise<PackedLibrary> {
   const destination = mkdtempSync(join(tmpdir(), 'library-pack-'));
-  const { stdout } = await promisify(execFile)('npm', ['pack', '-w', 'nest-agent-graceful-shutdown', '--pack-destination', destination, '--json'], {
-    cwd: REPO_ROOT,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  return { tarball: join(destination, packed.filename), files: packed.files.map((file) => file.path) };
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['pack', '-w', 'nest-agent-graceful-shutdown', '--pack-destination', destination, '--json'],
+    {
+      cwd: REPO_ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  const [packed] = JSON.parse(stdout) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  return {
+    tarball: join(destination, packed.filename),
+    files: packed.files.map((file) => file.path),
+  };
 }

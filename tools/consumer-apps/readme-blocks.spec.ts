@@ -23,11 +23,16 @@ describe('readmeTypeScriptBlocks', () => {
   it('returns each TypeScript block unchanged, with the line of its fence', () => {
     const blocks = readmeTypeScriptBlocks(readme);
     expect(blocks.map(({ line }) => line)).toEqual([5, 10]);
-    expect(blocks[0].source).toBe("// support-agent.ts: the agent\nimport { z } from 'zod';\nexport const agent = z;\n");
+    expect(blocks[0].source).toBe(
+      "// support-agent.ts: the agent\nimport { z } from 'zod';\nexport const agent = z;\n",
+    );
   });
 
   it('names a block by the file its first comment names, else by its line', () => {
-    expect(readmeTypeScriptBlocks(readme).map(({ file }) => file)).toEqual(['support-agent.ts', 'block-10.ts']);
+    expect(readmeTypeScriptBlocks(readme).map(({ file }) => file)).toEqual([
+      'support-agent.ts',
+      'block-10.ts',
+    ]);
   });
 
   it('keeps a named folder and drops a leading src/', () => {
@@ -36,7 +41,9 @@ describe('readmeTypeScriptBlocks', () => {
   });
 
   it('fails, naming both lines, when two blocks name the same file', () => {
-    expect(() => readmeTypeScriptBlocks('```ts\n// a.ts\n```\n```ts\n// a.ts\n```')).toThrow(/lines 1 and 4 both name a\.ts/);
+    expect(() => readmeTypeScriptBlocks('```ts\n// a.ts\n```\n```ts\n// a.ts\n```')).toThrow(
+      /lines 1 and 4 both name a\.ts/,
+    );
   });
 
   it('refuses a named file outside the folder the blocks are written to', () => {
@@ -60,7 +67,13 @@ describe('readmeImportedPackages', () => {
       "let response: import('fastify').FastifyReply;",
       '```',
     ].join('\n');
-    expect(readmeImportedPackages(readme)).toEqual(['@langchain/core', 'express', 'fastify', 'openai', 'reflect-metadata']);
+    expect(readmeImportedPackages(readme)).toEqual([
+      '@langchain/core',
+      'express',
+      'fastify',
+      'openai',
+      'reflect-metadata',
+    ]);
   });
 });
 
@@ -68,7 +81,9 @@ describe("the library's own README", () => {
   it('has blocks that import each other by file names the blocks declare', () => {
     const blocks = readmeTypeScriptBlocks();
     const files = new Set(blocks.map(({ file }) => file));
-    const relative = blocks.flatMap(({ source }) => [...source.matchAll(/from '\.\/([^']+)\.js'/g)].map((match) => `${match[1]}.ts`));
+    const relative = blocks.flatMap(({ source }) =>
+      [...source.matchAll(/from '\.\/([^']+)\.js'/g)].map((match) => `${match[1]}.ts`),
+    );
     expect(relative.length).toBeGreaterThan(0);
     expect(relative.filter((file) => !files.has(file))).toEqual([]);
   });
@@ -83,6 +98,8 @@ describe("the library's own README", () => {
 
   it('imports the library only by its package name, which the apps install from the tarball', () => {
     expect(readmeImportedPackages()).not.toContain('nest-agent-graceful-shutdown');
-    expect(readmeImportedPackages()).toEqual(expect.arrayContaining(['@nestjs/common', '@nestjs/typeorm']));
+    expect(readmeImportedPackages()).toEqual(
+      expect.arrayContaining(['@nestjs/common', '@nestjs/typeorm']),
+    );
   });
 });

@@ -24,7 +24,8 @@ function blockFile(source: string, line: number): string {
   const named = FILE_COMMENT.exec(source.split('\n')[0] ?? '')?.[1];
   if (!named) return `block-${line}.ts`;
   const file = normalize(named);
-  if (file.startsWith('..') || file.startsWith(sep)) throw new Error(`README line ${line}: the block names ${named}, outside the app's src/`);
+  if (file.startsWith('..') || file.startsWith(sep))
+    throw new Error(`README line ${line}: the block names ${named}, outside the app's src/`);
   return file;
 }
 
@@ -37,7 +38,9 @@ function blockFile(source: string, line: number): string {
  * @example
  * readmeTypeScriptBlocks('```ts\n// a.ts\nexport const a = 1;\n```'); // [{ file: 'a.ts', source: '// a.ts\nexport const a = 1;\n', line: 1 }]
  */
-export function readmeTypeScriptBlocks(readme: string = readFileSync(LIBRARY_README, 'utf8')): ReadmeBlock[] {
+export function readmeTypeScriptBlocks(
+  readme: string = readFileSync(LIBRARY_README, 'utf8'),
+): ReadmeBlock[] {
   const blocks: ReadmeBlock[] = [];
   const lines = readme.split('\n');
   for (let index = 0; index < lines.length; index++) {
@@ -81,9 +84,16 @@ function packageOf(specifier: string): string {
  */
 export function readmeImportedPackages(readme?: string): string[] {
   const specifiers = readmeTypeScriptBlocks(readme).flatMap(({ source }) =>
-    [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm)].map((match) => match[2]),
+    [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm)].map(
+      (match) => match[2],
+    ),
   );
-  const bare = specifiers.filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:'));
-  const packages = new Set(bare.map(packageOf).filter((name) => name !== LIBRARY_NAME && !builtinModules.includes(name)));
+  const bare = specifiers.filter(
+    (specifier) =>
+      !specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:'),
+  );
+  const packages = new Set(
+    bare.map(packageOf).filter((name) => name !== LIBRARY_NAME && !builtinModules.includes(name)),
+  );
   return [...packages].sort();
 }

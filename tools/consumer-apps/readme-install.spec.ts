@@ -22,11 +22,21 @@ describe('readmeInstallLines', () => {
   });
 
   it('fails, naming the kind, when the README lost its block', () => {
-    expect(() => readmeInstallLines(readme.replace('# a CommonJS app:', '# another app:'), 'CommonJS')).toThrow(/"CommonJS"/);
+    expect(() =>
+      readmeInstallLines(readme.replace('# a CommonJS app:', '# another app:'), 'CommonJS'),
+    ).toThrow(/"CommonJS"/);
   });
 
   it("finds an ESM and a CommonJS install line in the library's own README", () => {
-    expect(libraryReadmeInstallLines('ESM').some((line) => line.startsWith('npm install nest-agent-graceful-shutdown '))).toBe(true);
-    expect(libraryReadmeInstallLines('CommonJS').some((line) => line.startsWith('npm install nest-agent-graceful-shutdown '))).toBe(true);
+    expect(
+      libraryReadmeInstallLines('ESM').some((line) =>
+        line.startsWith('npm install nest-agent-graceful-shutdown '),
+      ),
+    ).toBe(true);
+    expect(
+      libraryReadmeInstallLines('CommonJS').some((line) =>
+        line.startsWith('npm install nest-agent-graceful-shutdown '),
+      ),
+    ).toBe(true);
   });
 });

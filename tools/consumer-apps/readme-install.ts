@@ -16,9 +16,14 @@ export const LIBRARY_README = join(REPO_ROOT, 'packages/nest-agent-graceful-shut
 export function readmeInstallLines(readme: string, label: string): string[] {
   const section = readme.split(/^## /m).find((part) => part.startsWith('Install\n'));
   if (!section) throw new Error('the library README has no "## Install" section');
-  const blocks = [...section.matchAll(/```bash\n([\s\S]*?)```/g)].map((match) => match[1].split('\n'));
+  const blocks = [...section.matchAll(/```bash\n([\s\S]*?)```/g)].map((match) =>
+    match[1].split('\n'),
+  );
   const block = blocks.find((lines) => new RegExp(`^#.*\\b${label}\\b`).test(lines[0] ?? ''));
-  if (!block) throw new Error(`the library README's install section has no bash block whose first comment names "${label}"`);
+  if (!block)
+    throw new Error(
+      `the library README's install section has no bash block whose first comment names "${label}"`,
+    );
   return block.map((line) => line.trim()).filter((line) => line.startsWith('npm '));
 }
 

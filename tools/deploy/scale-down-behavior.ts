@@ -31,11 +31,23 @@ export interface ScaleDownBehavior {
  *   { stabilizationWindowSeconds: null, pods: 1, periodSeconds: null });
  * // { stabilizationWindowSeconds: 660, policies: [{ type: 'Pods', value: 1, periodSeconds: 330 }] }
  */
-export function scaleDownBehavior(shutdown: ShutdownTimingInputs, scaleDown: ScaleDownInputs): ScaleDownBehavior {
+export function scaleDownBehavior(
+  shutdown: ShutdownTimingInputs,
+  scaleDown: ScaleDownInputs,
+): ScaleDownBehavior {
   const grace = shutdownTimings(shutdown).terminationGracePeriodSeconds;
-  const derivedWindow = Math.min(MAX_STABILIZATION_SECONDS, Math.max(DEFAULT_STABILIZATION_SECONDS, 2 * grace));
+  const derivedWindow = Math.min(
+    MAX_STABILIZATION_SECONDS,
+    Math.max(DEFAULT_STABILIZATION_SECONDS, 2 * grace),
+  );
   return {
     stabilizationWindowSeconds: scaleDown.stabilizationWindowSeconds ?? derivedWindow,
-    policies: [{ type: 'Pods', value: scaleDown.pods, periodSeconds: scaleDown.periodSeconds ?? Math.min(MAX_POLICY_PERIOD_SECONDS, grace) }],
+    policies: [
+      {
+        type: 'Pods',
+        value: scaleDown.pods,
+        periodSeconds: scaleDown.periodSeconds ?? Math.min(MAX_POLICY_PERIOD_SECONDS, grace),
+      },
+    ],
   };
 }

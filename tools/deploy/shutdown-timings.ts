@@ -41,11 +41,13 @@ export function shutdownTimings(inputs: ShutdownTimingInputs): ShutdownTimings {
     ['saveMarginSeconds', saveMarginSeconds, 1],
     ['exitMarginSeconds', exitMarginSeconds, 1],
   ] as const) {
-    if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
+    if (!Number.isInteger(value) || value < min)
+      throw new RangeError(`${name} must be an integer ≥ ${min}, got ${value}`);
   }
   return {
     drainTimeoutMs: drainSeconds * 1000,
     shutdownTimeoutMs: (drainSeconds + saveMarginSeconds) * 1000,
-    terminationGracePeriodSeconds: preStopSeconds + drainSeconds + saveMarginSeconds + exitMarginSeconds,
+    terminationGracePeriodSeconds:
+      preStopSeconds + drainSeconds + saveMarginSeconds + exitMarginSeconds,
   };
 }

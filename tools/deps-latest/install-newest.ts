@@ -14,7 +14,11 @@ export interface NewestInstall {
  * left out, recorded with the range that refused it, and the install is tried again, so the proof
  * still runs on every newest release that installs.
  */
-export async function installNewest(app: ConsumerApp, tarball: string, pins: Record<string, string>): Promise<NewestInstall> {
+export async function installNewest(
+  app: ConsumerApp,
+  tarball: string,
+  pins: Record<string, string>,
+): Promise<NewestInstall> {
   const refused: Record<string, string> = {};
   const remaining = { ...pins };
   for (;;) {

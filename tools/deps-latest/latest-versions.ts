@@ -25,7 +25,9 @@ export const PEERS = [
 export async function latestVersions(names: readonly string[]): Promise<Record<string, string>> {
   const versions = await Promise.all(
     names.map(async (name) => {
-      const { stdout } = await promisify(execFile)('npm', ['view', name, 'version'], { timeout: 60_000 });
+      const { stdout } = await promisify(execFile)('npm', ['view', name, 'version'], {
+        timeout: 60_000,
+      });
       return [name, stdout.trim()] as const;
     }),
   );

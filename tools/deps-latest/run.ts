@@ -1,7 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConsumerProof, CountingOpenAiServer, describeMode, ESM_APP, installedVersion, nodeBinary, packLibrary } from '../consumer-apps';
+import {
+  ConsumerProof,
+  CountingOpenAiServer,
+  describeMode,
+  ESM_APP,
+  installedVersion,
+  nodeBinary,
+  packLibrary,
+} from '../consumer-apps';
 import { installNewest } from './install-newest';
 import { latestVersions, PEERS } from './latest-versions';
 import { versionsTable } from './versions-table';
@@ -14,7 +22,11 @@ import { versionsTable } from './versions-table';
  * anything failed or was refused.
  */
 async function main(): Promise<number> {
-  const [newest, packed, openai] = await Promise.all([latestVersions(PEERS), packLibrary(), CountingOpenAiServer.start()]);
+  const [newest, packed, openai] = await Promise.all([
+    latestVersions(PEERS),
+    packLibrary(),
+    CountingOpenAiServer.start(),
+  ]);
   try {
     const install = await installNewest(ESM_APP, packed.tarball, { ...ESM_APP.pins, ...newest });
     const dir = install.installed?.dir;
@@ -22,24 +34,38 @@ async function main(): Promise<number> {
       PEERS.map(async (name) => ({
         name,
         newest: newest[name],
-        installed: install.refused[name] ?? (dir ? await installedVersion(dir, name) : 'not installed'),
+        installed:
+          install.refused[name] ?? (dir ? await installedVersion(dir, name) : 'not installed'),
       })),
     );
     const proofs: Array<{ name: string; result: string }> = [];
-    if (!dir) proofs.push({ name: 'install', result: `failed: ${install.error?.split('\n').slice(0, 6).join(' ')}` });
+    if (!dir)
+      proofs.push({
+        name: 'install',
+        result: `failed: ${install.error?.split('\n').slice(0, 6).join(' ')}`,
+      });
     for (const mode of dir ? ESM_APP.modes : []) {
-      const env = { SQLITE_FILE: join(mkdtempSync(join(tmpdir(), 'deps-latest-')), 'agents.sqlite'), OPENAI_BASE_URL: openai.baseUrl };
+      const env = {
+        SQLITE_FILE: join(mkdtempSync(join(tmpdir(), 'deps-latest-')), 'agents.sqlite'),
+        OPENAI_BASE_URL: openai.baseUrl,
+      };
       const proof = new ConsumerProof(dir!, mode, await nodeBinary(mode.node), env);
       const result = await proof
         .interruptMidRun()
         .then(() => proof.resumeOnRestart())
         .then(() => 'pass')
-        .catch((error: Error) => `FAIL: ${[error.message.split('\n')[0], /ERROR \[\w+\] (.*)/.exec(error.message)?.[1]].filter(Boolean).join('; ')}`)
+        .catch(
+          (error: Error) =>
+            `FAIL: ${[error.message.split('\n')[0], /ERROR \[\w+\] (.*)/.exec(error.message)?.[1]].filter(Boolean).join('; ')}`,
+        )
         .finally(() => proof.stop());
       proofs.push({ name: describeMode(ESM_APP, mode), result });
     }
     console.log(versionsTable(rows, proofs));
-    return proofs.every((proof) => proof.result === 'pass') && Object.keys(install.refused).length === 0 ? 0 : 1;
+    return proofs.every((proof) => proof.result === 'pass') &&
+      Object.keys(install.refused).length === 0
+      ? 0
+      : 1;
   } finally {
     await openai.close();
   }

@@ -7,10 +7,17 @@ export interface VersionRow {
 }
 
 /** The `deps:latest` report: which versions were tested, then each proof's result. */
-export function versionsTable(rows: VersionRow[], proofs: Array<{ name: string; result: string }>): string {
+export function versionsTable(
+  rows: VersionRow[],
+  proofs: Array<{ name: string; result: string }>,
+): string {
   const width = (values: string[]) => Math.max(...values.map((value) => value.length));
-  const [a, b] = [width(['package', ...rows.map((row) => row.name)]), width(['newest', ...rows.map((row) => row.newest)])];
-  const line = (cells: string[]) => `| ${cells[0].padEnd(a)} | ${cells[1].padEnd(b)} | ${cells[2]} |`;
+  const [a, b] = [
+    width(['package', ...rows.map((row) => row.name)]),
+    width(['newest', ...rows.map((row) => row.newest)]),
+  ];
+  const line = (cells: string[]) =>
+    `| ${cells[0].padEnd(a)} | ${cells[1].padEnd(b)} | ${cells[2]} |`;
   const versions = [
     line(['package', 'newest', 'installed']),
     line(['-'.repeat(a), '-'.repeat(b), '---']),

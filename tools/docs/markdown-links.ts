@@ -36,7 +36,11 @@ function proseLines(text: string): { line: number; text: string }[] {
 
 /** The anchors of every heading of a Markdown text (code blocks left out). */
 export function headingAnchors(text: string): Set<string> {
-  return new Set(proseLines(text).flatMap(({ text: line }) => (/^#{1,6} /.test(line) ? [headingAnchor(line.replace(/^#+ /, ''))] : [])));
+  return new Set(
+    proseLines(text).flatMap(({ text: line }) =>
+      /^#{1,6} /.test(line) ? [headingAnchor(line.replace(/^#+ /, ''))] : [],
+    ),
+  );
 }
 
 /**
@@ -56,7 +60,11 @@ export function brokenLinks(file: string, markdown: string): BrokenLink[] {
         continue;
       }
       const targetFile = resolve(dirname(file), path);
-      const ok = existsSync(targetFile) && (!anchor || !targetFile.endsWith('.md') || headingAnchors(readFileSync(targetFile, 'utf8')).has(anchor));
+      const ok =
+        existsSync(targetFile) &&
+        (!anchor ||
+          !targetFile.endsWith('.md') ||
+          headingAnchors(readFileSync(targetFile, 'utf8')).has(anchor));
       if (!ok) broken.push({ file, line, target });
     }
   }

@@ -19,6 +19,7 @@ export function importPath(name) {
 /** Registers the renaming before TypeDoc resolves links, so links and pages use the new names. */
 export function load(app) {
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
-    for (const module of context.project.getChildrenByKind(ReflectionKind.Module)) module.name = importPath(module.name);
+    for (const module of context.project.getChildrenByKind(ReflectionKind.Module))
+      module.name = importPath(module.name);
   });
 }

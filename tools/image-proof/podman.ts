@@ -27,19 +27,32 @@ export class Podman {
   /** Installs podman, runc and debootstrap from Debian's packages when one is missing (as root). */
   static async ensureInstalled(): Promise<void> {
     const wanted = { podman: 'podman', runc: 'runc', debootstrap: 'debootstrap' };
-    const missing = Object.entries(wanted).flatMap(([binary, pkg]) => (findExecutable(binary, ['/usr/sbin', '/usr/bin']) ? [] : [pkg]));
+    const missing = Object.entries(wanted).flatMap(([binary, pkg]) =>
+      findExecutable(binary, ['/usr/sbin', '/usr/bin']) ? [] : [pkg],
+    );
     await installDebianPackages(missing, 'the image proof');
   }
 
   /** Runs `podman <args>` and returns its standard output; throws with its last lines of stderr. */
-  async run(args: string[], options: { input?: NodeJS.ReadableStream; timeoutMs?: number } = {}): Promise<string> {
+  async run(
+    args: string[],
+    options: { input?: NodeJS.ReadableStream; timeoutMs?: number } = {},
+  ): Promise<string> {
     const full = ['--runtime', '/usr/sbin/runc', '--cgroup-manager=cgroupfs', ...args];
     try {
-      const child = execFileAsync('podman', full, { env: this.env, timeout: options.timeoutMs ?? COMMAND_TIMEOUT_MS, maxBuffer: 256 * 1024 * 1024 });
+      const child = execFileAsync('podman', full, {
+        env: this.env,
+        timeout: options.timeoutMs ?? COMMAND_TIMEOUT_MS,
+        maxBuffer: 256 * 1024 * 1024,
+      });
       if (options.input) options.input.pipe(child.child.stdin!);
       return (await child).stdout.trim();
     } catch (error) {
-      const { stderr, stdout, message } = error as { stderr?: string; stdout?: string; message: string };
+      const { stderr, stdout, message } = error as {
+        stderr?: string;
+        stdout?: string;
+        message: string;
+      };
       const tail = `${stdout ?? ''}\n${stderr ?? message}`.trim().split('\n').slice(-15).join('\n');
       throw new Error(`\`podman ${args.join(' ')}\` failed:\n${tail}`);
     }

@@ -22,28 +22,50 @@ const CACHE = join(REPO_ROOT, 'node_modules', '.cache', 'image-proof');
 /** Tool rounds per run: the ledger must show each of them finished exactly once. */
 const DEMO_STEPS = 4;
 /** The chart's arithmetic, without the preStop sleep (podman has none) and with a short drain, so the stop lands mid-run. */
-const TIMINGS = shutdownTimings({ preStopSeconds: 0, drainSeconds: 1, saveMarginSeconds: 5, exitMarginSeconds: 2 });
+const TIMINGS = shutdownTimings({
+  preStopSeconds: 0,
+  drainSeconds: 1,
+  saveMarginSeconds: 5,
+  exitMarginSeconds: 2,
+});
 
 /** POSTs a run of `threadId` (one user message) and reads its events; a refusal fails the proof. */
 async function postRun(baseUrl: string, token: string, threadId: string): Promise<RunEvents> {
-  const stream = await postRunEvents(`${baseUrl}/v1/runs`, { authorization: `Bearer ${token}` }, newThreadInput(threadId, 'r1', 'go'));
-  if (stream.status !== 200) throw new Error(`POST /v1/runs for ${threadId} answered ${stream.status}`);
+  const stream = await postRunEvents(
+    `${baseUrl}/v1/runs`,
+    { authorization: `Bearer ${token}` },
+    newThreadInput(threadId, 'r1', 'go'),
+  );
+  if (stream.status !== 200)
+    throw new Error(`POST /v1/runs for ${threadId} answered ${stream.status}`);
   return stream;
 }
 
 async function main(): Promise<void> {
   await Podman.ensureInstalled();
   const podman = new Podman(CACHE);
-  const from = /^FROM\s+(\S+)/m.exec(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+  const from =
+    /^FROM\s+(\S+)/m.exec(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
   const base = baseImageName(from);
   let started = Date.now();
   await ensureBaseImage(podman, base, CACHE);
   console.log(`base image ${base.tag} ready (${Date.now() - started} ms)`);
   started = Date.now();
-  await podman.run(['build', '--pull=never', '--network=host', '-t', IMAGE, '-f', join(REPO_ROOT, 'Dockerfile'), REPO_ROOT]);
+  await podman.run([
+    'build',
+    '--pull=never',
+    '--network=host',
+    '-t',
+    IMAGE,
+    '-f',
+    join(REPO_ROOT, 'Dockerfile'),
+    REPO_ROOT,
+  ]);
   const buildMs = Date.now() - started;
   const sizeBytes = Number(await podman.run(['image', 'inspect', IMAGE, '--format', '{{.Size}}']));
-  console.log(`built ${IMAGE} from the Dockerfile in ${buildMs} ms: ${(sizeBytes / 1e6).toFixed(0)} MB`);
+  console.log(
+    `built ${IMAGE} from the Dockerfile in ${buildMs} ms: ${(sizeBytes / 1e6).toFixed(0)} MB`,
+  );
 
   const name = `agent-proof-${process.pid}`;
   const volume = `${name}-data`;
@@ -58,7 +80,13 @@ async function main(): Promise<void> {
     SHUTDOWN_DRAIN_TIMEOUT_MS: String(TIMINGS.drainTimeoutMs),
     SHUTDOWN_TIMEOUT_MS: String(TIMINGS.shutdownTimeoutMs),
   };
-  const ready = () => waitUntil(async () => ((await fetch(`${baseUrl}/health/ready`)).status === 200 ? true : undefined), 'readiness', 60_000, 50);
+  const ready = () =>
+    waitUntil(
+      async () => ((await fetch(`${baseUrl}/health/ready`)).status === 200 ? true : undefined),
+      'readiness',
+      60_000,
+      50,
+    );
   await podman.run(['volume', 'create', volume]);
   try {
     // As the chart runs it: uid 1000, read-only root filesystem, /tmp in memory, /data a volume, no capabilities.
@@ -87,7 +115,8 @@ async function main(): Promise<void> {
 
     const full = await postRun(baseUrl, token, 'proof-full');
     const fullEnd = await full.terminal();
-    if (fullEnd?.type !== 'RUN_FINISHED') throw new Error(`a full run ended with ${JSON.stringify(fullEnd)}`);
+    if (fullEnd?.type !== 'RUN_FINISHED')
+      throw new Error(`a full run ended with ${JSON.stringify(fullEnd)}`);
 
     const cut = await postRun(baseUrl, token, 'proof-cut');
     await cut.waitFor((event) => event.type === 'TOOL_CALL_RESULT', 'the first tool result');
@@ -99,11 +128,19 @@ async function main(): Promise<void> {
 
     await podman.run(['start', name]);
     await ready();
-    const status = (await (await fetch(`${baseUrl}/v1/threads/proof-cut`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string };
+    const status = (await (
+      await fetch(`${baseUrl}/v1/threads/proof-cut`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { status: string };
     const retry = await postRun(baseUrl, token, 'proof-cut');
     const retryEnd = await retry.terminal();
     const logs = await podman.run(['logs', name]);
-    const finished = [...logs.matchAll(/"msg":"demo tool finished"[^\n]*"threadId":"proof-cut"[^\n]*"toolCallId":"([^"]+)"/g)].map((match) => match[1]);
+    const finished = [
+      ...logs.matchAll(
+        /"msg":"demo tool finished"[^\n]*"threadId":"proof-cut"[^\n]*"toolCallId":"([^"]+)"/g,
+      ),
+    ].map((match) => match[1]);
     const twice = finished.filter((id, index) => finished.indexOf(id) !== index);
 
     const rows: Array<[string, string, boolean]> = [
@@ -115,13 +152,26 @@ async function main(): Promise<void> {
         cutEnd?.code ?? String(cutEnd?.type),
         cutEnd?.code === 'RUN_INTERRUPTED',
       ],
-      ['container exit code (0: SIGTERM handled, no SIGKILL)', `${exitCode} after ${stopMs} ms`, exitCode === 0],
+      [
+        'container exit code (0: SIGTERM handled, no SIGKILL)',
+        `${exitCode} after ${stopMs} ms`,
+        exitCode === 0,
+      ],
       ['thread status after the restart', status.status, status.status === 'interrupted'],
-      ['the retry on the restarted container', retryEnd?.type ?? 'no end', retryEnd?.type === 'RUN_FINISHED'],
-      ['demo tool calls finished twice', String(twice.length), twice.length === 0 && finished.length === DEMO_STEPS],
+      [
+        'the retry on the restarted container',
+        retryEnd?.type ?? 'no end',
+        retryEnd?.type === 'RUN_FINISHED',
+      ],
+      [
+        'demo tool calls finished twice',
+        String(twice.length),
+        twice.length === 0 && finished.length === DEMO_STEPS,
+      ],
     ];
     console.log('\n| check | result | holds |\n| --- | --- | --- |');
-    for (const [check, result, holds] of rows) console.log(`| ${check} | ${result} | ${holds ? 'yes' : 'NO'} |`);
+    for (const [check, result, holds] of rows)
+      console.log(`| ${check} | ${result} | ${holds ? 'yes' : 'NO'} |`);
     if (rows.some(([, , holds]) => !holds)) process.exitCode = 1;
   } finally {
     await podman.run(['rm', '-f', name]).catch(() => undefined);

@@ -20,7 +20,8 @@ function sourceFiles(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.fixtures.ts')) out.push(path);
+    else if (name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.fixtures.ts'))
+      out.push(path);
   }
   return out;
 }
@@ -41,13 +42,17 @@ const fileEdges = new Map();
 const problems = [];
 for (const file of sourceFiles(root)) {
   const from = folderOf(file);
-  if (!layerOf.has(from)) problems.push(`${relative(root, file)}: folder '${from}' is in no layer of layers.json`);
+  if (!layerOf.has(from))
+    problems.push(`${relative(root, file)}: folder '${from}' is in no layer of layers.json`);
   const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
   for (const { fileName } of importedFiles) {
     if (!fileName.startsWith('.')) continue;
     const target = resolve(dirname(file), fileName);
     // A folder import (`'../redis'`) names the folder's index.
-    const targetFile = existsSync(target) && statSync(target).isDirectory() ? join(target, 'index.ts') : `${target}.ts`;
+    const targetFile =
+      existsSync(target) && statSync(target).isDirectory()
+        ? join(target, 'index.ts')
+        : `${target}.ts`;
     if (!fileEdges.has(file)) fileEdges.set(file, new Set());
     fileEdges.get(file).add(targetFile);
     const to = folderOf(targetFile);
@@ -67,8 +72,11 @@ for (const [key, sites] of edges) {
     continue;
   }
   if (layerOf.get(to) >= layerOf.get(from)) {
-    const how = layerOf.get(to) === layerOf.get(from) ? 'a folder of the same layer' : 'a higher layer';
-    problems.push(`${key}: imports ${how} (${config.layers[layerOf.get(to)].name}), at:\n    ${sites.join('\n    ')}`);
+    const how =
+      layerOf.get(to) === layerOf.get(from) ? 'a folder of the same layer' : 'a higher layer';
+    problems.push(
+      `${key}: imports ${how} (${config.layers[layerOf.get(to)].name}), at:\n    ${sites.join('\n    ')}`,
+    );
   }
 }
 
@@ -108,4 +116,6 @@ if (problems.length > 0) {
   console.error(`layers: ${problems.length} problem(s) in ${config.root}\n${problems.join('\n')}`);
   process.exit(1);
 }
-console.log(`layers: ${edges.size} folder imports follow the ${config.layers.length} layers of ${config.root}`);
+console.log(
+  `layers: ${edges.size} folder imports follow the ${config.layers.length} layers of ${config.root}`,
+);

@@ -19,12 +19,15 @@ describe('the library release', () => {
 
 describe('newestRelease', () => {
   it('takes the first release heading, past an Unreleased section', () => {
-    const changelog = '# Changelog\n\n## Unreleased\n\n- next\n\n## 1.2.0 - 2026-11-28\n\n## 1.1.0 - 2026-10-01\n';
+    const changelog =
+      '# Changelog\n\n## Unreleased\n\n- next\n\n## 1.2.0 - 2026-11-28\n\n## 1.1.0 - 2026-10-01\n';
     expect(newestRelease(changelog)).toEqual({ version: '1.2.0', date: '2026-11-28' });
   });
 
   it('refuses a CHANGELOG without a release heading', () => {
-    expect(() => newestRelease('# Changelog\n\n## Unreleased\n')).toThrow('no "## x.y.z - YYYY-MM-DD" heading');
+    expect(() => newestRelease('# Changelog\n\n## Unreleased\n')).toThrow(
+      'no "## x.y.z - YYYY-MM-DD" heading',
+    );
   });
 
   it('refuses a heading whose date is not a day of the calendar', () => {

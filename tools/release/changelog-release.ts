@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { REPO_ROOT } from 'dev-services';
 
 /** The library's CHANGELOG: the packed package carries it, and its newest section names the release. */
-export const LIBRARY_CHANGELOG = join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/CHANGELOG.md');
+export const LIBRARY_CHANGELOG = join(
+  REPO_ROOT,
+  'packages/nest-agent-graceful-shutdown/CHANGELOG.md',
+);
 
 /** A released section of the CHANGELOG: `## 1.2.3 - 2026-11-28`. */
 export interface ChangelogRelease {

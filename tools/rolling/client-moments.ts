@@ -6,7 +6,10 @@ import type { RunTrace } from './run-trace';
  * over` moment at the first notice of each stall, a `resumed` one at the first event after it,
  * and the stall itself as the client's gap (see `RunTrace.handoverGaps`).
  */
-export function handoverMoments(runs: readonly RunTrace[]): { moments: RunMoment[]; gaps: ClientGap[] } {
+export function handoverMoments(runs: readonly RunTrace[]): {
+  moments: RunMoment[];
+  gaps: ClientGap[];
+} {
   const stalls = runs.flatMap((run) => run.handoverGaps());
   return {
     moments: stalls.flatMap((stall): RunMoment[] => [

@@ -95,9 +95,21 @@ export class ClientSession {
     /** When this turn's stream was lost, until an attempt gets events again. */
     let lostAtMs: number | undefined;
     for (;;) {
-      if (performance.now() > deadline) return this.end(began, attempts, false, `turn ${message.id} gave up after ${attempts} attempts`);
+      if (performance.now() > deadline)
+        return this.end(
+          began,
+          attempts,
+          false,
+          `turn ${message.id} gave up after ${attempts} attempts`,
+        );
       attempts++;
-      const attempt = await attemptRun(this.options.baseUrl, this.options.token, this.threadId, message, this.options.turnDeadlineMs);
+      const attempt = await attemptRun(
+        this.options.baseUrl,
+        this.options.token,
+        this.threadId,
+        message,
+        this.options.turnDeadlineMs,
+      );
       for (const id of attempt.finishedMessageIds) this.finishedMessageIds.add(id);
       if (attempt.started) {
         if (!this.acceptedMessageIds.includes(message.id)) this.acceptedMessageIds.push(message.id);
@@ -116,7 +128,8 @@ export class ClientSession {
       }
       const next = this.classify(attempt, interrupted);
       if (next === 'done') return this.end(began, attempts, true);
-      if (typeof next === 'string') return this.end(began, attempts, false, `${message.id}: ${next}`);
+      if (typeof next === 'string')
+        return this.end(began, attempts, false, `${message.id}: ${next}`);
       interrupted ||= next.interrupted;
       await backoff(next.retryInMs);
     }
@@ -130,7 +143,10 @@ export class ClientSession {
   }
 
   /** What to do after an attempt: done, retry after a delay, or a failure described. */
-  private classify(attempt: AttemptResult, interrupted: boolean): 'done' | string | { retryInMs: number; interrupted: boolean } {
+  private classify(
+    attempt: AttemptResult,
+    interrupted: boolean,
+  ): 'done' | string | { retryInMs: number; interrupted: boolean } {
     const { outcome } = attempt;
     switch (outcome.kind) {
       case 'finished':
@@ -148,7 +164,11 @@ export class ClientSession {
         this.tally.connectionErrors.push(outcome.error);
         return { retryInMs: 250, interrupted: true };
       case 'refused':
-        if (outcome.status === 503 && outcome.retryAfterSeconds !== undefined && Number.isFinite(outcome.retryAfterSeconds)) {
+        if (
+          outcome.status === 503 &&
+          outcome.retryAfterSeconds !== undefined &&
+          Number.isFinite(outcome.retryAfterSeconds)
+        ) {
           this.tally.retriedShuttingDown++;
           return { retryInMs: outcome.retryAfterSeconds * 1000, interrupted };
         }
@@ -166,7 +186,12 @@ export class ClientSession {
 
   private end(began: number, attempts: number, completed: boolean, failure?: string): boolean {
     if (failure) this.tally.failures.push(failure);
-    this.tally.turns.push({ threadId: this.threadId, durationMs: performance.now() - began, disrupted: attempts > 1, completed });
+    this.tally.turns.push({
+      threadId: this.threadId,
+      durationMs: performance.now() - began,
+      disrupted: attempts > 1,
+      completed,
+    });
     return completed;
   }
 }

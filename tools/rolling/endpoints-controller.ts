@@ -88,7 +88,12 @@ export class EndpointsController {
     if (!endpoint) return;
     this.terminating.add(name);
     this.rounds.nudge();
-    await waitUntil(async () => (this.nginx.servers.includes(endpoint.address) ? undefined : true), `${name} to leave the rotation`, timeoutMs, 20);
+    await waitUntil(
+      async () => (this.nginx.servers.includes(endpoint.address) ? undefined : true),
+      `${name} to leave the rotation`,
+      timeoutMs,
+      20,
+    );
   }
 
   /** True when nginx currently routes new requests to `name`. */
@@ -99,26 +104,42 @@ export class EndpointsController {
 
   /** Resolves once nginx routes new requests to `name`; fails after `timeoutMs`. */
   async waitUntilRouted(name: string, timeoutMs: number): Promise<void> {
-    await waitUntil(async () => (this.isRouted(name) ? true : undefined), `${name} to be routed`, timeoutMs, 20);
+    await waitUntil(
+      async () => (this.isRouted(name) ? true : undefined),
+      `${name} to be routed`,
+      timeoutMs,
+      20,
+    );
   }
 
   /** One probe of every instance; nginx gets the new set of ready instances when it changed. */
   private async probeRound(): Promise<void> {
     const endpoints = [...this.endpoints.values()];
     const ready = await Promise.all(endpoints.map((endpoint) => this.isReady(endpoint.address)));
-    const next = endpoints.filter((endpoint, i) => ready[i] && !this.terminating.has(endpoint.name)).map((endpoint) => endpoint.address);
+    const next = endpoints
+      .filter((endpoint, i) => ready[i] && !this.terminating.has(endpoint.name))
+      .map((endpoint) => endpoint.address);
     const current = this.nginx.servers;
-    if (this.rounds.active && (next.length !== current.length || next.some((address) => !current.includes(address)))) {
+    if (
+      this.rounds.active &&
+      (next.length !== current.length || next.some((address) => !current.includes(address)))
+    ) {
       await this.nginx.setUpstreams(next);
       const atMs = performance.now();
-      for (const address of next.filter((a) => !current.includes(a))) this.record(atMs, address, 'added');
-      for (const address of current.filter((a) => !next.includes(a))) this.record(atMs, address, 'removed');
+      for (const address of next.filter((a) => !current.includes(a)))
+        this.record(atMs, address, 'added');
+      for (const address of current.filter((a) => !next.includes(a)))
+        this.record(atMs, address, 'removed');
     }
   }
 
   /** `GET /health/ready` answered 200 within the probe timeout. */
   private async isReady(address: string): Promise<boolean> {
-    const answer = await getJson(`http://${address}/health/ready`, this.agent, this.probeTimeoutMs).catch(() => undefined);
+    const answer = await getJson(
+      `http://${address}/health/ready`,
+      this.agent,
+      this.probeTimeoutMs,
+    ).catch(() => undefined);
     return answer?.status === 200;
   }
 

@@ -38,13 +38,32 @@ export class ExecutionLedger {
       if (logLineWith(line, 'demo tool effect refused')?.context === 'DemoTool') this.refusals++;
       const m = logLineWith(line, 'demo tool started');
       if (m?.context !== 'DemoTool' || !m.threadId || !m.toolCallId) return;
-      this.executions.push({ instance, threadId: m.threadId, toolCallId: m.toolCallId, step: Number(m.step), startedAt: Number(m.time) });
+      this.executions.push({
+        instance,
+        threadId: m.threadId,
+        toolCallId: m.toolCallId,
+        step: Number(m.step),
+        startedAt: Number(m.time),
+      });
     };
   }
 
   private readEffect(instance: string, line: string): void {
     const m = logLineWith(line, 'demo tool finished');
-    if (m?.context !== 'DemoTool' || !m.threadId || !m.toolCallId || !m.idempotencyKey || m.duplicate !== false) return;
-    this.effects.push({ instance, threadId: m.threadId, toolCallId: m.toolCallId, idempotencyKey: m.idempotencyKey, fencingToken: Number(m.fencingToken) });
+    if (
+      m?.context !== 'DemoTool' ||
+      !m.threadId ||
+      !m.toolCallId ||
+      !m.idempotencyKey ||
+      m.duplicate !== false
+    )
+      return;
+    this.effects.push({
+      instance,
+      threadId: m.threadId,
+      toolCallId: m.toolCallId,
+      idempotencyKey: m.idempotencyKey,
+      fencingToken: Number(m.fencingToken),
+    });
   }
 }

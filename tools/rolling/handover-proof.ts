@@ -29,8 +29,13 @@ export async function runHandoverProof(options: HandoverProofOptions): Promise<H
   const began = performance.now();
   const cluster = await RollingCluster.start(options, { RESUME_MODE: 'auto' });
   try {
-    const sessions = sessionOptions(cluster, sessionsWanted, 'rolling-handover').map((session) => new HandoverSession(session));
-    const streaming = (session: HandoverSession) => session.runs.some((run) => run.connections.some((connection) => connection.frames.length > 0));
+    const sessions = sessionOptions(cluster, sessionsWanted, 'rolling-handover').map(
+      (session) => new HandoverSession(session),
+    );
+    const streaming = (session: HandoverSession) =>
+      session.runs.some((run) =>
+        run.connections.some((connection) => connection.frames.length > 0),
+      );
     const shutdowns = await rollOutUnderLoad(cluster, sessions, {
       rollout: { signal: 'SIGTERM', leaveRotationFirst: true },
       underWay: () => sessions.every(streaming),
@@ -39,12 +44,24 @@ export async function runHandoverProof(options: HandoverProofOptions): Promise<H
 
     const runs = sessions.flatMap((session) => session.runs);
     // What each client saw, request by request, beside the instances' logs.
-    if (options.logDir) writeFileSync(join(options.logDir, 'client-runs.jsonl'), runs.map((run) => JSON.stringify(run)).join('\n'));
+    if (options.logDir)
+      writeFileSync(
+        join(options.logDir, 'client-runs.jsonl'),
+        runs.map((run) => JSON.stringify(run)).join('\n'),
+      );
     const logs = await auditRunLogs(cluster.nginx.url, sessions, (run, log) => {
       if (options.logDir)
-        appendFileSync(join(options.logDir, 'differing-run-logs.jsonl'), `${JSON.stringify({ threadId: run.threadId, runId: run.runId, log })}\n`);
+        appendFileSync(
+          join(options.logDir, 'differing-run-logs.jsonl'),
+          `${JSON.stringify({ threadId: run.threadId, runId: run.runId, log })}\n`,
+        );
     });
-    const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
+    const audit = await auditHistories(
+      cluster.nginx.url,
+      sessions,
+      cluster.ledger,
+      cluster.demo.steps,
+    );
     const { moments, gaps } = handoverMoments(runs);
     return judgeHandover({
       ...rolloutFacts(cluster, sessionsWanted, shutdowns),

@@ -74,12 +74,14 @@ export class HandoverSession {
     };
     const run = this.agent.runAgent({ runId: trace.runId }, { onEvent }).then(
       () => undefined,
-      (error: unknown) => `runAgent failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      (error: unknown) =>
+        `runAgent failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
     );
     const timedOut = `no end within ${this.options.turnDeadlineMs} ms`;
     let failure = await withDeadline(run, this.options.turnDeadlineMs, timedOut);
     if (failure === timedOut) this.agent.abortRun();
-    if (!failure && reader.terminal?.kind !== 'finished') failure = `the run ended with ${JSON.stringify(reader.terminal ?? 'no terminal event')}`;
+    if (!failure && reader.terminal?.kind !== 'finished')
+      failure = `the run ended with ${JSON.stringify(reader.terminal ?? 'no terminal event')}`;
     trace.durationMs = performance.now() - began;
     trace.stats = statsSince(before, this.agent.stats);
     trace.completed = failure === undefined;

@@ -43,9 +43,18 @@ export interface HandoverRunSummary {
 }
 
 /** Condenses the clients' run traces, with the instances' continuation lines, into the report's numbers. */
-export function summarizeRuns(runs: readonly RunTrace[], continuations: RunContinuations): HandoverRunSummary {
-  const sum = (pick: (run: RunTrace) => number) => runs.reduce((total, run) => total + pick(run), 0);
-  const reconnects: Record<ReconnectKind, number> = { handover: 0, dropped: 0, interrupted: 0, resend: 0 };
+export function summarizeRuns(
+  runs: readonly RunTrace[],
+  continuations: RunContinuations,
+): HandoverRunSummary {
+  const sum = (pick: (run: RunTrace) => number) =>
+    runs.reduce((total, run) => total + pick(run), 0);
+  const reconnects: Record<ReconnectKind, number> = {
+    handover: 0,
+    dropped: 0,
+    interrupted: 0,
+    resend: 0,
+  };
   for (const info of runs.flatMap((run) => run.reconnects)) reconnects[info.kind]++;
   const gaps = runs.flatMap((run) => run.handoverGaps());
   const continued = runs.filter((run) => continuations.of(run.threadId, run.runId).length > 0);
@@ -57,12 +66,19 @@ export function summarizeRuns(runs: readonly RunTrace[], continuations: RunConti
     runs: runs.length,
     completed: runs.filter((run) => run.completed).length,
     completedWithoutRetry: runs.filter((run) => run.completed && run.clientRetries === 0).length,
-    failures: runs.filter((run) => !run.completed).map((run) => `${name(run)}: ${run.failure ?? 'not completed'}`),
-    retriedAfterMisroute: runs.filter((run) => run.completed && run.clientRetries > 0 && run.clientRetries === misrouted(run)).length,
+    failures: runs
+      .filter((run) => !run.completed)
+      .map((run) => `${name(run)}: ${run.failure ?? 'not completed'}`),
+    retriedAfterMisroute: runs.filter(
+      (run) => run.completed && run.clientRetries > 0 && run.clientRetries === misrouted(run),
+    ).length,
     misroutedPosts: sum(misrouted),
     retried: runs
       .filter((run) => run.clientRetries > misrouted(run))
-      .map((run) => `${name(run)}: ${run.stats.resends} resends (${misrouted(run)} misrouted), ${run.stats.interruptedRetries} RUN_INTERRUPTED retries`),
+      .map(
+        (run) =>
+          `${name(run)}: ${run.stats.resends} resends (${misrouted(run)} misrouted), ${run.stats.interruptedRetries} RUN_INTERRUPTED retries`,
+      ),
     handovers: sum((run) => run.stats.handovers),
     joins: sum((run) => run.stats.joins),
     resends: sum((run) => run.stats.resends),
@@ -75,8 +91,12 @@ export function summarizeRuns(runs: readonly RunTrace[], continuations: RunConti
     gap: spread(gaps.map((gap) => gap.gapMs)),
     gapAfterNotice: spread(gaps.map((gap) => gap.afterNoticeMs)),
     turnLatency: {
-      plain: spread(runs.filter((run) => run.completed && !handedOver(run)).map((run) => run.durationMs)),
-      handedOver: spread(runs.filter((run) => run.completed && handedOver(run)).map((run) => run.durationMs)),
+      plain: spread(
+        runs.filter((run) => run.completed && !handedOver(run)).map((run) => run.durationMs),
+      ),
+      handedOver: spread(
+        runs.filter((run) => run.completed && handedOver(run)).map((run) => run.durationMs),
+      ),
     },
   };
 }

@@ -51,8 +51,12 @@ export interface HistoryAudit {
 const READ_TIMEOUT_MS = 30_000;
 
 async function getJson<T>(url: string, token: string): Promise<T> {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-  if (response.status !== 200) throw new Error(`GET ${url}: HTTP ${response.status} ${await response.text()}`);
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+  });
+  if (response.status !== 200)
+    throw new Error(`GET ${url}: HTTP ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
@@ -62,7 +66,10 @@ async function getHistory(url: string, token: string): Promise<HistoryMessage[]>
   let cursor: string | null = null;
   do {
     const query = `limit=1000${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-    const page: { messages: HistoryMessage[]; nextCursor: string | null } = await getJson(`${url}/messages?${query}`, token);
+    const page: { messages: HistoryMessage[]; nextCursor: string | null } = await getJson(
+      `${url}/messages?${query}`,
+      token,
+    );
     messages.push(...page.messages);
     cursor = page.nextCursor;
   } while (cursor !== null);
@@ -78,8 +85,15 @@ function stepOf(call: { function: { arguments: string } } | undefined): number |
 }
 
 /** Checks one thread's history turn by turn: each step once, then a final answer. */
-function auditTurns(threadId: string, messages: HistoryMessage[], steps: number, audit: HistoryAudit): void {
-  const calls = new Map(messages.flatMap((m) => (m.toolCalls ?? []).map((call) => [call.id, call] as const)));
+function auditTurns(
+  threadId: string,
+  messages: HistoryMessage[],
+  steps: number,
+  audit: HistoryAudit,
+): void {
+  const calls = new Map(
+    messages.flatMap((m) => (m.toolCalls ?? []).map((call) => [call.id, call] as const)),
+  );
   const turns: HistoryMessage[][] = [];
   for (const message of messages) {
     if (message.role === 'user') turns.push([]);
@@ -91,15 +105,24 @@ function auditTurns(threadId: string, messages: HistoryMessage[], steps: number,
       const step = stepOf(calls.get(message.toolCallId ?? ''));
       if (step !== undefined) results.set(step, (results.get(step) ?? 0) + 1);
     }
-    for (const [step, count] of results) if (count > 1) audit.stepsRepeated.push(`${threadId} turn ${index + 1} step ${step} ×${count}`);
+    for (const [step, count] of results)
+      if (count > 1)
+        audit.stepsRepeated.push(`${threadId} turn ${index + 1} step ${step} ×${count}`);
     const last = turn.filter((m) => m.role === 'assistant').at(-1);
-    const allSteps = Array.from({ length: steps }, (_, i) => i + 1).every((step) => results.has(step));
-    if (!allSteps || !last || last.toolCalls?.length) audit.turnsIncomplete.push(`${threadId} turn ${index + 1}`);
+    const allSteps = Array.from({ length: steps }, (_, i) => i + 1).every((step) =>
+      results.has(step),
+    );
+    if (!allSteps || !last || last.toolCalls?.length)
+      audit.turnsIncomplete.push(`${threadId} turn ${index + 1}`);
   });
 }
 
 /** Compares the ledger with the saved tool results: a start after the save is redone work. */
-function auditExecutions(ledger: ExecutionLedger, savedAt: Map<string, number>, audit: HistoryAudit): void {
+function auditExecutions(
+  ledger: ExecutionLedger,
+  savedAt: Map<string, number>,
+  audit: HistoryAudit,
+): void {
   const byCall = new Map<string, number[]>();
   for (const execution of ledger.executions) {
     const starts = byCall.get(execution.toolCallId) ?? [];
@@ -114,7 +137,10 @@ function auditExecutions(ledger: ExecutionLedger, savedAt: Map<string, number>, 
       continue;
     }
     const redone = starts.filter((startedAt) => startedAt > saved);
-    for (const startedAt of redone) audit.toolExecutionsDuplicated.push(`${toolCallId} started ${startedAt - saved} ms after its result was saved`);
+    for (const startedAt of redone)
+      audit.toolExecutionsDuplicated.push(
+        `${toolCallId} started ${startedAt - saved} ms after its result was saved`,
+      );
     audit.toolReRunsBeforeSave += starts.length - 1 - redone.length;
   }
 }
@@ -124,7 +150,12 @@ function auditExecutions(ledger: ExecutionLedger, savedAt: Map<string, number>, 
  * sent and saw, and against the execution ledger: nothing lost, nothing stored twice, no step
  * done twice, every turn finished, finished work never redone.
  */
-export async function auditHistories(baseUrl: string, sessions: readonly AuditedSession[], ledger: ExecutionLedger, steps: number): Promise<HistoryAudit> {
+export async function auditHistories(
+  baseUrl: string,
+  sessions: readonly AuditedSession[],
+  ledger: ExecutionLedger,
+  steps: number,
+): Promise<HistoryAudit> {
   const audit: HistoryAudit = {
     threads: sessions.length,
     messagesChecked: 0,
@@ -141,14 +172,21 @@ export async function auditHistories(baseUrl: string, sessions: readonly Audited
   const savedAt = new Map<string, number>();
   for (const session of sessions) {
     const url = `${baseUrl}/v1/threads/${encodeURIComponent(session.threadId)}`;
-    const [messages, thread] = await Promise.all([getHistory(url, session.token), getJson<{ status: string }>(url, session.token)]);
+    const [messages, thread] = await Promise.all([
+      getHistory(url, session.token),
+      getJson<{ status: string }>(url, session.token),
+    ]);
     const ids = new Set(messages.map((m) => m.id));
     audit.messagesDuplicated += messages.length - ids.size;
     const expected = [...session.acceptedMessageIds, ...session.finishedMessageIds];
     audit.messagesChecked += expected.length;
-    audit.messagesLost.push(...expected.filter((id) => !ids.has(id)).map((id) => `${session.threadId}/${id}`));
-    if (thread.status !== 'idle') audit.threadsNotIdle.push(`${session.threadId} is ${thread.status}`);
-    for (const m of messages) if (m.role === 'tool' && m.toolCallId) savedAt.set(m.toolCallId, Date.parse(m.createdAt));
+    audit.messagesLost.push(
+      ...expected.filter((id) => !ids.has(id)).map((id) => `${session.threadId}/${id}`),
+    );
+    if (thread.status !== 'idle')
+      audit.threadsNotIdle.push(`${session.threadId} is ${thread.status}`);
+    for (const m of messages)
+      if (m.role === 'tool' && m.toolCallId) savedAt.set(m.toolCallId, Date.parse(m.createdAt));
     auditTurns(session.threadId, messages, steps, audit);
   }
   auditExecutions(ledger, savedAt, audit);

@@ -6,7 +6,9 @@ function counts(values: Record<string, number>, digits = 0): string {
   const entries = Object.entries(values)
     .filter(([, value]) => Number(value.toFixed(digits)) !== 0)
     .sort(([a], [b]) => a.localeCompare(b));
-  return entries.length ? entries.map(([key, value]) => `${key} ${value.toFixed(digits)}`).join(', ') : '-';
+  return entries.length
+    ? entries.map(([key, value]) => `${key} ${value.toFixed(digits)}`).join(', ')
+    : '-';
 }
 
 /**
@@ -19,7 +21,9 @@ function counts(values: Record<string, number>, digits = 0): string {
 export function formatMetricsScrape(series: readonly InstanceMetrics[]): string {
   const sampled = series.filter((instance) => instance.samples.length > 0);
   if (sampled.length === 0) {
-    const why = [...new Set(series.map((instance) => instance.lastMiss).filter(Boolean))].join('; ') || 'no instance scraped';
+    const why =
+      [...new Set(series.map((instance) => instance.lastMiss).filter(Boolean))].join('; ') ||
+      'no instance scraped';
     return `metrics scrape: no samples from GET /metrics (${why})`;
   }
   const table = renderTable(
@@ -33,7 +37,9 @@ export function formatMetricsScrape(series: readonly InstanceMetrics[]): string 
     ],
     series.map((instance) => {
       const last = instance.samples[instance.samples.length - 1];
-      const inFlight = instance.samples.map((sample) => sample.inFlight).filter((value): value is number => value !== undefined);
+      const inFlight = instance.samples
+        .map((sample) => sample.inFlight)
+        .filter((value): value is number => value !== undefined);
       return [
         instance.name,
         `${instance.samples.length} / ${instance.misses}`,
@@ -44,5 +50,9 @@ export function formatMetricsScrape(series: readonly InstanceMetrics[]): string 
       ];
     }),
   );
-  return ['metrics scrape (GET /metrics of each live instance every 250 ms; counters as last scraped)', '', table].join('\n');
+  return [
+    'metrics scrape (GET /metrics of each live instance every 250 ms; counters as last scraped)',
+    '',
+    table,
+  ].join('\n');
 }

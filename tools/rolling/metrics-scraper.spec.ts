@@ -6,9 +6,13 @@ import { waitUntil } from '../bench/wait-until';
 import { MetricsScraper, type InstanceMetrics } from './metrics-scraper';
 
 /** An HTTP server on a free port answering every request with `handler`'s status and body. */
-async function serve(handler: () => Promise<[number, string]>): Promise<{ server: Server; baseUrl: string }> {
+async function serve(
+  handler: () => Promise<[number, string]>,
+): Promise<{ server: Server; baseUrl: string }> {
   const server = createServer((_request, response) => {
-    void handler().then(([status, body]) => response.writeHead(status, { 'content-type': 'text/plain' }).end(body));
+    void handler().then(([status, body]) =>
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(body),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -16,10 +20,15 @@ async function serve(handler: () => Promise<[number, string]>): Promise<{ server
 
 describe('MetricsScraper', () => {
   const registry = new Registry();
-  const inFlight = new Gauge({ name: 'agent_runs_in_flight', help: 'runs executing on this instance', registers: [registry] });
+  const inFlight = new Gauge({
+    name: 'agent_runs_in_flight',
+    help: 'runs executing on this instance',
+    registers: [registry],
+  });
   const servers: Server[] = [];
   let scraper: MetricsScraper;
-  const of = (name: string): InstanceMetrics | undefined => scraper.series().find((series) => series.name === name);
+  const of = (name: string): InstanceMetrics | undefined =>
+    scraper.series().find((series) => series.name === name);
 
   beforeAll(async () => {
     const withMetrics = await serve(async () => {
@@ -37,7 +46,10 @@ describe('MetricsScraper', () => {
     scraper = new MetricsScraper(() => targets, { intervalMs: 20, timeoutMs: 1_000 });
     scraper.start();
     await waitUntil(
-      async () => ((of('with-metrics')?.samples.length ?? 0) >= 3 && (of('gone')?.misses ?? 0) >= 3 ? true : undefined),
+      async () =>
+        (of('with-metrics')?.samples.length ?? 0) >= 3 && (of('gone')?.misses ?? 0) >= 3
+          ? true
+          : undefined,
       'three scrapes',
       10_000,
       10,
@@ -53,7 +65,9 @@ describe('MetricsScraper', () => {
   it('keeps a time series of the runs in flight, in scrape order', () => {
     const samples = of('with-metrics')!.samples;
     expect(samples.map((s) => s.inFlight)).toEqual(samples.map((_, i) => i + 1));
-    expect(samples.map((s) => s.atMs)).toEqual([...samples.map((s) => s.atMs)].sort((a, b) => a - b));
+    expect(samples.map((s) => s.atMs)).toEqual(
+      [...samples.map((s) => s.atMs)].sort((a, b) => a - b),
+    );
   });
 
   it('records a 404 as a scrape without a sample, not an error', () => {

@@ -54,7 +54,10 @@ function sampleOf(text: string, atMs: number): MetricsSample {
 
 /** Why a scrape failed, in a few words: `fetch` hides the socket's error (`ECONNREFUSED`, …) in its `cause`. */
 function missReason(error: unknown): string {
-  const { message, cause } = error as { message?: string; cause?: { code?: string; message?: string } };
+  const { message, cause } = error as {
+    message?: string;
+    cause?: { code?: string; message?: string };
+  };
   return cause?.code ?? cause?.message ?? message ?? String(error);
 }
 
@@ -78,7 +81,10 @@ export class MetricsScraper {
     private readonly targets: () => readonly ScrapeTarget[],
     options: MetricsScraperOptions = {},
   ) {
-    this.rounds = new RoundLoop(() => Promise.all(this.targets().map((target) => this.scrape(target))), options.intervalMs ?? 250);
+    this.rounds = new RoundLoop(
+      () => Promise.all(this.targets().map((target) => this.scrape(target))),
+      options.intervalMs ?? 250,
+    );
     this.timeoutMs = options.timeoutMs ?? 1_000;
   }
 
@@ -102,7 +108,9 @@ export class MetricsScraper {
     const record = this.instances.get(target.name) ?? { name: target.name, samples: [], misses: 0 };
     this.instances.set(target.name, record);
     try {
-      const response = await fetch(`${target.baseUrl}/metrics`, { signal: AbortSignal.timeout(this.timeoutMs) });
+      const response = await fetch(`${target.baseUrl}/metrics`, {
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       record.samples.push(sampleOf(text, performance.now()));

@@ -4,9 +4,23 @@ import { parsePrometheusText, PrometheusTextError, sumBy, total } from './promet
 /** The text a real prom-client registry serves with the contract's metric names. */
 async function exposition(): Promise<string> {
   const registry = new Registry();
-  const inFlight = new Gauge({ name: 'agent_runs_in_flight', help: 'runs executing on this instance', registers: [registry] });
-  const runs = new Counter({ name: 'agent_runs_total', help: 'runs ended', labelNames: ['outcome'], registers: [registry] });
-  const resumes = new Counter({ name: 'agent_run_resumes_total', help: 'runs resumed', labelNames: ['mode'], registers: [registry] });
+  const inFlight = new Gauge({
+    name: 'agent_runs_in_flight',
+    help: 'runs executing on this instance',
+    registers: [registry],
+  });
+  const runs = new Counter({
+    name: 'agent_runs_total',
+    help: 'runs ended',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const resumes = new Counter({
+    name: 'agent_run_resumes_total',
+    help: 'runs resumed',
+    labelNames: ['mode'],
+    registers: [registry],
+  });
   const shutdown = new Histogram({
     name: 'agent_shutdown_duration_seconds',
     help: 'time per shutdown phase',
@@ -14,7 +28,12 @@ async function exposition(): Promise<string> {
     buckets: [0.1, 1, 10],
     registers: [registry],
   });
-  const odd = new Gauge({ name: 'odd_labels', help: 'a label value with every escape', labelNames: ['text'], registers: [registry] });
+  const odd = new Gauge({
+    name: 'odd_labels',
+    help: 'a label value with every escape',
+    labelNames: ['text'],
+    registers: [registry],
+  });
   inFlight.set(7);
   runs.inc({ outcome: 'completed' }, 12);
   runs.inc({ outcome: 'interrupted' }, 2);
@@ -33,15 +52,25 @@ describe('parsePrometheusText', () => {
 
   it('reads counters by their labels', async () => {
     const samples = parsePrometheusText(await exposition());
-    expect(sumBy(samples, 'agent_runs_total', 'outcome')).toEqual({ completed: 12, interrupted: 2 });
+    expect(sumBy(samples, 'agent_runs_total', 'outcome')).toEqual({
+      completed: 12,
+      interrupted: 2,
+    });
     expect(sumBy(samples, 'agent_run_resumes_total', 'mode')).toEqual({ client: 2 });
   });
 
   it("reads a histogram's sums, counts and +Inf bucket", async () => {
     const samples = parsePrometheusText(await exposition());
-    expect(sumBy(samples, 'agent_shutdown_duration_seconds_sum', 'phase')).toEqual({ drain: 0.95, interrupt: 0.04 });
+    expect(sumBy(samples, 'agent_shutdown_duration_seconds_sum', 'phase')).toEqual({
+      drain: 0.95,
+      interrupt: 0.04,
+    });
     expect(total(samples, 'agent_shutdown_duration_seconds_count')).toBe(2);
-    expect(samples).toContainEqual({ name: 'agent_shutdown_duration_seconds_bucket', labels: { le: '+Inf', phase: 'drain' }, value: 1 });
+    expect(samples).toContainEqual({
+      name: 'agent_shutdown_duration_seconds_bucket',
+      labels: { le: '+Inf', phase: 'drain' },
+      value: 1,
+    });
   });
 
   it('unescapes quotes, backslashes and newlines in label values', async () => {
@@ -64,7 +93,9 @@ describe('parsePrometheusText', () => {
   });
 
   it('names the line it cannot read', () => {
-    expect(() => parsePrometheusText('# HELP a fine\na 1\n<html>not metrics</html>')).toThrow(PrometheusTextError);
+    expect(() => parsePrometheusText('# HELP a fine\na 1\n<html>not metrics</html>')).toThrow(
+      PrometheusTextError,
+    );
     expect(() => parsePrometheusText('a{outcome="x} 1')).toThrow(/line 1 .*not closed/);
   });
 });

@@ -12,7 +12,9 @@ export class PrometheusTextError extends Error {
   readonly code = 'PROMETHEUS_TEXT_INVALID';
 
   constructor(lineNumber: number, line: string, why: string) {
-    super(`line ${lineNumber} of the metrics text is not a Prometheus sample (${why}): ${line.slice(0, 120)}; the endpoint must serve text format 0.0.4`);
+    super(
+      `line ${lineNumber} of the metrics text is not a Prometheus sample (${why}): ${line.slice(0, 120)}; the endpoint must serve text format 0.0.4`,
+    );
   }
 }
 
@@ -21,7 +23,11 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*/;
 const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', n: '\n' };
 
 /** The labels in braces starting at `line[at]` (`{`), and the index after the closing brace. */
-function readLabels(line: string, at: number, fail: (why: string) => never): { labels: Record<string, string>; end: number } {
+function readLabels(
+  line: string,
+  at: number,
+  fail: (why: string) => never,
+): { labels: Record<string, string>; end: number } {
   const labels: Record<string, string> = {};
   let i = at + 1;
   for (;;) {
@@ -80,7 +86,8 @@ export function parsePrometheusText(text: string): PrometheusSample[] {
     }
     const [valueText] = rest.trim().split(/\s+/);
     const value = readValue(valueText ?? '');
-    if (Number.isNaN(value) && valueText.toLowerCase() !== 'nan') return fail(`value ${JSON.stringify(valueText)} is not a number`);
+    if (Number.isNaN(value) && valueText.toLowerCase() !== 'nan')
+      return fail(`value ${JSON.stringify(valueText)} is not a number`);
     samples.push({ name, labels, value });
   });
   return samples;
@@ -92,7 +99,11 @@ export function parsePrometheusText(text: string): PrometheusSample[] {
  * @example
  * sumBy(samples, 'agent_runs_total', 'outcome'); // { completed: 3, interrupted: 1 }
  */
-export function sumBy(samples: readonly PrometheusSample[], name: string, label: string): Record<string, number> {
+export function sumBy(
+  samples: readonly PrometheusSample[],
+  name: string,
+  label: string,
+): Record<string, number> {
   const sums: Record<string, number> = {};
   for (const sample of samples) {
     const key = sample.labels[label];

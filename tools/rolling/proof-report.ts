@@ -18,7 +18,10 @@ export class BrokenPromises {
   /** Notes `label: count` (with the first five items of a list) when `items`, a list or a count, is not empty. */
   none(label: string, items: readonly string[] | number): void {
     const count = typeof items === 'number' ? items : items.length;
-    if (count > 0) this.problems.push(`${label}: ${count}${typeof items === 'number' ? '' : ` (${items.slice(0, 5).join('; ')})`}`);
+    if (count > 0)
+      this.problems.push(
+        `${label}: ${count}${typeof items === 'number' ? '' : ` (${items.slice(0, 5).join('; ')})`}`,
+      );
   }
 
   /** Notes what the threads' audit found: messages lost or stored twice, work redone, turns unfinished, threads left busy. */
@@ -35,8 +38,14 @@ export class BrokenPromises {
   /** Notes each instance that did not exit within `graceMs` of its signal, or not with code 0. */
   cleanExits(shutdowns: readonly InstanceShutdown[], graceMs: number): void {
     for (const shutdown of shutdowns) {
-      if (!(shutdown.durationMs < graceMs)) this.problems.push(`${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${graceMs} ms`);
-      if (shutdown.exitCode !== 0) this.problems.push(`${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`);
+      if (!(shutdown.durationMs < graceMs))
+        this.problems.push(
+          `${shutdown.name} took ${shutdown.durationMs} ms to exit, grace period ${graceMs} ms`,
+        );
+      if (shutdown.exitCode !== 0)
+        this.problems.push(
+          `${shutdown.name} exited with code ${shutdown.exitCode}, signal ${shutdown.exitSignal}`,
+        );
     }
   }
 }

@@ -33,7 +33,8 @@ interface BuildMarker {
 
 const execFileAsync = promisify(execFile);
 
-const git = (args: string[], fix: string) => run('git', ['-C', REPO_ROOT, ...args], { cwd: REPO_ROOT, fix });
+const git = (args: string[], fix: string) =>
+  run('git', ['-C', REPO_ROOT, ...args], { cwd: REPO_ROOT, fix });
 
 /**
  * The built service of an earlier `release` of this repository, ready to spawn: a detached
@@ -49,7 +50,10 @@ const git = (args: string[], fix: string) => run('git', ['-C', REPO_ROOT, ...arg
  * const previous = await ensureReleaseBuild(PREVIOUS_RELEASE, console.log);
  * await cluster.spawn('old-1', previous);
  */
-export async function ensureReleaseBuild(release: ReleaseDescription, log: (line: string) => void = () => undefined): Promise<ReleaseBuild> {
+export async function ensureReleaseBuild(
+  release: ReleaseDescription,
+  log: (line: string) => void = () => undefined,
+): Promise<ReleaseBuild> {
   const dir = join(CACHE_ROOT, release.version);
   const checkout = join(dir, 'source');
   const markerFile = join(dir, 'build-complete.json');
@@ -60,20 +64,29 @@ export async function ensureReleaseBuild(release: ReleaseDescription, log: (line
     dir: checkout,
     node,
     nodeVersion,
-    sqliteAddonBuilt: existsSync(join(checkout, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')),
+    sqliteAddonBuilt: existsSync(
+      join(checkout, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'),
+    ),
     builtNow,
   });
   const commit = await resolveCommit(release);
-  if (existsSync(mainOf(build(false))) && markerFor(markerFile)?.commit === commit) return build(false);
+  if (existsSync(mainOf(build(false))) && markerFor(markerFile)?.commit === commit)
+    return build(false);
 
   log(`building release ${release.version} (${release.commit}) in ${checkout}`);
   await mkdir(dir, { recursive: true });
   await rm(markerFile, { force: true });
   // A half-finished checkout from an earlier attempt: unregister it and start again.
-  if (existsSync(checkout)) await git(['worktree', 'remove', '--force', checkout], 'remove the folder by hand').catch(() => undefined);
+  if (existsSync(checkout))
+    await git(['worktree', 'remove', '--force', checkout], 'remove the folder by hand').catch(
+      () => undefined,
+    );
   await rm(checkout, { recursive: true, force: true });
   await git(['worktree', 'prune'], 'run `git worktree prune` by hand');
-  await git(['worktree', 'add', '--detach', checkout, commit], `check that ${checkout} can be written`);
+  await git(
+    ['worktree', 'add', '--detach', checkout, commit],
+    `check that ${checkout} can be written`,
+  );
 
   const env = releaseEnv(node);
   let began = performance.now();
@@ -86,11 +99,22 @@ export async function ensureReleaseBuild(release: ReleaseDescription, log: (line
   const installMs = performance.now() - began;
   log(`release ${release.version} installed in ${Math.round(installMs / 1000)} s`);
   began = performance.now();
-  await run('npm', ['run', 'build'], { cwd: checkout, env, timeoutMs: STEP_TIMEOUT_MS, fix: `run \`npm run build\` in ${checkout} to see why` });
+  await run('npm', ['run', 'build'], {
+    cwd: checkout,
+    env,
+    timeoutMs: STEP_TIMEOUT_MS,
+    fix: `run \`npm run build\` in ${checkout} to see why`,
+  });
   const buildMs = performance.now() - began;
   log(`release ${release.version} built in ${Math.round(buildMs / 1000)} s`);
 
-  const marker: BuildMarker = { version: release.version, commit, node: nodeVersion, installMs, buildMs };
+  const marker: BuildMarker = {
+    version: release.version,
+    commit,
+    node: nodeVersion,
+    installMs,
+    buildMs,
+  };
   await writeFile(markerFile, `${JSON.stringify(marker, null, 2)}\n`);
   return build(true);
 }
@@ -105,10 +129,15 @@ async function resolveCommit(release: ReleaseDescription): Promise<string> {
         'the upgrade proof builds the previous release from it; fetch the full history (`git fetch --unshallow`, or a CI checkout with fetch-depth 0).',
     );
   }
-  const manifest = await gitOutput(['show', `${release.commit}:packages/nest-agent-graceful-shutdown/package.json`]);
+  const manifest = await gitOutput([
+    'show',
+    `${release.commit}:packages/nest-agent-graceful-shutdown/package.json`,
+  ]);
   const { version } = JSON.parse(manifest) as { version: string };
   if (version !== release.version)
-    throw new Error(`commit ${release.commit} holds library ${version}, not ${release.version}: fix tools/rolling/previous-release.ts`);
+    throw new Error(
+      `commit ${release.commit} holds library ${version}, not ${release.version}: fix tools/rolling/previous-release.ts`,
+    );
   return (await gitOutput(['rev-parse', `${release.commit}^{commit}`])).trim();
 }
 
@@ -126,10 +155,13 @@ function markerFor(file: string): BuildMarker | undefined {
  * be running this tool, which would point npm at this checkout's settings.
  */
 function releaseEnv(node: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')),
+  );
   return { ...env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
 }
 
 async function gitOutput(args: string[]): Promise<string> {
-  return (await execFileAsync('git', ['-C', REPO_ROOT, ...args], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+  return (await execFileAsync('git', ['-C', REPO_ROOT, ...args], { maxBuffer: 16 * 1024 * 1024 }))
+    .stdout;
 }

@@ -41,8 +41,13 @@ export async function readReleaseResumes(
   oldRelease: string,
 ): Promise<ReleaseResumes> {
   const byPid = new Map(instances.map((instance) => [String(instance.service.pid), instance]));
-  const instanceOf = (instanceId: string) => byPid.get(instanceId.slice(instanceId.lastIndexOf('-') + 1));
-  const client = new Client({ connectionString: databaseUrl, statement_timeout: QUERY_TIMEOUT_MS, connectionTimeoutMillis: QUERY_TIMEOUT_MS });
+  const instanceOf = (instanceId: string) =>
+    byPid.get(instanceId.slice(instanceId.lastIndexOf('-') + 1));
+  const client = new Client({
+    connectionString: databaseUrl,
+    statement_timeout: QUERY_TIMEOUT_MS,
+    connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+  });
   await client.connect();
   let rows: RunRow[];
   try {
@@ -67,10 +72,14 @@ export async function readReleaseResumes(
     const instance = instanceOf(row.instance_id);
     if (!instance) resumes.runsOfUnknownInstances++;
     else resumes.runsByInstance[instance.name]++;
-    if (row.status === 'running') resumes.runsStuck.push(`${row.thread_id}/${row.run_id} on ${instance?.name ?? row.instance_id}`);
+    if (row.status === 'running')
+      resumes.runsStuck.push(
+        `${row.thread_id}/${row.run_id} on ${instance?.name ?? row.instance_id}`,
+      );
     if (row.status !== 'interrupted' || instance?.build.release !== oldRelease) return;
     resumes.interruptedByOld++;
-    const next = rows[i + 1]?.thread_id === row.thread_id ? instanceOf(rows[i + 1].instance_id) : undefined;
+    const next =
+      rows[i + 1]?.thread_id === row.thread_id ? instanceOf(rows[i + 1].instance_id) : undefined;
     if (next && next.build.release !== oldRelease) resumes.resumedByNew++;
     else if (next) resumes.resumedByOld++;
   });

@@ -2,8 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { THIS_BUILD, type ServiceBuild } from '../bench/service-build';
 import { SpawnedService } from '../bench/spawned-service';
-import { shutdownTimings, type ShutdownTimingInputs, type ShutdownTimings } from '../deploy/shutdown-timings';
-import { ensureLocalServicePackages, NginxServer, PostgresServer, RedisCluster, RedisServer } from 'dev-services';
+import {
+  shutdownTimings,
+  type ShutdownTimingInputs,
+  type ShutdownTimings,
+} from '../deploy/shutdown-timings';
+import {
+  ensureLocalServicePackages,
+  NginxServer,
+  PostgresServer,
+  RedisCluster,
+  RedisServer,
+} from 'dev-services';
 import { EndpointsController } from './endpoints-controller';
 import { ExecutionLedger } from './execution-ledger';
 import { InstanceLogFiles } from './instance-log-files';
@@ -44,7 +54,9 @@ export class RollingCluster {
   readonly timeline = new RolloutTimeline();
   /** `GET /metrics` of every live instance, started by the rollout (see `rollOutUnderLoad`). */
   readonly metrics = new MetricsScraper(() =>
-    this.instances.filter((instance) => instance.service.alive).map((instance) => ({ name: instance.name, baseUrl: instance.service.baseUrl })),
+    this.instances
+      .filter((instance) => instance.service.alive)
+      .map((instance) => ({ name: instance.name, baseUrl: instance.service.baseUrl })),
   );
   readonly log: (line: string) => void;
   /** Every instance started, old and new, in order. */
@@ -63,7 +75,12 @@ export class RollingCluster {
   private constructor(private readonly options: RollingClusterOptions) {
     this.instanceCount = options.instances ?? 3;
     this.demo = options.demo ?? { steps: 3, reasoningMs: 400, toolMs: 400 };
-    const inputs = options.timing ?? { preStopSeconds: 0, drainSeconds: 1, saveMarginSeconds: 2, exitMarginSeconds: 1 };
+    const inputs = options.timing ?? {
+      preStopSeconds: 0,
+      drainSeconds: 1,
+      saveMarginSeconds: 2,
+      exitMarginSeconds: 1,
+    };
     const derived = shutdownTimings(inputs);
     this.timing = { ...inputs, ...derived };
     this.graceMs = (derived.terminationGracePeriodSeconds - inputs.preStopSeconds) * 1000;
@@ -75,7 +92,10 @@ export class RollingCluster {
    * Starts the backends, nginx and the controller, then `instances` instances named `old-1…`,
    * each routed before the next starts. `env` is added to every instance's environment.
    */
-  static async start(options: RollingClusterOptions, env: Record<string, string>): Promise<RollingCluster> {
+  static async start(
+    options: RollingClusterOptions,
+    env: Record<string, string>,
+  ): Promise<RollingCluster> {
     const cluster = new RollingCluster(options);
     try {
       await cluster.boot(env);
@@ -94,8 +114,15 @@ export class RollingCluster {
   /** The PostgreSQL and Redis every instance shares, and the instances' `DATABASE_URL`: the chaos run restarts them and reads the store. */
   get backends(): { postgres: PostgresServer; redis: RedisServer; databaseUrl: string } {
     if (!this.postgresServer) throw new Error('the cluster is not started');
-    if (!this.redisServer) throw new Error('the cluster runs on PostgreSQL alone (signals: postgres) or on a Redis Cluster: it has no single Redis server');
-    return { postgres: this.postgresServer, redis: this.redisServer, databaseUrl: this.env.DATABASE_URL };
+    if (!this.redisServer)
+      throw new Error(
+        'the cluster runs on PostgreSQL alone (signals: postgres) or on a Redis Cluster: it has no single Redis server',
+      );
+    return {
+      postgres: this.postgresServer,
+      redis: this.redisServer,
+      databaseUrl: this.env.DATABASE_URL,
+    };
   }
 
   get controller(): EndpointsController {
@@ -125,7 +152,11 @@ export class RollingCluster {
    * is ready, without routing it: a warm spare for {@link route}.
    */
   async spawn(name: string, build: ServiceBuild = THIS_BUILD): Promise<ClusterInstance> {
-    const readers = [this.ledger.reader(name), this.continuations.reader(name), this.logFiles.open(name)];
+    const readers = [
+      this.ledger.reader(name),
+      this.continuations.reader(name),
+      this.logFiles.open(name),
+    ];
     const onLine = (line: string) => {
       for (const read of readers) read?.(line);
     };
@@ -146,7 +177,8 @@ export class RollingCluster {
 
   /** Stops everything it started, in reverse order; a failed step is logged and the rest go on. */
   async dispose(): Promise<void> {
-    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup().catch((error: unknown) => this.log(`clean-up failed: ${String(error)}`));
+    for (const cleanup of this.cleanups.splice(0).reverse())
+      await cleanup().catch((error: unknown) => this.log(`clean-up failed: ${String(error)}`));
   }
 
   /** The Redis of `options.redis`, and the instances' environment for it. */
@@ -167,7 +199,8 @@ export class RollingCluster {
     const postgres = await PostgresServer.start();
     this.postgresServer = postgres;
     this.cleanups.push(() => postgres.destroy());
-    const redis = this.options.signals === 'postgres' ? { SIGNALS: 'postgres' } : await this.startRedis();
+    const redis =
+      this.options.signals === 'postgres' ? { SIGNALS: 'postgres' } : await this.startRedis();
     // Closed after the instances are gone (clean-ups run in reverse), so their last lines are kept.
     this.cleanups.push(() => this.logFiles.close());
     const nginx = await NginxServer.start();
@@ -177,7 +210,9 @@ export class RollingCluster {
     this.endpoints = controller;
     controller.start();
     this.cleanups.push(() => controller.stop());
-    this.cleanups.push(() => Promise.all(this.instances.map((instance) => instance.service.dispose())));
+    this.cleanups.push(() =>
+      Promise.all(this.instances.map((instance) => instance.service.dispose())),
+    );
     this.cleanups.push(() => this.metrics.stop());
     this.env = {
       NODE_ENV: 'production',
@@ -192,6 +227,7 @@ export class RollingCluster {
       DEMO_TOOL_MS: String(this.demo.toolMs),
       ...env,
     };
-    for (let i = 1; i <= this.instanceCount; i++) await this.launch(`old-${i}`, this.options.oldBuild);
+    for (let i = 1; i <= this.instanceCount; i++)
+      await this.launch(`old-${i}`, this.options.oldBuild);
   }
 }

@@ -27,13 +27,20 @@ export async function runRollingProof(options: RollingProofOptions): Promise<Rol
   const cluster = await RollingCluster.start(options, { RESUME_MODE: 'client' });
   try {
     const tally = new ClientTally();
-    const sessions = sessionOptions(cluster, sessionsWanted, `rolling-${options.mode}`).map((session) => new ClientSession(session, tally));
+    const sessions = sessionOptions(cluster, sessionsWanted, `rolling-${options.mode}`).map(
+      (session) => new ClientSession(session, tally),
+    );
     const shutdowns = await rollOutUnderLoad(cluster, sessions, {
       rollout: { signal: options.mode === 'sigterm' ? 'SIGTERM' : 'SIGKILL' },
       underWay: () => tally.runsStarted >= sessionsWanted,
     });
 
-    const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
+    const audit = await auditHistories(
+      cluster.nginx.url,
+      sessions,
+      cluster.ledger,
+      cluster.demo.steps,
+    );
     return judge({
       mode: options.mode,
       ...rolloutFacts(cluster, sessionsWanted, shutdowns),

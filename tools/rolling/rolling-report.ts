@@ -33,8 +33,12 @@ export interface RollingReport extends RollingReportInput {
 }
 
 function summarize(tally: ClientTally): LatencySummary {
-  const plain = spread(tally.turns.filter((t) => t.completed && !t.disrupted).map((t) => t.durationMs));
-  const disrupted = spread(tally.turns.filter((t) => t.completed && t.disrupted).map((t) => t.durationMs));
+  const plain = spread(
+    tally.turns.filter((t) => t.completed && !t.disrupted).map((t) => t.durationMs),
+  );
+  const disrupted = spread(
+    tally.turns.filter((t) => t.completed && t.disrupted).map((t) => t.durationMs),
+  );
   return {
     undisturbed: { count: plain.count, p50: plain.p50, p95: plain.p95 },
     disrupted,
@@ -53,12 +57,18 @@ export function judge(input: RollingReportInput): RollingReport {
     broken.cleanExits(input.shutdowns, input.graceMs);
     // A graceful rollout ends every stream with a terminal event and never drops a request.
     broken.none('streams cut off during a graceful rollout', tally.runsCutOff);
-    broken.none('502/504 from the load balancer during a graceful rollout', tally.retriedBadGateway);
+    broken.none(
+      '502/504 from the load balancer during a graceful rollout',
+      tally.retriedBadGateway,
+    );
   }
   const { problems } = broken;
   // A rollout that disturbed nothing would prove nothing.
   const disturbed = input.mode === 'sigterm' ? tally.runsInterrupted : tally.runsCutOff;
-  if (disturbed === 0) problems.push(`no run was ${input.mode === 'sigterm' ? 'interrupted' : 'cut off'}: the rollout did not test anything`);
+  if (disturbed === 0)
+    problems.push(
+      `no run was ${input.mode === 'sigterm' ? 'interrupted' : 'cut off'}: the rollout did not test anything`,
+    );
   if (tally.runsResumed === 0) problems.push('no run was resumed');
   return { ...input, latency: summarize(tally), problems, passed: problems.length === 0 };
 }
@@ -91,7 +101,10 @@ export function reportParts(report: RollingReport): ReportParts {
   const longest = Math.max(...report.shutdowns.map((s) => s.durationMs));
   const rows: ReportRow[] = [
     ['client sessions (threads)', String(report.sessions)],
-    ['instances replaced', `${report.shutdowns.length} of ${report.instances}, with ${report.mode.toUpperCase()}`],
+    [
+      'instances replaced',
+      `${report.shutdowns.length} of ${report.instances}, with ${report.mode.toUpperCase()}`,
+    ],
     ['load balancer changes', String(report.lbChanges)],
     ['runs started', String(tally.runsStarted)],
     ['runs completed', String(tally.runsCompleted)],
@@ -111,10 +124,24 @@ export function reportParts(report: RollingReport): ReportParts {
     ['tool executions', String(audit.toolExecutions)],
     ['tool executions duplicated', `${audit.toolExecutionsDuplicated.length} (must be 0)`],
     ['re-runs of a call cut off before its result was saved', String(audit.toolReRunsBeforeSave)],
-    ['steps done twice / turns incomplete', `${audit.stepsRepeated.length} / ${audit.turnsIncomplete.length}`],
-    ['model tokens discarded by cut-off calls, input / output (estimated)', discardedTokens(report.shutdowns)],
-    ['longest shutdown / grace period', report.mode === 'sigterm' ? `${ms(longest)} / ${ms(report.graceMs)} (must be under)` : 'n/a (SIGKILL)'],
-    ['turn latency, undisturbed p50 / p95', `${ms(latency.undisturbed.p50)} / ${ms(latency.undisturbed.p95)} (${latency.undisturbed.count} turns)`],
+    [
+      'steps done twice / turns incomplete',
+      `${audit.stepsRepeated.length} / ${audit.turnsIncomplete.length}`,
+    ],
+    [
+      'model tokens discarded by cut-off calls, input / output (estimated)',
+      discardedTokens(report.shutdowns),
+    ],
+    [
+      'longest shutdown / grace period',
+      report.mode === 'sigterm'
+        ? `${ms(longest)} / ${ms(report.graceMs)} (must be under)`
+        : 'n/a (SIGKILL)',
+    ],
+    [
+      'turn latency, undisturbed p50 / p95',
+      `${ms(latency.undisturbed.p50)} / ${ms(latency.undisturbed.p95)} (${latency.undisturbed.count} turns)`,
+    ],
     [
       'turn latency, disrupted p50 / p95 / max',
       `${ms(latency.disrupted.p50)} / ${ms(latency.disrupted.p95)} / ${ms(latency.disrupted.max)} (${latency.disrupted.count} turns)`,

@@ -78,7 +78,14 @@ export class RolloutTimeline {
   record(moments: RunMoment[], gaps: ClientGap[], metrics: InstanceMetrics[]): RolloutRecord {
     const originMs = this.clientsStartedAtMs ?? this.instances[0]?.launchedAtMs ?? 0;
     const endMs = this.clientsEndedAtMs ?? performance.now();
-    return { originMs, endMs, instances: this.instances.map((life) => ({ ...life })), moments, gaps, metrics };
+    return {
+      originMs,
+      endMs,
+      instances: this.instances.map((life) => ({ ...life })),
+      moments,
+      gaps,
+      metrics,
+    };
   }
 
   private life(name: string): InstanceLife {

@@ -26,7 +26,11 @@ export interface RolloutFacts {
 }
 
 /** The cluster's part of a proof's report, once its rollout under `sessions` clients is done. */
-export function rolloutFacts(cluster: RollingCluster, sessions: number, shutdowns: InstanceShutdown[]): RolloutFacts {
+export function rolloutFacts(
+  cluster: RollingCluster,
+  sessions: number,
+  shutdowns: InstanceShutdown[],
+): RolloutFacts {
   return {
     sessions,
     instances: cluster.instanceCount,
@@ -56,7 +60,11 @@ export interface RolloutUnderLoadOptions {
  * The options of `count` client sessions through the cluster's load balancer: user `user-<i>`,
  * thread `<threadPrefix>-<i>`, each turn bounded by {@link TURN_DEADLINE_MS}.
  */
-export function sessionOptions(cluster: RollingCluster, count: number, threadPrefix: string): ClientSessionOptions[] {
+export function sessionOptions(
+  cluster: RollingCluster,
+  count: number,
+  threadPrefix: string,
+): ClientSessionOptions[] {
   return Array.from({ length: count }, (_, i) => ({
     baseUrl: cluster.nginx.url,
     token: cluster.token(`user-${i + 1}`),
@@ -90,7 +98,12 @@ export async function rollOutUnderLoad(
   });
   cluster.log(`${sessions.length} client sessions started`);
   try {
-    await waitUntil(async () => (options.underWay() ? true : undefined), 'every session to start a run', SESSIONS_START_TIMEOUT_MS, 50);
+    await waitUntil(
+      async () => (options.underWay() ? true : undefined),
+      'every session to start a run',
+      SESSIONS_START_TIMEOUT_MS,
+      50,
+    );
     const shutdowns = await rollOut(cluster, options.rollout);
     phase = 'last turn';
     cluster.log('rollout done; every session finishes one more turn');

@@ -18,7 +18,8 @@ export function drainedTokens(logs: string): InstanceShutdown['tokensDiscarded']
   const line = logs.split('\n').find((entry) => entry.includes('"runs drained"'));
   if (!line) return undefined;
   try {
-    return (JSON.parse(line) as { tokensDiscarded?: InstanceShutdown['tokensDiscarded'] }).tokensDiscarded;
+    return (JSON.parse(line) as { tokensDiscarded?: InstanceShutdown['tokensDiscarded'] })
+      .tokensDiscarded;
   } catch {
     return undefined;
   }
@@ -44,7 +45,10 @@ const LEAVE_ROTATION_TIMEOUT_MS = 15_000;
  * old one. Resolves with how each old instance ended once all have exited; one still running
  * past the grace period (plus 5 s) is killed, as the kubelet would, and reported as such.
  */
-export async function rollOut(cluster: RollingCluster, options: RolloutOptions): Promise<InstanceShutdown[]> {
+export async function rollOut(
+  cluster: RollingCluster,
+  options: RolloutOptions,
+): Promise<InstanceShutdown[]> {
   const { signal } = options;
   const old = cluster.old;
   const shutdowns: Promise<InstanceShutdown>[] = [];
@@ -63,21 +67,44 @@ export async function rollOut(cluster: RollingCluster, options: RolloutOptions):
       service.exited.then((exit) => {
         cluster.controller.forget(name);
         cluster.timeline.exited(name, exit.atMs);
-        cluster.log(`${name} exited after ${Math.round(exit.atMs - sentAt)} ms (code ${exit.code}, signal ${exit.signal})`);
+        cluster.log(
+          `${name} exited after ${Math.round(exit.atMs - sentAt)} ms (code ${exit.code}, signal ${exit.signal})`,
+        );
         const tokensDiscarded = drainedTokens(service.logs);
-        return { name, signal, durationMs: exit.atMs - sentAt, exitCode: exit.code, exitSignal: exit.signal, ...(tokensDiscarded ? { tokensDiscarded } : {}) };
+        return {
+          name,
+          signal,
+          durationMs: exit.atMs - sentAt,
+          exitCode: exit.code,
+          exitSignal: exit.signal,
+          ...(tokensDiscarded ? { tokensDiscarded } : {}),
+        };
       }),
     );
   }
   // The kubelet's SIGKILL at the end of the grace period; a pass never needs it.
   return Promise.all(
-    shutdowns.map((shutdown, i) => withDeadline(shutdown, cluster.graceMs + 5_000, undefined).then((s) => s ?? overdue(cluster, old[i], signal))),
+    shutdowns.map((shutdown, i) =>
+      withDeadline(shutdown, cluster.graceMs + 5_000, undefined).then(
+        (s) => s ?? overdue(cluster, old[i], signal),
+      ),
+    ),
   );
 }
 
 /** An instance still running past its grace period: killed and reported. */
-async function overdue(cluster: RollingCluster, instance: ClusterInstance, signal: InstanceShutdown['signal']): Promise<InstanceShutdown> {
+async function overdue(
+  cluster: RollingCluster,
+  instance: ClusterInstance,
+  signal: InstanceShutdown['signal'],
+): Promise<InstanceShutdown> {
   const exit = await instance.service.kill();
   cluster.timeline.exited(instance.name, exit.atMs);
-  return { name: instance.name, signal, durationMs: Number.POSITIVE_INFINITY, exitCode: null, exitSignal: 'SIGKILL' };
+  return {
+    name: instance.name,
+    signal,
+    durationMs: Number.POSITIVE_INFINITY,
+    exitCode: null,
+    exitSignal: 'SIGKILL',
+  };
 }

@@ -53,12 +53,24 @@ export async function attemptRun(
     firstEventAtMs,
     endedAtMs: performance.now(),
   });
-  const input = { threadId, runId: randomUUID(), messages: [{ ...message, role: 'user' }], tools: [], context: [], state: {}, forwardedProps: {} };
+  const input = {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ ...message, role: 'user' }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
   let response: Response;
   try {
     response = await fetch(`${baseUrl}/v1/runs`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
       body: JSON.stringify(input),
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -68,16 +80,24 @@ export async function attemptRun(
   if (response.status !== 200 || !response.body) {
     const body = (await response.json().catch(() => ({}))) as { code?: string };
     const retryAfter = response.headers.get('retry-after');
-    return result({ kind: 'refused', status: response.status, code: body.code, retryAfterSeconds: retryAfter === null ? undefined : Number(retryAfter) });
+    return result({
+      kind: 'refused',
+      status: response.status,
+      code: body.code,
+      retryAfterSeconds: retryAfter === null ? undefined : Number(retryAfter),
+    });
   }
   const decoder = new TextDecoder();
   let buffer = '';
   try {
     for await (const chunk of response.body) {
-      buffer = drainSseFrames(buffer + decoder.decode(chunk as Uint8Array, { stream: true }), (data) => {
-        firstEventAtMs ??= performance.now();
-        reader.read(JSON.parse(data) as StreamEvent);
-      });
+      buffer = drainSseFrames(
+        buffer + decoder.decode(chunk as Uint8Array, { stream: true }),
+        (data) => {
+          firstEventAtMs ??= performance.now();
+          reader.read(JSON.parse(data) as StreamEvent);
+        },
+      );
     }
   } catch {
     // The connection broke mid-stream: what arrived before counts, the rest is a cut-off.

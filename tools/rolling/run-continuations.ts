@@ -26,6 +26,8 @@ export class RunContinuations {
 
   /** The instances that continued `runId` of `threadId`, in order (empty: it ran on one instance). */
   of(threadId: string, runId: string): string[] {
-    return this.continuations.filter((c) => c.threadId === threadId && c.runId === runId).map((c) => c.instance);
+    return this.continuations
+      .filter((c) => c.threadId === threadId && c.runId === runId)
+      .map((c) => c.instance);
   }
 }

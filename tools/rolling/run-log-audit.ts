@@ -37,10 +37,16 @@ async function readLog(baseUrl: string, token: string, run: RunTrace): Promise<T
   // The URL the clients join, so the audit reads the log they followed.
   const url = defaultJoinUrl(`${baseUrl}/v1/runs`)(run.threadId, run.runId);
   const response = await get(url, {
-    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'last-event-id': '0', connection: 'close' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'text/event-stream',
+      'last-event-id': '0',
+      connection: 'close',
+    },
     signal: AbortSignal.timeout(LOG_READ_TIMEOUT_MS),
   });
-  if (response.status !== 200 || !response.body) throw new Error(`HTTP ${response.status} ${await response.text()}`);
+  if (response.status !== 200 || !response.body)
+    throw new Error(`HTTP ${response.status} ${await response.text()}`);
   for await (const chunk of response.body) void chunk;
   return connection?.frames ?? [];
 }
@@ -52,7 +58,11 @@ const ATTEMPT_NOTICES = new Set(['run_interrupted', 'run_resumed']);
 function expectedDelivery(log: TappedFrame[]): string[] {
   const started = log.findIndex((frame) => frame.type === 'RUN_STARTED');
   return log
-    .filter((frame, i) => !(frame.type === 'RUN_STARTED' && i !== started) && frame.fingerprint !== 'RUN_ERROR:RUN_INTERRUPTED')
+    .filter(
+      (frame, i) =>
+        !(frame.type === 'RUN_STARTED' && i !== started) &&
+        frame.fingerprint !== 'RUN_ERROR:RUN_INTERRUPTED',
+    )
     .filter((frame) => !(frame.type === 'CUSTOM' && ATTEMPT_NOTICES.has(frame.name ?? '')))
     .map((frame) => frame.fingerprint);
 }
@@ -62,7 +72,9 @@ function auditRun(run: RunTrace, log: TappedFrame[], audit: RunLogAudit): boolea
   const name = `${run.threadId}/${run.runId}`;
   const ids = log.map((frame) => frame.id);
   if (ids.some((id, i) => id !== i + 1) || !TERMINAL.has(log.at(-1)?.type ?? '')) {
-    audit.logsUnreadable.push(`${name}: ${log.length} events, ids ${ids.slice(0, 3).join(',')}…${ids.at(-1)}, last ${log.at(-1)?.type ?? 'none'}`);
+    audit.logsUnreadable.push(
+      `${name}: ${log.length} events, ids ${ids.slice(0, 3).join(',')}…${ids.at(-1)}, last ${log.at(-1)?.type ?? 'none'}`,
+    );
     return false;
   }
   const received = run.receivedIds();
@@ -75,12 +87,17 @@ function auditRun(run: RunTrace, log: TappedFrame[], audit: RunLogAudit): boolea
   audit.eventsLost += lost;
   audit.eventsRepeated += repeated;
   if (lost || repeated || unknown.length)
-    audit.runsWithLossOrRepeat.push(`${name}: ${lost} lost, ${repeated} repeated, ids not in the log: ${unknown.join(',') || 'none'}`);
+    audit.runsWithLossOrRepeat.push(
+      `${name}: ${lost} lost, ${repeated} repeated, ids not in the log: ${unknown.join(',') || 'none'}`,
+    );
   const expected = expectedDelivery(log);
   const firstDifference = expected.findIndex((fingerprint, i) => run.delivered[i] !== fingerprint);
   if (firstDifference >= 0 || run.delivered.length !== expected.length) {
-    const at = firstDifference >= 0 ? firstDifference : Math.min(expected.length, run.delivered.length);
-    audit.deliveryMismatches.push(`${name}: event ${at + 1} is ${run.delivered[at] ?? 'missing'}, the log has ${expected[at] ?? 'nothing'}`);
+    const at =
+      firstDifference >= 0 ? firstDifference : Math.min(expected.length, run.delivered.length);
+    audit.deliveryMismatches.push(
+      `${name}: event ${at + 1} is ${run.delivered[at] ?? 'missing'}, the log has ${expected[at] ?? 'nothing'}`,
+    );
     return false;
   }
   return !(lost || repeated || unknown.length);
@@ -107,12 +124,16 @@ export async function auditRunLogs(
     deliveryMismatches: [],
     logsUnreadable: [],
   };
-  const queue = sessions.flatMap((session) => session.runs.map((run) => ({ run, token: session.token })));
+  const queue = sessions.flatMap((session) =>
+    session.runs.map((run) => ({ run, token: session.token })),
+  );
   audit.runs = queue.length;
   const reader = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const { run, token } = next;
-      const log = await readLog(baseUrl, token, run).catch((error: unknown) => `${run.threadId}/${run.runId}: ${String(error)}`);
+      const log = await readLog(baseUrl, token, run).catch(
+        (error: unknown) => `${run.threadId}/${run.runId}: ${String(error)}`,
+      );
       if (typeof log === 'string') audit.logsUnreadable.push(log);
       else if (!auditRun(run, log, audit)) onDifference(run, log);
     }

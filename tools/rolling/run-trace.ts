@@ -18,7 +18,8 @@ export interface HandoverGap {
   toMs: number;
 }
 
-const isNotice = (frame: TappedFrame) => frame.id === undefined && frame.type === 'CUSTOM' && frame.name === 'handover';
+const isNotice = (frame: TappedFrame) =>
+  frame.id === undefined && frame.type === 'CUSTOM' && frame.name === 'handover';
 
 /**
  * A run request the load balancer sent where no run could start: 503 `SHUTTING_DOWN` (an
@@ -27,7 +28,9 @@ const isNotice = (frame: TappedFrame) => frame.id === undefined && frame.type ==
  */
 const isMisrouted = (connection: TappedConnection) =>
   connection.method === 'POST' &&
-  ((connection.status === 503 && (connection.refusal ?? '').includes('"SHUTTING_DOWN"')) || connection.status === 502 || connection.status === 504);
+  ((connection.status === 503 && (connection.refusal ?? '').includes('"SHUTTING_DOWN"')) ||
+    connection.status === 502 ||
+    connection.status === 504);
 
 /**
  * One run as its client saw it: every request it made for the run (with the frames each
@@ -40,7 +43,13 @@ export class RunTrace {
   readonly delivered: string[] = [];
   readonly reconnects: ReconnectInfo[] = [];
   /** The agent's stats counted during this run. */
-  stats: ResumableRunStats = { handovers: 0, joins: 0, resends: 0, interruptedRetries: 0, duplicatesDropped: 0 };
+  stats: ResumableRunStats = {
+    handovers: 0,
+    joins: 0,
+    resends: 0,
+    interruptedRetries: 0,
+    duplicatesDropped: 0,
+  };
   completed = false;
   /** Why the run did not complete, when it did not. */
   failure?: string;

@@ -46,20 +46,28 @@ async function main(): Promise<void> {
   };
   const modeArg = option('mode') ?? 'all';
   const modes = MODES[modeArg];
-  if (!modes) throw new Error(`--mode must be one of ${Object.keys(MODES).join(', ')}, got ${modeArg}`);
+  if (!modes)
+    throw new Error(`--mode must be one of ${Object.keys(MODES).join(', ')}, got ${modeArg}`);
   const sessions = Number(option('sessions') ?? 100);
-  if (!Number.isInteger(sessions) || sessions < 1) throw new Error(`--sessions must be a positive integer, got ${option('sessions')}`);
+  if (!Number.isInteger(sessions) || sessions < 1)
+    throw new Error(`--sessions must be a positive integer, got ${option('sessions')}`);
   const signals = option('signals') ?? 'redis';
-  if (signals !== 'redis' && signals !== 'postgres') throw new Error(`--signals must be redis or postgres, got ${signals}`);
+  if (signals !== 'redis' && signals !== 'postgres')
+    throw new Error(`--signals must be redis or postgres, got ${signals}`);
   const redis = option('redis') ?? 'standalone';
-  if (redis !== 'standalone' && redis !== 'cluster') throw new Error(`--redis must be standalone or cluster, got ${redis}`);
-  if (signals === 'postgres' && redis === 'cluster') throw new Error('--signals postgres starts no Redis: leave out --redis cluster');
+  if (redis !== 'standalone' && redis !== 'cluster')
+    throw new Error(`--redis must be standalone or cluster, got ${redis}`);
+  if (signals === 'postgres' && redis === 'cluster')
+    throw new Error('--signals postgres starts no Redis: leave out --redis cluster');
   const drain = option('drain-seconds');
   const drainSeconds = drain === undefined ? undefined : Number(drain);
   if (drainSeconds !== undefined && (!Number.isInteger(drainSeconds) || drainSeconds < 0))
     throw new Error(`--drain-seconds must be a whole number ≥ 0, got ${drain}`);
   // The rolling cluster's own default (a 1 s drain) unless asked: 0 turns the drain off, to compare what it saves.
-  const timing = drainSeconds === undefined ? undefined : { preStopSeconds: 0, drainSeconds, saveMarginSeconds: 2, exitMarginSeconds: 1 };
+  const timing =
+    drainSeconds === undefined
+      ? undefined
+      : { preStopSeconds: 0, drainSeconds, saveMarginSeconds: 2, exitMarginSeconds: 1 };
   const files = ChartFiles.forTool('rolling', args.includes('--publish'), option('out'));
   let passed = true;
   for (const mode of modes) {
@@ -71,11 +79,17 @@ async function main(): Promise<void> {
       console.log(`\n${formatHandoverReport(proof.report)}\n`);
     } else if (mode === 'upgrade') {
       // The previous release knows no REDIS_CLUSTER: its instances would take a node for the whole.
-      if (redis === 'cluster') throw new Error('--mode upgrade runs on one Redis server only: the previous release cannot use a Redis Cluster');
+      if (redis === 'cluster')
+        throw new Error(
+          '--mode upgrade runs on one Redis server only: the previous release cannot use a Redis Cluster',
+        );
       proof = { mode, report: await runUpgradeProof({ sessions, logDir, log }) };
       console.log(`\n${formatUpgradeReport(proof.report)}\n`);
     } else {
-      proof = { mode, report: await runRollingProof({ mode, sessions, logDir, log, redis, timing }) };
+      proof = {
+        mode,
+        report: await runRollingProof({ mode, sessions, logDir, log, redis, timing }),
+      };
       console.log(`\n${formatReport(proof.report)}\n`);
     }
     passed &&= proof.report.passed;

@@ -9,10 +9,16 @@ const QUERY_TIMEOUT_MS = 30_000;
  * and after an upgrade, the difference is what the new release migrated at boot.
  */
 export async function readMigrations(databaseUrl: string): Promise<string[]> {
-  const client = new Client({ connectionString: databaseUrl, statement_timeout: QUERY_TIMEOUT_MS, connectionTimeoutMillis: QUERY_TIMEOUT_MS });
+  const client = new Client({
+    connectionString: databaseUrl,
+    statement_timeout: QUERY_TIMEOUT_MS,
+    connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+  });
   await client.connect();
   try {
-    const { rows } = await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id');
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT name FROM migrations ORDER BY id',
+    );
     return rows.map((row) => row.name);
   } finally {
     await client.end();

@@ -18,5 +18,10 @@ export interface Spread {
 export function spread(values: readonly number[]): Spread {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return { count: 0, p50: 0, p95: 0, max: 0 };
-  return { count: sorted.length, p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95), max: sorted[sorted.length - 1] };
+  return {
+    count: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p95: quantile(sorted, 0.95),
+    max: sorted[sorted.length - 1],
+  };
 }

@@ -53,7 +53,8 @@ interface EventKeys {
  * eventFingerprint({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'm-1', delta: 'Hi' }); // 'TEXT_MESSAGE_CONTENT:m-1:Hi'
  */
 export function eventFingerprint(event: EventKeys): string {
-  const key = event.messageId ?? event.toolCallId ?? event.stepName ?? event.code ?? event.name ?? '';
+  const key =
+    event.messageId ?? event.toolCallId ?? event.stepName ?? event.code ?? event.name ?? '';
   return `${event.type}:${key}${typeof event.delta === 'string' ? `:${event.delta}` : ''}`;
 }
 
@@ -69,8 +70,15 @@ function parseEvent(data: string): EventKeys {
 /** The record of one frame's data and `id:`, arriving at `atMs`. */
 function tappedFrame(data: string, id: string | undefined, atMs: number): TappedFrame {
   const event = parseEvent(data);
-  const frame: TappedFrame = { id: id === undefined ? undefined : Number(id), type: event.type, name: event.name, fingerprint: eventFingerprint(event), atMs };
-  if (event.name === 'handover' && typeof event.value?.lastEventId === 'number') frame.noticeLastEventId = event.value.lastEventId;
+  const frame: TappedFrame = {
+    id: id === undefined ? undefined : Number(id),
+    type: event.type,
+    name: event.name,
+    fingerprint: eventFingerprint(event),
+    atMs,
+  };
+  if (event.name === 'handover' && typeof event.value?.lastEventId === 'number')
+    frame.noticeLastEventId = event.value.lastEventId;
   return frame;
 }
 
@@ -83,9 +91,17 @@ function tappedFrame(data: string, id: string | undefined, atMs: number): Tapped
  * @example
  * const agent = new ResumableHttpAgent({ url, fetch: tappingFetch((connection) => trace.connections.push(connection)) });
  */
-export function tappingFetch(onConnection: (connection: TappedConnection) => void, base: Fetch = fetch): Fetch {
+export function tappingFetch(
+  onConnection: (connection: TappedConnection) => void,
+  base: Fetch = fetch,
+): Fetch {
   return async (url, init) => {
-    const connection: TappedConnection = { method: init.method ?? 'GET', url, openedAtMs: performance.now(), frames: [] };
+    const connection: TappedConnection = {
+      method: init.method ?? 'GET',
+      url,
+      openedAtMs: performance.now(),
+      frames: [],
+    };
     onConnection(connection);
     let response: Response;
     try {
@@ -95,17 +111,28 @@ export function tappingFetch(onConnection: (connection: TappedConnection) => voi
       throw error;
     }
     connection.status = response.status;
-    if (!response.ok) connection.refusal = (await response.clone().text().catch(String)).slice(0, 300);
-    if (!response.body || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
+    if (!response.ok)
+      connection.refusal = (await response.clone().text().catch(String)).slice(0, 300);
+    if (
+      !response.body ||
+      !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    )
+      return response;
     const decoder = new TextDecoder();
     let buffer = '';
     const tap = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         const atMs = performance.now();
-        buffer = drainSseFrames(buffer + decoder.decode(chunk, { stream: true }), (data, id) => connection.frames.push(tappedFrame(data, id, atMs)));
+        buffer = drainSseFrames(buffer + decoder.decode(chunk, { stream: true }), (data, id) =>
+          connection.frames.push(tappedFrame(data, id, atMs)),
+        );
         controller.enqueue(chunk);
       },
     });
-    return new Response(response.body.pipeThrough(tap), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(response.body.pipeThrough(tap), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }

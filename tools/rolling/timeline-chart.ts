@@ -10,9 +10,19 @@ export interface TimelineTitle {
   facts: string[];
 }
 
-const PHASE_COLORS = { starting: '#cfd8e3', serving: '#bfe3c4', draining: '#f7cf8f', 'runs in flight (/metrics)': '#2e7d4f' };
+const PHASE_COLORS = {
+  starting: '#cfd8e3',
+  serving: '#bfe3c4',
+  draining: '#f7cf8f',
+  'runs in flight (/metrics)': '#2e7d4f',
+};
 const MARK_COLORS = { SIGTERM: '#d62728', SIGKILL: '#111111', exited: '#7f7f7f' };
-const RUN_COLORS = { interrupted: '#ff7f0e', 'cut off': '#8c2d04', 'handed over': '#6a51a3', resumed: '#2ca02c' };
+const RUN_COLORS = {
+  interrupted: '#ff7f0e',
+  'cut off': '#8c2d04',
+  'handed over': '#6a51a3',
+  resumed: '#2ca02c',
+};
 
 /** Width of the plots, in px: the chart's width less the lane names and padding. */
 const PLOT_WIDTH_PX = CHART_WIDTH_PX - 110;
@@ -34,7 +44,9 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
     field,
     type: 'quantitative' as const,
     scale: { domain: rows.domain, nice: false, zero: false },
-    axis: axis ? { title: 'seconds since the clients started', tickMinStep: 1, format: 'd' } : { title: null, labels: false, ticks: false, domain: false },
+    axis: axis
+      ? { title: 'seconds since the clients started', tickMinStep: 1, format: 'd' }
+      : { title: null, labels: false, ticks: false, domain: false },
   });
   const hasMetrics = rows.inFlight.length > 0;
   const inFlightMax = Math.max(1, ...rows.inFlight.map((row) => row.runs));
@@ -57,7 +69,13 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
         data: { values: laneValues },
         spacing: 3,
         facet: {
-          row: { field: 'lane', type: 'nominal', sort: rows.lanes, title: null, header: { labelAngle: 0, labelAlign: 'right', labelOrient: 'left' } },
+          row: {
+            field: 'lane',
+            type: 'nominal',
+            sort: rows.lanes,
+            title: null,
+            header: { labelAngle: 0, labelAlign: 'right', labelOrient: 'left' },
+          },
         },
         spec: {
           width: PLOT_WIDTH_PX,
@@ -73,7 +91,10 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
                 fill: {
                   field: 'phase',
                   type: 'nominal',
-                  scale: scaleOf(PHASE_COLORS, (k) => phases.has(k) || (hasMetrics && k.startsWith('runs'))),
+                  scale: scaleOf(
+                    PHASE_COLORS,
+                    (k) => phases.has(k) || (hasMetrics && k.startsWith('runs')),
+                  ),
                   legend: { title: 'instance', symbolType: 'square' },
                 },
               },
@@ -84,7 +105,12 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
               mark: { type: 'area', interpolate: 'step-after', opacity: 0.85 },
               encoding: {
                 x: x('atS', false),
-                y: { field: 'runs', type: 'quantitative', scale: { domain: [0, inFlightMax] }, axis: null },
+                y: {
+                  field: 'runs',
+                  type: 'quantitative',
+                  scale: { domain: [0, inFlightMax] },
+                  axis: null,
+                },
                 fill: { datum: 'runs in flight (/metrics)' },
               },
             },
@@ -94,7 +120,12 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
               mark: { type: 'rule', strokeWidth: 2 },
               encoding: {
                 x: x('atS', false),
-                stroke: { field: 'mark', type: 'nominal', scale: scaleOf(MARK_COLORS, (k) => marks.has(k)), legend: { title: null } },
+                stroke: {
+                  field: 'mark',
+                  type: 'nominal',
+                  scale: scaleOf(MARK_COLORS, (k) => marks.has(k)),
+                  legend: { title: null },
+                },
               },
             },
           ],
@@ -109,8 +140,19 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
         encoding: {
           x: { ...x('fromS', false), bin: 'binned' },
           x2: { field: 'toS' },
-          y: { field: 'count', type: 'quantitative', stack: 'zero', title: ['runs per', `${rows.binS} s`], axis: { tickMinStep: 1 } },
-          color: { field: 'kind', type: 'nominal', scale: scaleOf(RUN_COLORS, (k) => kinds.has(k)), legend: { title: 'runs' } },
+          y: {
+            field: 'count',
+            type: 'quantitative',
+            stack: 'zero',
+            title: ['runs per', `${rows.binS} s`],
+            axis: { tickMinStep: 1 },
+          },
+          color: {
+            field: 'kind',
+            type: 'nominal',
+            scale: scaleOf(RUN_COLORS, (k) => kinds.has(k)),
+            legend: { title: 'runs' },
+          },
         },
       },
       {
@@ -121,7 +163,12 @@ export function timelineSpec(rows: TimelineRows, heading: TimelineTitle): TopLev
         mark: { type: 'area', interpolate: 'step-after', color: '#8c6bb1' },
         encoding: {
           x: x('atS', true),
-          y: { field: 'clients', type: 'quantitative', title: ['clients', 'waiting'], axis: { tickMinStep: 1 } },
+          y: {
+            field: 'clients',
+            type: 'quantitative',
+            title: ['clients', 'waiting'],
+            axis: { tickMinStep: 1 },
+          },
         },
       },
     ],

@@ -21,7 +21,12 @@ describe('timelineRows', () => {
   });
 
   it('marks each signal and exit on its lane', () => {
-    expect(rows.marks.map((m) => `${m.lane} ${m.mark}`)).toEqual(['old-1 SIGTERM', 'old-1 exited', 'old-2 SIGKILL', 'old-2 exited']);
+    expect(rows.marks.map((m) => `${m.lane} ${m.mark}`)).toEqual([
+      'old-1 SIGTERM',
+      'old-1 exited',
+      'old-2 SIGKILL',
+      'old-2 exited',
+    ]);
   });
 
   it('counts run moments per half second', () => {

@@ -34,7 +34,16 @@ const LEAD_S = 1;
 export function timelineRows(record: RolloutRecord, binS = 0.5): TimelineRows {
   const s = (ms: number) => (ms - record.originMs) / 1000;
   const domain: [number, number] = [-LEAD_S, Math.ceil(s(record.endMs)) + 0.5];
-  const rows: TimelineRows = { domain, lanes: [], phases: [], marks: [], inFlight: [], runBins: [], binS, waiting: [] };
+  const rows: TimelineRows = {
+    domain,
+    lanes: [],
+    phases: [],
+    marks: [],
+    inFlight: [],
+    runBins: [],
+    binS,
+    waiting: [],
+  };
   for (const life of record.instances) {
     const lane = life.name;
     rows.lanes.push(lane);
@@ -43,13 +52,15 @@ export function timelineRows(record: RolloutRecord, binS = 0.5): TimelineRows {
     const servingEnd = life.leftRotationAtMs ?? life.signal?.atMs ?? end;
     const phase = (name: InstancePhase, fromMs: number, toMs: number) => {
       const fromS = Math.max(domain[0], s(fromMs));
-      if (s(toMs) > fromS) rows.phases.push({ lane, phase: name, fromS, toS: Math.min(domain[1], s(toMs)) });
+      if (s(toMs) > fromS)
+        rows.phases.push({ lane, phase: name, fromS, toS: Math.min(domain[1], s(toMs)) });
     };
     phase('starting', life.launchedAtMs, life.routedAtMs ?? servingEnd);
     if (life.routedAtMs !== undefined) phase('serving', life.routedAtMs, servingEnd);
     if (life.signal?.kind === 'SIGTERM') phase('draining', life.signal.atMs, end);
     const mark = (name: LaneMark, atMs: number | undefined) => {
-      if (atMs !== undefined && s(atMs) >= domain[0]) rows.marks.push({ lane, mark: name, atS: s(atMs) });
+      if (atMs !== undefined && s(atMs) >= domain[0])
+        rows.marks.push({ lane, mark: name, atS: s(atMs) });
     };
     mark(life.signal?.kind ?? 'SIGTERM', life.signal?.atMs);
     mark('exited', life.exitedAtMs);
@@ -57,7 +68,8 @@ export function timelineRows(record: RolloutRecord, binS = 0.5): TimelineRows {
   // Only instances with a lane: a series of an instance the record does not know has nowhere to go.
   for (const instance of record.metrics.filter((series) => rows.lanes.includes(series.name))) {
     for (const sample of instance.samples) {
-      if (sample.inFlight !== undefined && s(sample.atMs) >= domain[0]) rows.inFlight.push({ lane: instance.name, atS: s(sample.atMs), runs: sample.inFlight });
+      if (sample.inFlight !== undefined && s(sample.atMs) >= domain[0])
+        rows.inFlight.push({ lane: instance.name, atS: s(sample.atMs), runs: sample.inFlight });
     }
   }
   const bins = new Map<string, TimelineRows['runBins'][number]>();

@@ -11,8 +11,20 @@ export function sampleRolloutRecord(): RolloutRecord {
     originMs: at(0),
     endMs: at(12),
     instances: [
-      { name: 'old-1', launchedAtMs: at(-6), routedAtMs: at(-5), signal: { kind: 'SIGTERM', atMs: at(4) }, exitedAtMs: at(5.5) },
-      { name: 'old-2', launchedAtMs: at(-4), routedAtMs: at(-3), signal: { kind: 'SIGKILL', atMs: at(8) }, exitedAtMs: at(8.01) },
+      {
+        name: 'old-1',
+        launchedAtMs: at(-6),
+        routedAtMs: at(-5),
+        signal: { kind: 'SIGTERM', atMs: at(4) },
+        exitedAtMs: at(5.5),
+      },
+      {
+        name: 'old-2',
+        launchedAtMs: at(-4),
+        routedAtMs: at(-3),
+        signal: { kind: 'SIGKILL', atMs: at(8) },
+        exitedAtMs: at(8.01),
+      },
       { name: 'new-1', launchedAtMs: at(2), routedAtMs: at(3.5) },
       { name: 'new-2', launchedAtMs: at(6), routedAtMs: at(7.5), leftRotationAtMs: undefined },
     ],
@@ -33,7 +45,13 @@ export function sampleRolloutRecord(): RolloutRecord {
       {
         name: 'old-1',
         misses: 1,
-        samples: [0, 1, 2, 3, 4, 5].map((s) => ({ atMs: at(s), inFlight: 5 - Math.max(0, s - 3) * 2, runsTotal: {}, resumesTotal: {}, shutdownSeconds: {} })),
+        samples: [0, 1, 2, 3, 4, 5].map((s) => ({
+          atMs: at(s),
+          inFlight: 5 - Math.max(0, s - 3) * 2,
+          runsTotal: {},
+          resumesTotal: {},
+          shutdownSeconds: {},
+        })),
       },
       { name: 'old-2', misses: 40, samples: [], lastMiss: 'HTTP 404' },
     ],

@@ -8,7 +8,9 @@ import type { UpgradeReport } from './upgrade-report';
 
 /** A report of any proof, told apart by its mode. */
 export type ProofReport =
-  { mode: 'sigterm' | 'sigkill'; report: RollingReport } | { mode: 'handover'; report: HandoverReport } | { mode: 'upgrade'; report: UpgradeReport };
+  | { mode: 'sigterm' | 'sigkill'; report: RollingReport }
+  | { mode: 'handover'; report: HandoverReport }
+  | { mode: 'upgrade'; report: UpgradeReport };
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -16,7 +18,9 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function timelineTitle(proof: ProofReport): TimelineTitle {
   const { report } = proof;
   const gaps = spread(report.record.gaps.map((gap) => gap.toMs - gap.fromMs));
-  const gapLine = gaps.count ? `clients without events p50 ${seconds(gaps.p50)}, max ${seconds(gaps.max)}` : 'no client went without events';
+  const gapLine = gaps.count
+    ? `clients without events p50 ${seconds(gaps.p50)}, max ${seconds(gaps.max)}`
+    : 'no client went without events';
   const verdict = report.passed ? 'PASSED' : `FAILED (${report.problems.length} broken promises)`;
   const replaced = `${report.shutdowns.length} instances replaced under ${report.sessions} clients`;
   if (proof.mode === 'handover') {
@@ -40,7 +44,10 @@ export function timelineTitle(proof: ProofReport): TimelineTitle {
       ],
     };
   }
-  const disturbed = proof.mode === 'sigterm' ? `${tally.runsInterrupted} runs interrupted (RUN_INTERRUPTED)` : `${tally.runsCutOff} runs cut off`;
+  const disturbed =
+    proof.mode === 'sigterm'
+      ? `${tally.runsInterrupted} runs interrupted (RUN_INTERRUPTED)`
+      : `${tally.runsCutOff} runs cut off`;
   return {
     title: `Rolling deployment, ${proof.mode.toUpperCase()} (resume mode client): ${replaced}`,
     facts: [

@@ -31,18 +31,28 @@ export async function runUpgradeProof(options: UpgradeProofOptions): Promise<Upg
   // Built before the clock starts: a cold build is minutes of npm, not part of the rollout.
   const from = await ensureReleaseBuild(PREVIOUS_RELEASE, options.log);
   const began = performance.now();
-  const cluster = await RollingCluster.start({ ...options, oldBuild: from }, { RESUME_MODE: 'client' });
+  const cluster = await RollingCluster.start(
+    { ...options, oldBuild: from },
+    { RESUME_MODE: 'client' },
+  );
   try {
     const { databaseUrl } = cluster.backends;
     const migrationsBefore = await readMigrations(databaseUrl);
     const tally = new ClientTally();
-    const sessions = sessionOptions(cluster, sessionsWanted, THREAD_PREFIX).map((session) => new ClientSession(session, tally));
+    const sessions = sessionOptions(cluster, sessionsWanted, THREAD_PREFIX).map(
+      (session) => new ClientSession(session, tally),
+    );
     const shutdowns = await rollOutUnderLoad(cluster, sessions, {
       rollout: { signal: 'SIGTERM' },
       underWay: () => tally.runsStarted >= sessionsWanted,
     });
 
-    const audit = await auditHistories(cluster.nginx.url, sessions, cluster.ledger, cluster.demo.steps);
+    const audit = await auditHistories(
+      cluster.nginx.url,
+      sessions,
+      cluster.ledger,
+      cluster.demo.steps,
+    );
     const rolling = judge({
       mode: 'sigterm',
       ...rolloutFacts(cluster, sessionsWanted, shutdowns),
@@ -57,7 +67,12 @@ export async function runUpgradeProof(options: UpgradeProofOptions): Promise<Upg
       instances: cluster.instances.map(({ name, build }) => ({ name, build })),
       migrationsBefore,
       migrationsAfter: await readMigrations(databaseUrl),
-      resumes: await readReleaseResumes(databaseUrl, THREAD_PREFIX, cluster.instances, from.release),
+      resumes: await readReleaseResumes(
+        databaseUrl,
+        THREAD_PREFIX,
+        cluster.instances,
+        from.release,
+      ),
     });
   } finally {
     await cluster.dispose();

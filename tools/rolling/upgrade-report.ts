@@ -34,13 +34,23 @@ export interface UpgradeReport extends RollingReport {
 export function judgeUpgrade(rolling: RollingReport, upgrade: UpgradeFacts): UpgradeReport {
   const problems = [...rolling.problems];
   const { resumes } = upgrade;
-  if (resumes.runsStuck.length) problems.push(`runs stuck in running: ${resumes.runsStuck.length} (${resumes.runsStuck.slice(0, 5).join('; ')})`);
-  if (resumes.runsOfUnknownInstances) problems.push(`runs recorded by no instance of this cluster: ${resumes.runsOfUnknownInstances}`);
+  if (resumes.runsStuck.length)
+    problems.push(
+      `runs stuck in running: ${resumes.runsStuck.length} (${resumes.runsStuck.slice(0, 5).join('; ')})`,
+    );
+  if (resumes.runsOfUnknownInstances)
+    problems.push(
+      `runs recorded by no instance of this cluster: ${resumes.runsOfUnknownInstances}`,
+    );
   for (const { name, build } of upgrade.instances) {
     const expected = name.startsWith('old-') ? upgrade.from : upgrade.to;
-    if (build.release !== expected.release) problems.push(`${name} ran ${build.release}, not ${expected.release}`);
+    if (build.release !== expected.release)
+      problems.push(`${name} ran ${build.release}, not ${expected.release}`);
   }
-  if (resumes.resumedByNew === 0) problems.push('no run interrupted by an old instance was resumed by a new one: no run crossed the releases');
+  if (resumes.resumedByNew === 0)
+    problems.push(
+      'no run interrupted by an old instance was resumed by a new one: no run crossed the releases',
+    );
   return { ...rolling, upgrade, problems, passed: problems.length === 0 };
 }
 
@@ -62,11 +72,20 @@ export function formatUpgradeReport(report: UpgradeReport): string {
   ]);
   const crossings: ReportRow[] = [
     ['runs interrupted by an old instance (store)', String(resumes.interruptedByOld)],
-    ['interrupted by an old instance, resumed by a new one', `${resumes.resumedByNew} (must be > 0)`],
+    [
+      'interrupted by an old instance, resumed by a new one',
+      `${resumes.resumedByNew} (must be > 0)`,
+    ],
     ['interrupted by an old instance, resumed by an old one', String(resumes.resumedByOld)],
-    ['runs stuck (still running) / threads not idle', `${resumes.runsStuck.length} / ${report.audit.threadsNotIdle.length} (must be 0)`],
+    [
+      'runs stuck (still running) / threads not idle',
+      `${resumes.runsStuck.length} / ${report.audit.threadsNotIdle.length} (must be 0)`,
+    ],
     ['migrations the new release ran at boot', migrationsRun(upgrade)],
-    ['better-sqlite3 addon of the old release', from.sqliteAddonBuilt ? 'built' : 'not built (never loaded: a load would throw)'],
+    [
+      'better-sqlite3 addon of the old release',
+      from.sqliteAddonBuilt ? 'built' : 'not built (never loaded: a load would throw)',
+    ],
   ];
   const after = (label: string) => rows.findIndex(([l]) => l === label) + 1;
   const table = [...rows];

@@ -8,11 +8,17 @@ describe('majorGcOf', () => {
   });
 
   it('reads a collection that reduces memory', () => {
-    expect(majorGcOf('[1:0x1]   9 ms: Mark-Compact (reduce) 80.5 (90.1) -> 60.25 (88.0) MB, 3.1 / 0.0 ms')).toEqual({ beforeMb: 80.5, afterMb: 60.25 });
+    expect(
+      majorGcOf(
+        '[1:0x1]   9 ms: Mark-Compact (reduce) 80.5 (90.1) -> 60.25 (88.0) MB, 3.1 / 0.0 ms',
+      ),
+    ).toEqual({ beforeMb: 80.5, afterMb: 60.25 });
   });
 
   it('ignores scavenges and the JSON log', () => {
-    expect(majorGcOf('[1:0x1]   7 ms: Scavenge 10.1 (12.0) -> 9.8 (13.0) MB, 0.9 / 0.0 ms')).toBeUndefined();
+    expect(
+      majorGcOf('[1:0x1]   7 ms: Scavenge 10.1 (12.0) -> 9.8 (13.0) MB, 0.9 / 0.0 ms'),
+    ).toBeUndefined();
     expect(majorGcOf('{"level":30,"msg":"Mark-Compact 1 (2) -> 1 (2) MB"}')).toBeUndefined();
   });
 });

@@ -5,7 +5,8 @@ export interface MajorGc {
   afterMb: number;
 }
 
-const MARK_COMPACT = /\bMark-Compact(?: \([a-z ]+\))? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB\b/;
+const MARK_COMPACT =
+  /\bMark-Compact(?: \([a-z ]+\))? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB\b/;
 
 /**
  * Reads a `--trace-gc` line of a full collection; undefined for any other line (scavenges, the

@@ -22,8 +22,17 @@ const READS_AT_ONCE = 4;
  * and checks that each log is whole and ends with its terminal event. `tokenOf` names the
  * token of a thread's owner.
  */
-export async function auditRunLogEnds(baseUrl: string, databaseUrl: string, threadPrefix: string, tokenOf: (threadId: string) => string): Promise<RunLogEnds> {
-  const db = new Client({ connectionString: databaseUrl, statement_timeout: READ_TIMEOUT_MS, connectionTimeoutMillis: READ_TIMEOUT_MS });
+export async function auditRunLogEnds(
+  baseUrl: string,
+  databaseUrl: string,
+  threadPrefix: string,
+  tokenOf: (threadId: string) => string,
+): Promise<RunLogEnds> {
+  const db = new Client({
+    connectionString: databaseUrl,
+    statement_timeout: READ_TIMEOUT_MS,
+    connectionTimeoutMillis: READ_TIMEOUT_MS,
+  });
   await db.connect();
   let runs: { thread_id: string; run_id: string }[];
   try {

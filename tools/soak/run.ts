@@ -17,14 +17,23 @@ async function main(): Promise<void> {
   const command = parseSoakCommand(process.argv.slice(2));
   const line = `npm run soak -- --minutes ${command.minutes} --restart-every-s ${command.restartEverySeconds} --warmup-s ${command.warmupSeconds} --clients ${command.clients} --seed ${command.seed}`;
   console.log(`seed ${command.seed} (replay: ${line})`);
-  const logDir = command.logDir ?? join(REPO_ROOT, 'demo-output', 'soak', `seed-${command.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const logDir =
+    command.logDir ??
+    join(
+      REPO_ROOT,
+      'demo-output',
+      'soak',
+      `seed-${command.seed}-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+    );
   mkdirSync(logDir, { recursive: true });
   console.log(`instance logs: ${logDir}`);
   const { runSoak } = await import('./soak-run');
   const { formatSoakReport } = await import('./soak-report');
   const { soakChartSvg } = await import('./soak-chart');
   const result = await runSoak({ ...command, logDir, log: (text) => console.log(`  ${text}`) });
-  console.log(`\n${formatSoakReport(result, { command: line, seed: command.seed, warmupSeconds: command.warmupSeconds, logDir })}`);
+  console.log(
+    `\n${formatSoakReport(result, { command: line, seed: command.seed, warmupSeconds: command.warmupSeconds, logDir })}`,
+  );
   const { rssAfterGcMb, heapAfterGcMb, handles } = result.fits;
   const restartsAtMin = result.restartsAtMs.map((ms) => ms / 60_000);
   const svg = await soakChartSvg(result.minutes, result.samples, result.gcs, restartsAtMin, {
@@ -35,7 +44,8 @@ async function main(): Promise<void> {
       `audit: ${result.audit.turns.completed} turns completed, ${result.logEnds.read} run logs read to the end; ${result.passed ? 'nothing lost' : `${result.problems.length} problem(s)`}`,
     ],
   });
-  for (const file of ChartFiles.forTool('soak', command.publish).write('soak', svg)) console.log(`chart: ${file}`);
+  for (const file of ChartFiles.forTool('soak', command.publish).write('soak', svg))
+    console.log(`chart: ${file}`);
   process.exitCode = result.passed ? 0 : 1;
 }
 

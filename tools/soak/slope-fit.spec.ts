@@ -1,9 +1,15 @@
 import { fitLifeSlope, type LifePoint } from './slope-fit';
 
 /** Points every 0.1 min of `life` from `fromMin` to `toMin`, valued by `value`. */
-function life(n: number, fromMin: number, toMin: number, value: (atMin: number) => number): LifePoint[] {
+function life(
+  n: number,
+  fromMin: number,
+  toMin: number,
+  value: (atMin: number) => number,
+): LifePoint[] {
   const points: LifePoint[] = [];
-  for (let atMin = fromMin; atMin <= toMin + 1e-9; atMin += 0.1) points.push({ life: n, atMin, value: value(atMin) });
+  for (let atMin = fromMin; atMin <= toMin + 1e-9; atMin += 0.1)
+    points.push({ life: n, atMin, value: value(atMin) });
   return points;
 }
 
@@ -19,14 +25,22 @@ describe('fitLifeSlope', () => {
 
   it('fits one slope within lives, not the saw-tooth of the restarts between them', () => {
     // Each life starts at 200 and grows 1 per minute: across lives the values fall back at each restart.
-    const points = [...life(1, 0, 4, (t) => 200 + t), ...life(2, 4, 8, (t) => 200 + (t - 4)), ...life(3, 8, 12, (t) => 200 + (t - 8))];
+    const points = [
+      ...life(1, 0, 4, (t) => 200 + t),
+      ...life(2, 4, 8, (t) => 200 + (t - 4)),
+      ...life(3, 8, 12, (t) => 200 + (t - 8)),
+    ];
     const fit = fitLifeSlope(points, { warmupMin: 0 });
     expect(fit.slopePerMin).toBeCloseTo(1, 9);
     expect(fit.lives).toBe(3);
   });
 
   it('judges the median of the lives: one life warming up late does not make a leak', () => {
-    const points = [...life(1, 0, 4, (t) => 200 + 20 * t), ...life(2, 4, 8, () => 300), ...life(3, 8, 12, () => 300)];
+    const points = [
+      ...life(1, 0, 4, (t) => 200 + 20 * t),
+      ...life(2, 4, 8, () => 300),
+      ...life(3, 8, 12, () => 300),
+    ];
     const fit = fitLifeSlope(points, { warmupMin: 0 });
     expect(fit.lifeSlopesPerMin.map((v) => Math.round(v))).toEqual([20, 0, 0]);
     expect(fit.slopePerMin).toBeCloseTo(0, 9);
@@ -37,7 +51,9 @@ describe('fitLifeSlope', () => {
   it('leaves out the warm-up of every life', () => {
     // Steep for the first 2 minutes of each life, flat after.
     const shape = (start: number) => (t: number) => (t - start < 2 ? 100 + 50 * (t - start) : 200);
-    const fit = fitLifeSlope([...life(1, 0, 5, shape(0)), ...life(2, 5, 10, shape(5))], { warmupMin: 2 });
+    const fit = fitLifeSlope([...life(1, 0, 5, shape(0)), ...life(2, 5, 10, shape(5))], {
+      warmupMin: 2,
+    });
     expect(fit.slopePerMin).toBeCloseTo(0, 9);
     expect(fit.verdict).toBe('flat');
     expect(fit.mean).toBeCloseTo(200, 9);
@@ -75,7 +91,9 @@ describe('fitLifeSlope', () => {
   it('counts the warm-up from the start of the life, not from its first sample', () => {
     // The life began at minute 0; its first sample (a full collection, say) came at minute 1.5.
     const points = life(1, 1.5, 4, (t) => 100 + 3 * t);
-    expect(fitLifeSlope(points, { warmupMin: 2, lifeStartsMin: new Map([[1, 0]]) }).samples).toBe(21);
+    expect(fitLifeSlope(points, { warmupMin: 2, lifeStartsMin: new Map([[1, 0]]) }).samples).toBe(
+      21,
+    );
     expect(fitLifeSlope(points, { warmupMin: 2 }).samples).toBe(6);
   });
 

@@ -69,11 +69,18 @@ export const FLAT_SHARE_PER_MIN = 0.01;
  * fitLifeSlope([{ life: 1, atMin: 3, value: 100 }, …], { warmupMin: 2 }); // { slopePerMin: 0.2, verdict: 'flat', … }
  */
 export function fitLifeSlope(points: readonly LifePoint[], options: SlopeFitOptions): SlopeFit {
-  const { warmupMin, thresholdShare = FLAT_SHARE_PER_MIN, thresholdFloorPerMin = 0, intercept = 'per-life' } = options;
+  const {
+    warmupMin,
+    thresholdShare = FLAT_SHARE_PER_MIN,
+    thresholdFloorPerMin = 0,
+    intercept = 'per-life',
+  } = options;
   const minLifeSamples = options.minLifeSamples ?? (intercept === 'shared' ? 1 : 3);
   const lives = new Map<number, LifePoint[]>();
   const lifeStart = new Map<number, number>(options.lifeStartsMin);
-  for (const p of points) if (!options.lifeStartsMin?.has(p.life)) lifeStart.set(p.life, Math.min(lifeStart.get(p.life) ?? Infinity, p.atMin));
+  for (const p of points)
+    if (!options.lifeStartsMin?.has(p.life))
+      lifeStart.set(p.life, Math.min(lifeStart.get(p.life) ?? Infinity, p.atMin));
   for (const p of points) {
     const age = p.atMin - (lifeStart.get(p.life) ?? p.atMin);
     if (age < warmupMin || !Number.isFinite(p.value)) continue;
@@ -111,14 +118,22 @@ export function fitLifeSlope(points: readonly LifePoint[], options: SlopeFitOpti
   const average = n > 0 ? sum / n : 0;
   const thresholdPerMin = Math.max(thresholdFloorPerMin, Math.abs(average) * thresholdShare);
   const base = { mean: average, thresholdPerMin, samples: n, lives: usedLives, lifeSlopesPerMin };
-  if (sxx === 0) return { ...base, slopePerMin: 0, pooledSlopePerMin: 0, standardError: 0, verdict: 'too few samples' };
+  if (sxx === 0)
+    return {
+      ...base,
+      slopePerMin: 0,
+      pooledSlopePerMin: 0,
+      standardError: 0,
+      verdict: 'too few samples',
+    };
   const pooled = sxy / sxx;
   // Residual variance with one degree of freedom lost per intercept and one for the slope.
   const freedom = n - groups.length - 1;
   const residuals = centred.reduce((acc, { x, y }) => acc + (y - pooled * x) ** 2, 0);
   const standardError = freedom > 0 ? Math.sqrt(residuals / freedom / sxx) : 0;
   const slope = intercept === 'per-life' ? median(lifeSlopesPerMin) : pooled;
-  const verdict = slope > thresholdPerMin ? 'growing' : slope < -thresholdPerMin ? 'falling' : 'flat';
+  const verdict =
+    slope > thresholdPerMin ? 'growing' : slope < -thresholdPerMin ? 'falling' : 'flat';
   return { ...base, slopePerMin: slope, pooledSlopePerMin: pooled, standardError, verdict };
 }
 

@@ -39,13 +39,28 @@ export function soakChartSpec(
   );
   const raw = [
     ...samples.flatMap((s) => [
-      ...(s.rssBytes === undefined ? [] : [{ atMin: s.atMs / 60_000, life: s.life, series: 'RSS', mb: s.rssBytes / MB }]),
-      ...(s.heapUsedBytes === undefined ? [] : [{ atMin: s.atMs / 60_000, life: s.life, series: 'heap used', mb: s.heapUsedBytes / MB }]),
+      ...(s.rssBytes === undefined
+        ? []
+        : [{ atMin: s.atMs / 60_000, life: s.life, series: 'RSS', mb: s.rssBytes / MB }]),
+      ...(s.heapUsedBytes === undefined
+        ? []
+        : [
+            { atMin: s.atMs / 60_000, life: s.life, series: 'heap used', mb: s.heapUsedBytes / MB },
+          ]),
     ]),
-    ...gcs.map((gc) => ({ atMin: gc.atMs / 60_000, life: gc.life, series: 'heap after full GC', mb: gc.afterMb })),
+    ...gcs.map((gc) => ({
+      atMin: gc.atMs / 60_000,
+      life: gc.life,
+      series: 'heap after full GC',
+      mb: gc.afterMb,
+    })),
   ];
   const restarts = restartsAtMin.map((atMin) => ({ atMin, mark: 'SIGTERM and restart' }));
-  const runs = minutes.map((m) => ({ fromMin: m.minute - 0.95, toMin: m.minute - 0.05, runs: m.runsCompleted ?? 0 }));
+  const runs = minutes.map((m) => ({
+    fromMin: m.minute - 0.95,
+    toMin: m.minute - 0.05,
+    runs: m.runsCompleted ?? 0,
+  }));
   // One tick a minute up to 20 minutes, then fewer.
   const step = Math.max(1, Math.ceil(minutes.length / 20));
   const ticks = Array.from({ length: Math.floor(minutes.length / step) + 1 }, (_, i) => i * step);
@@ -56,7 +71,9 @@ export function soakChartSpec(
     axis: {
       values: ticks,
       format: 'd',
-      ...(axis ? { title: 'minutes since the soak began' } : { title: null, labels: false, ticks: false, domain: false }),
+      ...(axis
+        ? { title: 'minutes since the soak began' }
+        : { title: null, labels: false, ticks: false, domain: false }),
     },
   });
   const color = {
@@ -80,7 +97,12 @@ export function soakChartSpec(
           {
             data: { values: raw },
             mark: { type: 'line', strokeWidth: 1, opacity: 0.35 },
-            encoding: { x: x('atMin', false), y, color, detail: { field: 'life', type: 'nominal' } },
+            encoding: {
+              x: x('atMin', false),
+              y,
+              color,
+              detail: { field: 'life', type: 'nominal' },
+            },
           },
           {
             data: { values: perMinute },
@@ -96,7 +118,12 @@ export function soakChartSpec(
                   mark: { type: 'rule' as const, strokeDash: [4, 3], strokeWidth: 1.5 },
                   encoding: {
                     x: x('atMin', false),
-                    stroke: { field: 'mark', type: 'nominal' as const, scale: { range: ['#d62728'] }, legend: { title: null } },
+                    stroke: {
+                      field: 'mark',
+                      type: 'nominal' as const,
+                      scale: { range: ['#d62728'] },
+                      legend: { title: null },
+                    },
                   },
                 },
               ]),
@@ -110,7 +137,12 @@ export function soakChartSpec(
         encoding: {
           x: x('fromMin', true),
           x2: { field: 'toMin' },
-          y: { field: 'runs', type: 'quantitative', title: ['runs completed', 'per minute'], axis: { tickMinStep: 1 } },
+          y: {
+            field: 'runs',
+            type: 'quantitative',
+            title: ['runs completed', 'per minute'],
+            axis: { tickMinStep: 1 },
+          },
           y2: { datum: 0 },
         },
       },

@@ -28,10 +28,27 @@ const RSS_AFTER_GC_WINDOW_MS = 10_000;
  * @example
  * rssAfterGc(samples, gcs); // [{ atMs: 130_000, life: 1, afterMb: 212.4 }, …]
  */
-export function rssAfterGc(samples: readonly SoakSample[], gcs: readonly HeapAfterGc[]): HeapAfterGc[] {
+export function rssAfterGc(
+  samples: readonly SoakSample[],
+  gcs: readonly HeapAfterGc[],
+): HeapAfterGc[] {
   return gcs.flatMap((gc) => {
-    const after = samples.filter((s) => s.life === gc.life && s.rssBytes !== undefined && s.atMs >= gc.atMs && s.atMs <= gc.atMs + RSS_AFTER_GC_WINDOW_MS);
-    return after.length ? [{ atMs: gc.atMs, life: gc.life, afterMb: Math.min(...after.map((s) => (s.rssBytes as number) / MB)) }] : [];
+    const after = samples.filter(
+      (s) =>
+        s.life === gc.life &&
+        s.rssBytes !== undefined &&
+        s.atMs >= gc.atMs &&
+        s.atMs <= gc.atMs + RSS_AFTER_GC_WINDOW_MS,
+    );
+    return after.length
+      ? [
+          {
+            atMs: gc.atMs,
+            life: gc.life,
+            afterMb: Math.min(...after.map((s) => (s.rssBytes as number) / MB)),
+          },
+        ]
+      : [];
   });
 }
 
@@ -49,7 +66,12 @@ const HANDLES_FLOOR_PER_MIN = 0.5;
  * @example
  * soakFits(samples, gcs, 2, new Map([[1, 0]])).rssMb.verdict; // 'flat'
  */
-export function soakFits(samples: readonly SoakSample[], gcs: readonly HeapAfterGc[], warmupMin: number, lifeStartsMin: ReadonlyMap<number, number>): SoakFits {
+export function soakFits(
+  samples: readonly SoakSample[],
+  gcs: readonly HeapAfterGc[],
+  warmupMin: number,
+  lifeStartsMin: ReadonlyMap<number, number>,
+): SoakFits {
   const series = (value: (s: SoakSample) => number | undefined) =>
     samples.flatMap((s) => {
       const v = value(s);

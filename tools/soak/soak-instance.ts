@@ -68,7 +68,12 @@ export class SoakInstance {
   }
 
   /** Starts the first life with `env` (on top of `PATH`, `PORT` and `DATA_DIR`) and resolves once it is ready. */
-  static async start(env: Record<string, string>, shutdownTimeoutMs: number, logDir: string, log: (line: string) => void): Promise<SoakInstance> {
+  static async start(
+    env: Record<string, string>,
+    shutdownTimeoutMs: number,
+    logDir: string,
+    log: (line: string) => void,
+  ): Promise<SoakInstance> {
     const instance = new SoakInstance(await freePort(), env, shutdownTimeoutMs, logDir, log);
     try {
       await instance.startLife();
@@ -102,10 +107,14 @@ export class SoakInstance {
     const signalledAtMs = service.signal('SIGTERM');
     const exit = await service.waitForExit(this.shutdownTimeoutMs + 5_000);
     if (!exit) {
-      this.problems.push(`life ${life} did not exit within ${this.shutdownTimeoutMs + 5_000} ms of its SIGTERM`);
+      this.problems.push(
+        `life ${life} did not exit within ${this.shutdownTimeoutMs + 5_000} ms of its SIGTERM`,
+      );
       await service.kill();
     } else if (exit.code !== 0) {
-      this.problems.push(`life ${life} exited with code ${exit.code} (signal ${exit.signal}) after its SIGTERM`);
+      this.problems.push(
+        `life ${life} exited with code ${exit.code} (signal ${exit.signal}) after its SIGTERM`,
+      );
     }
     this.current = undefined;
     await this.startLife();
@@ -127,8 +136,14 @@ export class SoakInstance {
     this.signalled = true;
     service.signal('SIGTERM');
     const exit = await service.waitForExit(this.shutdownTimeoutMs + 5_000);
-    if (!exit) this.problems.push(`life ${this.lifeNumber} did not exit within ${this.shutdownTimeoutMs + 5_000} ms of its SIGTERM`);
-    else if (exit.code !== 0) this.problems.push(`life ${this.lifeNumber} exited with code ${exit.code} (signal ${exit.signal}) after its SIGTERM`);
+    if (!exit)
+      this.problems.push(
+        `life ${this.lifeNumber} did not exit within ${this.shutdownTimeoutMs + 5_000} ms of its SIGTERM`,
+      );
+    else if (exit.code !== 0)
+      this.problems.push(
+        `life ${this.lifeNumber} exited with code ${exit.code} (signal ${exit.signal}) after its SIGTERM`,
+      );
     this.current = undefined;
     return exit?.code ?? null;
   }
@@ -150,7 +165,8 @@ export class SoakInstance {
       // `--trace-gc` lines: `[pid:isolate]  123 ms: Scavenge …` or `… Mark-Compact …`.
       if (line.startsWith('[') && line.includes(' ms: ')) {
         const gc = majorGcOf(line);
-        if (gc && !this.signalled) this.majorGcs.push({ atMs: performance.now(), life, afterMb: gc.afterMb });
+        if (gc && !this.signalled)
+          this.majorGcs.push({ atMs: performance.now(), life, afterMb: gc.afterMb });
         return;
       }
       for (const read of readers) read?.(line);

@@ -28,8 +28,20 @@ describe('perMinute', () => {
   it('averages memory and handles, and takes the worst database sessions and lag of the minute', () => {
     const [row] = perMinute(
       [
-        sample(5, { rssBytes: 100 * MB, heapUsedBytes: 40 * MB, handles: 10, dbConnections: 4, lagP99Seconds: 0.02 }),
-        sample(35, { rssBytes: 120 * MB, heapUsedBytes: 60 * MB, handles: 20, dbConnections: 9, lagP99Seconds: 0.01 }),
+        sample(5, {
+          rssBytes: 100 * MB,
+          heapUsedBytes: 40 * MB,
+          handles: 10,
+          dbConnections: 4,
+          lagP99Seconds: 0.02,
+        }),
+        sample(35, {
+          rssBytes: 120 * MB,
+          heapUsedBytes: 60 * MB,
+          handles: 20,
+          dbConnections: 9,
+          lagP99Seconds: 0.01,
+        }),
       ],
       [],
       1,
@@ -55,7 +67,11 @@ describe('perMinute', () => {
   });
 
   it('marks the minutes with a restart, and the lives sampled in them', () => {
-    const rows = perMinute([sample(30, { life: 1 }), sample(100, { life: 1 }), sample(115, { life: 2 })], [95_000], 2);
+    const rows = perMinute(
+      [sample(30, { life: 1 }), sample(100, { life: 1 }), sample(115, { life: 2 })],
+      [95_000],
+      2,
+    );
     expect(rows.map((r) => [r.restarts, r.lives])).toEqual([
       [0, [1]],
       [1, [1, 2]],

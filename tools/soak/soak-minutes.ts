@@ -38,9 +38,16 @@ const MB = 1024 * 1024;
  * @example
  * perMinute(samples, [240_000], 15); // 15 rows, minute 5 with restarts: 1
  */
-export function perMinute(samples: readonly SoakSample[], restartsAtMs: readonly number[], minutes: number, gcs: readonly HeapAfterGc[] = []): SoakMinute[] {
+export function perMinute(
+  samples: readonly SoakSample[],
+  restartsAtMs: readonly number[],
+  minutes: number,
+  gcs: readonly HeapAfterGc[] = [],
+): SoakMinute[] {
   const sorted = [...samples].sort((a, b) => a.atMs - b.atMs);
-  const cumulativeBefore = (ms: number): { completed: number; cancelled: number; runs?: number } => {
+  const cumulativeBefore = (
+    ms: number,
+  ): { completed: number; cancelled: number; runs?: number } => {
     let last: SoakSample | undefined;
     let runs: number | undefined;
     for (const s of sorted) {
@@ -48,7 +55,11 @@ export function perMinute(samples: readonly SoakSample[], restartsAtMs: readonly
       last = s;
       runs = s.runsCompleted ?? runs;
     }
-    return { completed: last?.turnsCompleted ?? 0, cancelled: last?.turnsCancelled ?? 0, runs: last ? runs : 0 };
+    return {
+      completed: last?.turnsCompleted ?? 0,
+      cancelled: last?.turnsCancelled ?? 0,
+      runs: last ? runs : 0,
+    };
   };
   const rows: SoakMinute[] = [];
   for (let minute = 1; minute <= minutes; minute++) {
@@ -58,12 +69,17 @@ export function perMinute(samples: readonly SoakSample[], restartsAtMs: readonly
     const [before, after] = [cumulativeBefore(from), cumulativeBefore(to)];
     rows.push({
       minute,
-      runsCompleted: after.runs === undefined || before.runs === undefined ? undefined : after.runs - before.runs,
+      runsCompleted:
+        after.runs === undefined || before.runs === undefined
+          ? undefined
+          : after.runs - before.runs,
       turnsCompleted: after.completed - before.completed,
       turnsCancelled: after.cancelled - before.cancelled,
       rssMb: scaled(meanOf(inMinute.map((s) => s.rssBytes)), MB),
       heapUsedMb: scaled(meanOf(inMinute.map((s) => s.heapUsedBytes)), MB),
-      heapAfterGcMb: meanOf(gcs.filter((gc) => gc.atMs >= from && gc.atMs < to).map((gc) => gc.afterMb)),
+      heapAfterGcMb: meanOf(
+        gcs.filter((gc) => gc.atMs >= from && gc.atMs < to).map((gc) => gc.afterMb),
+      ),
       handles: meanOf(inMinute.map((s) => s.handles)),
       dbConnectionsMax: maxOf(inMinute.map((s) => s.dbConnections)),
       lagP99Ms: scaled(maxOf(inMinute.map((s) => s.lagP99Seconds)), 1 / 1000),

@@ -15,8 +15,27 @@ describe('parseSoakCommand', () => {
   });
 
   it('reads every option', () => {
-    const command = parseSoakCommand(['--minutes', '1', '--restart-every-s', '20', '--warmup-s', '10', '--clients', '3', '--logs', '/tmp/x', '--publish']);
-    expect(command).toMatchObject({ minutes: 1, restartEverySeconds: 20, warmupSeconds: 10, clients: 3, logDir: '/tmp/x', publish: true });
+    const command = parseSoakCommand([
+      '--minutes',
+      '1',
+      '--restart-every-s',
+      '20',
+      '--warmup-s',
+      '10',
+      '--clients',
+      '3',
+      '--logs',
+      '/tmp/x',
+      '--publish',
+    ]);
+    expect(command).toMatchObject({
+      minutes: 1,
+      restartEverySeconds: 20,
+      warmupSeconds: 10,
+      clients: 3,
+      logDir: '/tmp/x',
+      publish: true,
+    });
   });
 
   it('refuses an unknown option and a restart interval too short to boot in', () => {

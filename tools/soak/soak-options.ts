@@ -23,7 +23,15 @@ export interface SoakCommand {
 }
 
 const FLAGS = ['--publish'];
-const VALUED = ['--minutes', '--restart-every-s', '--warmup-s', '--clients', '--sample-every-s', '--seed', '--logs'];
+const VALUED = [
+  '--minutes',
+  '--restart-every-s',
+  '--warmup-s',
+  '--clients',
+  '--sample-every-s',
+  '--seed',
+  '--logs',
+];
 
 const integer = (args: string[], name: string, min: number, max: number): number | undefined =>
   integerOption(args, name, min, max, (message) => new SoakUsageError(message));
@@ -38,14 +46,17 @@ const integer = (args: string[], name: string, min: number, max: number): number
 export function parseSoakCommand(args: string[]): SoakCommand {
   for (let i = 0; i < args.length; i++) {
     if (FLAGS.includes(args[i])) continue;
-    if (!VALUED.includes(args[i])) throw new SoakUsageError(`unknown argument ${JSON.stringify(args[i])}`);
+    if (!VALUED.includes(args[i]))
+      throw new SoakUsageError(`unknown argument ${JSON.stringify(args[i])}`);
     i++;
   }
   const logsAt = args.indexOf('--logs');
   if (logsAt >= 0 && !args[logsAt + 1]) throw new SoakUsageError('--logs needs a directory');
   const restartEverySeconds = integer(args, 'restart-every-s', 0, 86_400) ?? 270;
   if (restartEverySeconds > 0 && restartEverySeconds < 10)
-    throw new SoakUsageError(`--restart-every-s must be 0 (never) or at least 10, got ${restartEverySeconds}`);
+    throw new SoakUsageError(
+      `--restart-every-s must be 0 (never) or at least 10, got ${restartEverySeconds}`,
+    );
   return {
     minutes: integer(args, 'minutes', 1, 720) ?? 15,
     restartEverySeconds,

@@ -11,7 +11,8 @@ export interface SoakReportContext {
   logDir: string;
 }
 
-const fixed = (value: number | undefined, decimals: number) => (value === undefined ? '–' : value.toFixed(decimals));
+const fixed = (value: number | undefined, decimals: number) =>
+  value === undefined ? '–' : value.toFixed(decimals);
 
 /** The per-minute table: runs and turns, memory, handles, database sessions, lag, load, restarts. */
 export function minutesTable(result: SoakResult): string {
@@ -52,7 +53,9 @@ export function minutesTable(result: SoakResult): string {
 /** One fitted slope as a line: slope ± its standard error, threshold, verdict. */
 function fitLine(name: string, unit: string, fit: SlopeFit, judged = true): ReportRow {
   const share = fit.mean === 0 ? 0 : (fit.slopePerMin / fit.mean) * 100;
-  const verdict = judged ? `threshold ${fit.thresholdPerMin.toFixed(3)}: ${fit.verdict}` : 'shown, not judged';
+  const verdict = judged
+    ? `threshold ${fit.thresholdPerMin.toFixed(3)}: ${fit.verdict}`
+    : 'shown, not judged';
   const lives = fit.lifeSlopesPerMin.length
     ? `median of the lives' ${fit.lifeSlopesPerMin.map((v) => v.toFixed(2)).join(', ')}; pooled ${fit.pooledSlopePerMin.toFixed(2)} ± ${fit.standardError.toFixed(2)}`
     : `one line over ${fit.lives} lives, ± ${fit.standardError.toFixed(2)}`;
@@ -78,22 +81,45 @@ export function formatSoakReport(result: SoakResult, context: SoakReportContext)
     fitLine('active handles', 'handles', fits.handles),
     fitLine('RSS (sampled)', 'MB', fits.rssMb, false),
     fitLine('heap used (sampled)', 'MB', fits.heapUsedMb, false),
-    ['instance lives', `${result.restarts.length + 1} (${result.restarts.length} SIGTERM-and-restarts)`],
-    ['SIGTERM to exit', result.restarts.map((r) => (r.exitMs === undefined ? 'did not exit' : `${Math.round(r.exitMs)} ms`)).join(', ') || '–'],
-    ['turns completed / cancelled / not ended', `${audit.turns.completed} / ${audit.turns.cancelled} / ${audit.turns.failed.length}`],
-    ['run logs read to the end / without terminal event', `${logEnds.read} of ${logEnds.runs} / ${logEnds.unfinished.length}`],
+    [
+      'instance lives',
+      `${result.restarts.length + 1} (${result.restarts.length} SIGTERM-and-restarts)`,
+    ],
+    [
+      'SIGTERM to exit',
+      result.restarts
+        .map((r) => (r.exitMs === undefined ? 'did not exit' : `${Math.round(r.exitMs)} ms`))
+        .join(', ') || '–',
+    ],
+    [
+      'turns completed / cancelled / not ended',
+      `${audit.turns.completed} / ${audit.turns.cancelled} / ${audit.turns.failed.length}`,
+    ],
+    [
+      'run logs read to the end / without terminal event',
+      `${logEnds.read} of ${logEnds.runs} / ${logEnds.unfinished.length}`,
+    ],
     ['joins (GET …/stream), by ending', `${side.joins}: ${count(side.joinEndings)}`],
     ['joins cut while serving', String(side.joinProblems.length)],
     ['cancels, by HTTP status', count(side.cancels)],
-    ['messages checked / lost / duplicated', `${audit.messagesChecked} / ${audit.messagesLost.length} / ${audit.messagesDuplicated.length}`],
+    [
+      'messages checked / lost / duplicated',
+      `${audit.messagesChecked} / ${audit.messagesLost.length} / ${audit.messagesDuplicated.length}`,
+    ],
     [
       'tool executions / duplicated / without a saved result',
       `${audit.toolExecutions} / ${audit.toolExecutionsDuplicated.length} / ${audit.toolExecutionsUnsaved.length}`,
     ],
-    ['tool effects / duplicated', `${audit.toolEffects.effects} / ${audit.toolEffects.duplicated.length}`],
+    [
+      'tool effects / duplicated',
+      `${audit.toolEffects.effects} / ${audit.toolEffects.duplicated.length}`,
+    ],
     ['runs stuck running', String(audit.runsStuckRunning.length)],
     ['threads neither finished nor resumable', String(audit.threadsNotResumable.length)],
-    ['HTTP requests / 5xx without a retry path / network errors (retried)', `${audit.requests} / ${audit.unexplained5xx.length} / ${audit.networkErrors}`],
+    [
+      'HTTP requests / 5xx without a retry path / network errors (retried)',
+      `${audit.requests} / ${audit.unexplained5xx.length} / ${audit.networkErrors}`,
+    ],
     ['run errors seen', count(audit.runErrors)],
     ['instance failures', String(audit.fleetProblems.length)],
     ['duration', `${Math.round(result.durationMs / 1000)} s`],

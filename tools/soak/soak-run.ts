@@ -85,8 +85,18 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     const databaseUrl = await postgres.createDatabase('soak');
     const secret = randomBytes(32).toString('hex');
     const jwt = new JwtService({ secret });
-    const env = { ...SERVICE_ENV, AUTH_JWT_SECRET: secret, DATABASE_URL: databaseUrl, REDIS_URL: redis.url };
-    const instance = await SoakInstance.start(env, Number(SERVICE_ENV.SHUTDOWN_TIMEOUT_MS), options.logDir, log);
+    const env = {
+      ...SERVICE_ENV,
+      AUTH_JWT_SECRET: secret,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+    };
+    const instance = await SoakInstance.start(
+      env,
+      Number(SERVICE_ENV.SHUTDOWN_TIMEOUT_MS),
+      options.logDir,
+      log,
+    );
     cleanups.push(() => instance.dispose());
     log(`life 1 ready on ${instance.baseUrl}`);
 
@@ -95,14 +105,22 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
       baseUrl: instance.baseUrl,
       clients: options.clients,
       threadPrefix: THREAD_PREFIX,
-      tokenOf: (user) => jwt.sign({ sub: `soak-user-${user}` }, { algorithm: 'HS256', expiresIn: '12h' }),
+      tokenOf: (user) =>
+        jwt.sign({ sub: `soak-user-${user}` }, { algorithm: 'HS256', expiresIn: '12h' }),
       random: seeds.fork(),
       reconnectTimeoutMs: SETTLE_MS,
     });
 
     const startMs = performance.now();
     const endMs = startMs + options.minutes * 60_000;
-    const sampler = await SoakSampler.start(instance, databaseUrl, THREAD_PREFIX, () => users.turnCounts(), startMs, options.sampleEverySeconds * 1000);
+    const sampler = await SoakSampler.start(
+      instance,
+      databaseUrl,
+      THREAD_PREFIX,
+      () => users.turnCounts(),
+      startMs,
+      options.sampleEverySeconds * 1000,
+    );
     cleanups.push(() => sampler.stop());
     const conversations = users.converse(() => performance.now() < endMs, SETTLE_MS);
     const side = new SideTraffic(instance.baseUrl, () => users.active, seeds.fork());
@@ -112,7 +130,10 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     await side.stop();
     await withDeadline(conversations, SETTLE_MS + 5_000, undefined);
     await waitUntil(
-      async () => ((await readStore(databaseUrl, THREAD_PREFIX)).threads.some((t) => t.status === 'running') ? undefined : true),
+      async () =>
+        (await readStore(databaseUrl, THREAD_PREFIX)).threads.some((t) => t.status === 'running')
+          ? undefined
+          : true,
       'every thread to stop running',
       QUIESCE_TIMEOUT_MS,
       500,
@@ -120,7 +141,12 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     await sampler.stop();
 
     log('audit: the store, the tool ledger, every answer, and every run log read to its end');
-    const logEnds = await auditRunLogEnds(instance.baseUrl, databaseUrl, THREAD_PREFIX, (threadId) => users.tokens.get(threadId) ?? '');
+    const logEnds = await auditRunLogEnds(
+      instance.baseUrl,
+      databaseUrl,
+      THREAD_PREFIX,
+      (threadId) => users.tokens.get(threadId) ?? '',
+    );
     const store = await readStore(databaseUrl, THREAD_PREFIX);
     await instance.stop();
     const audit = auditChaos(users.all, store, instance.ledger, instance.problems);
@@ -128,25 +154,53 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     const sideSummary = side.summary(outages);
     const samples = sampler.samples.filter((s) => s.atMs < endMs - startMs);
     const restartsAtMs = instance.restarts.map((r) => r.signalledAtMs - startMs);
-    const gcs = instance.majorGcs.map((gc) => ({ atMs: gc.atMs - startMs, life: gc.life, afterMb: gc.afterMb })).filter((gc) => gc.atMs < endMs - startMs);
+    const gcs = instance.majorGcs
+      .map((gc) => ({ atMs: gc.atMs - startMs, life: gc.life, afterMb: gc.afterMb }))
+      .filter((gc) => gc.atMs < endMs - startMs);
     const minutes = perMinute(samples, restartsAtMs, options.minutes, gcs);
-    const lifeStartsMin = new Map([[1, 0], ...instance.restarts.map((r): [number, number] => [r.life + 1, (r.readyAtMs - startMs) / 60_000])]);
+    const lifeStartsMin = new Map([
+      [1, 0],
+      ...instance.restarts.map((r): [number, number] => [
+        r.life + 1,
+        (r.readyAtMs - startMs) / 60_000,
+      ]),
+    ]);
     const fits = soakFits(samples, gcs, options.warmupSeconds / 60, lifeStartsMin);
     const problems = [
       ...auditProblems(audit),
       ...(logEnds.unfinished.length
-        ? [`run logs without their terminal event: ${logEnds.unfinished.length} (${logEnds.unfinished.slice(0, 5).join('; ')})`]
+        ? [
+            `run logs without their terminal event: ${logEnds.unfinished.length} (${logEnds.unfinished.slice(0, 5).join('; ')})`,
+          ]
         : []),
       ...(sideSummary.joinProblems.length
-        ? [`joins cut while serving: ${sideSummary.joinProblems.length} (${sideSummary.joinProblems.slice(0, 5).join('; ')})`]
+        ? [
+            `joins cut while serving: ${sideSummary.joinProblems.length} (${sideSummary.joinProblems.slice(0, 5).join('; ')})`,
+          ]
         : []),
       ...JUDGED_FITS.map((name) => [name, fits[name]] as const)
         .filter(([, fit]) => fit.verdict === 'growing' || fit.verdict === 'too few samples')
-        .map(([name, fit]) => `${name} ${fit.verdict}: slope ${fit.slopePerMin.toFixed(3)}/min, threshold ${fit.thresholdPerMin.toFixed(3)}/min`),
+        .map(
+          ([name, fit]) =>
+            `${name} ${fit.verdict}: slope ${fit.slopePerMin.toFixed(3)}/min, threshold ${fit.thresholdPerMin.toFixed(3)}/min`,
+        ),
     ];
-    writeFileSync(join(options.logDir, 'samples.jsonl'), samples.map((s) => JSON.stringify(s)).join('\n'));
-    writeFileSync(join(options.logDir, 'audit.json'), JSON.stringify({ seed: options.seed, audit, logEnds, side: sideSummary, fits, problems }, null, 2));
-    writeFileSync(join(options.logDir, 'major-gcs.jsonl'), gcs.map((gc) => JSON.stringify(gc)).join('\n'));
+    writeFileSync(
+      join(options.logDir, 'samples.jsonl'),
+      samples.map((s) => JSON.stringify(s)).join('\n'),
+    );
+    writeFileSync(
+      join(options.logDir, 'audit.json'),
+      JSON.stringify(
+        { seed: options.seed, audit, logEnds, side: sideSummary, fits, problems },
+        null,
+        2,
+      ),
+    );
+    writeFileSync(
+      join(options.logDir, 'major-gcs.jsonl'),
+      gcs.map((gc) => JSON.stringify(gc)).join('\n'),
+    );
     const result = {
       samples,
       gcs,
@@ -162,17 +216,27 @@ export async function runSoak(options: SoakRunOptions): Promise<SoakResult> {
     };
     return { ...result, durationMs: performance.now() - began };
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
   }
 }
 
 /** SIGTERM-and-restart every `everyMs` from `startMs` (none with 0), as long as a restart begins before `endMs`. */
-async function restartUntil(instance: SoakInstance, startMs: number, endMs: number, everyMs: number, log: (line: string) => void): Promise<void> {
+async function restartUntil(
+  instance: SoakInstance,
+  startMs: number,
+  endMs: number,
+  everyMs: number,
+  log: (line: string) => void,
+): Promise<void> {
   if (everyMs <= 0) return;
   for (let at = startMs + everyMs; at < endMs; at += everyMs) {
     await sleep(Math.max(0, at - performance.now()));
     const restart = await instance.restart();
-    const exit = restart.exitMs === undefined ? 'did not exit' : `exited ${restart.exitCode} after ${Math.round(restart.exitMs)} ms`;
+    const exit =
+      restart.exitMs === undefined
+        ? 'did not exit'
+        : `exited ${restart.exitCode} after ${Math.round(restart.exitMs)} ms`;
     log(
       `life ${restart.life}: SIGTERM at ${Math.round((restart.signalledAtMs - startMs) / 1000)} s, ${exit}; life ${restart.life + 1} ready after ${Math.round(restart.readyAtMs - restart.signalledAtMs)} ms`,
     );

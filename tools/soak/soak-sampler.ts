@@ -54,11 +54,22 @@ export class SoakSampler {
     startMs: number,
     everyMs: number,
   ): Promise<SoakSampler> {
-    const db = new Client({ connectionString: databaseUrl, statement_timeout: READ_TIMEOUT_MS, connectionTimeoutMillis: READ_TIMEOUT_MS });
+    const db = new Client({
+      connectionString: databaseUrl,
+      statement_timeout: READ_TIMEOUT_MS,
+      connectionTimeoutMillis: READ_TIMEOUT_MS,
+    });
     await db.connect();
     // A failed connection must not end the process; the sample just loses that field.
     db.on('error', () => undefined);
-    const sampler = new SoakSampler(instance, db, new URL(databaseUrl).pathname.slice(1), threadPrefix, turns, startMs);
+    const sampler = new SoakSampler(
+      instance,
+      db,
+      new URL(databaseUrl).pathname.slice(1),
+      threadPrefix,
+      turns,
+      startMs,
+    );
     sampler.loop = sampler.run(everyMs);
     return sampler;
   }
@@ -75,7 +86,8 @@ export class SoakSampler {
       await this.sample().catch(() => undefined);
       next += everyMs;
       // Small steps, so that stop() does not wait a whole interval.
-      while (this.running && performance.now() < next) await sleep(Math.max(0, Math.min(250, next - performance.now())));
+      while (this.running && performance.now() < next)
+        await sleep(Math.max(0, Math.min(250, next - performance.now())));
     }
   }
 
@@ -87,11 +99,17 @@ export class SoakSampler {
       pid === undefined ? undefined : residentBytes(pid),
       pid === undefined ? {} : this.metrics(),
       this.db
-        .query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [this.database])
+        .query<{ n: string }>(
+          'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [this.database],
+        )
         .then((result) => Number(result.rows[0].n))
         .catch(() => undefined),
       this.db
-        .query<{ n: string }>("SELECT count(*) AS n FROM agent_runs WHERE status = 'completed' AND thread_id LIKE $1", [`${this.threadPrefix}-%`])
+        .query<{ n: string }>(
+          "SELECT count(*) AS n FROM agent_runs WHERE status = 'completed' AND thread_id LIKE $1",
+          [`${this.threadPrefix}-%`],
+        )
         .then((result) => Number(result.rows[0].n))
         .catch(() => undefined),
     ]);
@@ -110,8 +128,12 @@ export class SoakSampler {
     });
   }
 
-  private async metrics(): Promise<Pick<SoakSample, 'heapUsedBytes' | 'handles' | 'lagP99Seconds'>> {
-    const text = await fetch(`${this.instance.baseUrl}/metrics`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) })
+  private async metrics(): Promise<
+    Pick<SoakSample, 'heapUsedBytes' | 'handles' | 'lagP99Seconds'>
+  > {
+    const text = await fetch(`${this.instance.baseUrl}/metrics`, {
+      signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+    })
       .then((response) => (response.ok ? response.text() : undefined))
       .catch(() => undefined);
     if (!text) return {};

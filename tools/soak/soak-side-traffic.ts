@@ -47,7 +47,10 @@ export class SideTraffic {
     private readonly users: () => readonly ChaosUser[],
     private readonly random: SeededStream,
   ) {
-    this.loops = [this.every(CANCEL_EVERY_MS, () => this.cancel()), this.every(JOIN_EVERY_MS, () => this.join())];
+    this.loops = [
+      this.every(CANCEL_EVERY_MS, () => this.cancel()),
+      this.every(JOIN_EVERY_MS, () => this.join()),
+    ];
   }
 
   /** No new cancel or join; resolves once the joins still open ended (each has its deadline). */
@@ -59,14 +62,21 @@ export class SideTraffic {
 
   /** The summary; a join counts as a problem only outside `outages` (a restart ends every stream). */
   summary(outages: readonly Outage[]): SideTrafficSummary {
-    const overlaps = (join: JoinRecord) => outages.some((o) => join.startedAtMs <= o.toMs && join.endedAtMs >= o.fromMs);
+    const overlaps = (join: JoinRecord) =>
+      outages.some((o) => join.startedAtMs <= o.toMs && join.endedAtMs >= o.fromMs);
     const joinEndings: Record<string, number> = {};
     const joinProblems: string[] = [];
     for (const join of this.joins) {
       const label = join.ending === 'refused' ? `HTTP ${join.status}` : join.ending;
       joinEndings[label] = (joinEndings[label] ?? 0) + 1;
-      const broken = (join.status === 200 && join.ending !== 'terminal') || join.status === 0 || join.status >= 500;
-      if (broken && !overlaps(join)) joinProblems.push(`${join.threadId}: HTTP ${join.status}, ${join.events} events, ended ${join.ending}`);
+      const broken =
+        (join.status === 200 && join.ending !== 'terminal') ||
+        join.status === 0 ||
+        join.status >= 500;
+      if (broken && !overlaps(join))
+        joinProblems.push(
+          `${join.threadId}: HTTP ${join.status}, ${join.events} events, ended ${join.ending}`,
+        );
     }
     return { cancels: { ...this.cancels }, joins: this.joins.length, joinEndings, joinProblems };
   }
@@ -74,7 +84,8 @@ export class SideTraffic {
   private async every([min, max]: [number, number], act: () => void): Promise<void> {
     for (;;) {
       const until = performance.now() + this.random.int(min, max);
-      while (this.running && performance.now() < until) await sleep(Math.max(0, Math.min(250, until - performance.now())));
+      while (this.running && performance.now() < until)
+        await sleep(Math.max(0, Math.min(250, until - performance.now())));
       if (!this.running) return;
       act();
     }
@@ -91,7 +102,12 @@ export class SideTraffic {
   private join(): void {
     if (this.open.size >= JOINS_AT_ONCE) return;
     const user = this.random.pick(this.users());
-    const done: Promise<void> = joinStream(this.baseUrl, { threadId: user.threadId }, user.token, JOIN_TIMEOUT_MS).then((record) => {
+    const done: Promise<void> = joinStream(
+      this.baseUrl,
+      { threadId: user.threadId },
+      user.token,
+      JOIN_TIMEOUT_MS,
+    ).then((record) => {
       this.joins.push(record);
       this.open.delete(done);
     });

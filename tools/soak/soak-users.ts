@@ -44,7 +44,10 @@ export class SoakUsers {
   /** Turns done so far over all threads: completed and cancelled. */
   turnCounts(): { completed: number; cancelled: number } {
     const turns = this.all.flatMap((user) => user.turns);
-    return { completed: turns.filter((t) => t.outcome === 'completed').length, cancelled: turns.filter((t) => t.outcome === 'cancelled').length };
+    return {
+      completed: turns.filter((t) => t.outcome === 'completed').length,
+      cancelled: turns.filter((t) => t.outcome === 'cancelled').length,
+    };
   }
 
   /** Every user's turns while `going()` holds, each to its end (see `ChaosUser.converse`), on a new thread every {@link TURNS_PER_THREAD} turns. */
@@ -54,7 +57,10 @@ export class SoakUsers {
         // A new thread only while the load goes on: none is left opened and never used.
         for (let session = 1; going(); session++) {
           const user = this.next(i, session);
-          await user.converse(() => going() && user.turns.length < TURNS_PER_THREAD, turnDeadlineMs);
+          await user.converse(
+            () => going() && user.turns.length < TURNS_PER_THREAD,
+            turnDeadlineMs,
+          );
         }
       }),
     );

@@ -33,17 +33,34 @@ export interface JoinTarget {
  * last one) and reads it to its end, as a second viewer of a run would. Never rejects; gives up
  * after `timeoutMs` (then `cut`).
  */
-export async function joinStream(baseUrl: string, target: JoinTarget, token: string, timeoutMs: number): Promise<JoinRecord> {
+export async function joinStream(
+  baseUrl: string,
+  target: JoinTarget,
+  token: string,
+  timeoutMs: number,
+): Promise<JoinRecord> {
   const { threadId } = target;
-  const record: JoinRecord = { threadId, startedAtMs: performance.now(), endedAtMs: 0, status: 0, events: 0, idsInOrder: true, ending: 'cut' };
+  const record: JoinRecord = {
+    threadId,
+    startedAtMs: performance.now(),
+    endedAtMs: 0,
+    status: 0,
+    events: 0,
+    idsInOrder: true,
+    ending: 'cut',
+  };
   const query = target.runId === undefined ? '' : `?runId=${encodeURIComponent(target.runId)}`;
-  const from = target.lastEventId === undefined ? {} : { 'last-event-id': String(target.lastEventId) };
+  const from =
+    target.lastEventId === undefined ? {} : { 'last-event-id': String(target.lastEventId) };
   let lastId = target.lastEventId;
   try {
-    const response = await fetch(`${baseUrl}/v1/runs/${encodeURIComponent(threadId)}/stream${query}`, {
-      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...from },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const response = await fetch(
+      `${baseUrl}/v1/runs/${encodeURIComponent(threadId)}/stream${query}`,
+      {
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...from },
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+    );
     record.status = response.status;
     if (response.status !== 200 || !response.body) {
       record.ending = 'refused';
@@ -64,7 +81,11 @@ export async function joinStream(baseUrl: string, target: JoinTarget, token: str
       else if (event.type === 'CUSTOM' && event.name === 'handover') record.ending = 'handover';
       else record.ending = 'cut';
     };
-    for await (const chunk of response.body) buffer = drainSseFrames(buffer + decoder.decode(chunk as Uint8Array, { stream: true }), onData);
+    for await (const chunk of response.body)
+      buffer = drainSseFrames(
+        buffer + decoder.decode(chunk as Uint8Array, { stream: true }),
+        onData,
+      );
   } catch {
     // A reset, a refused connection or the deadline: whatever was read decides the ending.
   } finally {

@@ -7,10 +7,17 @@ import type { AuthFetch } from './auth-fetch';
  * stream or `signal`. For a run this page did not start: one that is running, or one that
  * paused for approval (its last event names the interrupts to answer).
  */
-export async function readRunLog(fetch: AuthFetch, threadId: string, runId: string, onEvent: (event: BaseEvent) => void, signal: AbortSignal): Promise<void> {
+export async function readRunLog(
+  fetch: AuthFetch,
+  threadId: string,
+  runId: string,
+  onEvent: (event: BaseEvent) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const url = `/v1/runs/${encodeURIComponent(threadId)}/stream?runId=${encodeURIComponent(runId)}`;
   const response = await fetch(url, { headers: { Accept: 'text/event-stream' }, signal });
-  if (!response.ok || !response.body) throw new Error(`the run's stream answered ${response.status}`);
+  if (!response.ok || !response.body)
+    throw new Error(`the run's stream answered ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   try {

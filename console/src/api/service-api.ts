@@ -1,4 +1,10 @@
-import type { MessagePageView, MessageView, ThreadListItemView, ThreadListView, ThreadView } from 'nest-agent-graceful-shutdown/types';
+import type {
+  MessagePageView,
+  MessageView,
+  ThreadListItemView,
+  ThreadListView,
+  ThreadView,
+} from 'nest-agent-graceful-shutdown/types';
 import type { AuthFetch } from './auth-fetch';
 
 export type { MessageView, ThreadListItemView, ThreadView };
@@ -19,7 +25,11 @@ export class ServiceError extends Error {
 async function json<T>(response: Response): Promise<T> {
   if (response.ok) return (await response.json()) as T;
   const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
-  throw new ServiceError(response.status, body.code ?? 'ERROR', body.message ?? `the service answered ${response.status}`);
+  throw new ServiceError(
+    response.status,
+    body.code ?? 'ERROR',
+    body.message ?? `the service answered ${response.status}`,
+  );
 }
 
 const path = (threadId: string) => encodeURIComponent(threadId);
@@ -43,7 +53,9 @@ export class ServiceApi {
     let cursor: string | null = null;
     do {
       const query: string = `limit=1000${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-      const page: MessagePageView = await json<MessagePageView>(await this.fetch(`/v1/threads/${path(threadId)}/messages?${query}`));
+      const page: MessagePageView = await json<MessagePageView>(
+        await this.fetch(`/v1/threads/${path(threadId)}/messages?${query}`),
+      );
       messages.push(...page.messages);
       cursor = page.nextCursor;
     } while (cursor !== null);

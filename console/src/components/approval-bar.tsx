@@ -13,11 +13,18 @@ export function ApprovalBar(props: {
       <ul>
         {props.approvals.map((approval) => {
           const call = props.toolCalls[approval.toolCallId];
-          return <li key={approval.id}>{call ? `${call.name}(${call.args})` : approval.toolCallId}</li>;
+          return (
+            <li key={approval.id}>{call ? `${call.name}(${call.args})` : approval.toolCallId}</li>
+          );
         })}
       </ul>
       <div class="actions">
-        <button type="button" class="primary" disabled={props.busy} onClick={() => props.onAnswer(true)}>
+        <button
+          type="button"
+          class="primary"
+          disabled={props.busy}
+          onClick={() => props.onAnswer(true)}
+        >
           Approve
         </button>
         <button type="button" disabled={props.busy} onClick={() => props.onAnswer(false)}>

@@ -1,7 +1,12 @@
 import { useState } from 'preact/hooks';
 
 /** The message box with Send, and Stop for the run in progress. Ctrl+Enter sends too. */
-export function Composer(props: { running: boolean; canSend: boolean; onSend: (text: string) => void; onStop: () => void }) {
+export function Composer(props: {
+  running: boolean;
+  canSend: boolean;
+  onSend: (text: string) => void;
+  onStop: () => void;
+}) {
   const [text, setText] = useState('');
   const submit = () => {
     const message = text.trim();

@@ -7,7 +7,9 @@ function Entry({ message }: { message: MessageView }) {
       return <li class="msg msg-user">{message.content}</li>;
     case 'assistant':
       if (!message.content && message.toolCalls?.length) {
-        const calls = message.toolCalls.map((call) => `${call.function.name}(${call.function.arguments})`).join(', ');
+        const calls = message.toolCalls
+          .map((call) => `${call.function.name}(${call.function.arguments})`)
+          .join(', ');
         return <li class="msg msg-call">Calls {calls}</li>;
       }
       return <li class="msg msg-assistant">{message.content}</li>;

@@ -1,12 +1,16 @@
 import type { RunView, StepView } from '../run/run-view';
 
 function Step({ step, run }: { step: StepView; run: RunView }) {
-  const calls = step.toolCallIds.map((id) => run.toolCalls[id]).filter((call) => call !== undefined);
+  const calls = step.toolCallIds
+    .map((id) => run.toolCalls[id])
+    .filter((call) => call !== undefined);
   return (
     <li class={`step step-${step.kind}${step.done || step.cut ? '' : ' step-active'}`}>
       <span class="step-kind">{step.kind}</span>
       {step.done || step.cut ? null : <span class="step-progress">in progress…</span>}
-      {step.cut ? <span class="step-detail">cut by the server shutdown; done again after the resume</span> : null}
+      {step.cut ? (
+        <span class="step-detail">cut by the server shutdown; done again after the resume</span>
+      ) : null}
       {calls.map((call) =>
         step.kind === 'acting' ? (
           <span key={call.id} class="step-detail">

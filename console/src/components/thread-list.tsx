@@ -1,7 +1,12 @@
 import type { ThreadListItemView } from '../api/service-api';
 
 /** The caller's threads, most recently active first, each with its status; one is selected. */
-export function ThreadList(props: { threads: ThreadListItemView[]; selected: string; onSelect: (threadId: string) => void; onNew: () => void }) {
+export function ThreadList(props: {
+  threads: ThreadListItemView[];
+  selected: string;
+  onSelect: (threadId: string) => void;
+  onNew: () => void;
+}) {
   return (
     <nav class="threads" aria-label="Threads">
       <div class="threads-head">

@@ -1,7 +1,11 @@
 import type { TokenSource } from '../api/token-store';
 
 /** The bearer token every request carries; filled with the service's dev token when it has one for this browser. */
-export function TokenField(props: { token: string; source: TokenSource; onChange: (token: string) => void }) {
+export function TokenField(props: {
+  token: string;
+  source: TokenSource;
+  onChange: (token: string) => void;
+}) {
   return (
     <div class="token">
       <label for="token">Token</label>

@@ -25,9 +25,17 @@ export interface CurrentThread {
  * in progress (started here, or a running or paused one of the thread, read from its log), and
  * the actions on it. `onActivity` is told when a run starts or ends, to refresh the list.
  */
-export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: string, onActivity: () => void): CurrentThread {
+export function useCurrentThread(
+  api: ServiceApi,
+  fetch: AuthFetch,
+  token: string,
+  onActivity: () => void,
+): CurrentThread {
   const [threadId, setThreadId] = useState(() => newId('thread'));
-  const [stored, setStored] = useState<{ status: ThreadStatus; messages: MessageView[] }>({ status: 'idle', messages: [] });
+  const [stored, setStored] = useState<{ status: ThreadStatus; messages: MessageView[] }>({
+    status: 'idle',
+    messages: [],
+  });
   const [run, dispatch] = useReducer(runReducer, EMPTY_RUN);
   const [error, setError] = useState<string>();
   const current = useRef(threadId);
@@ -46,7 +54,8 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
         return thread;
       } catch (failure) {
         if (current.current !== id) return undefined;
-        if (failure instanceof ServiceError && failure.status === 404) setStored({ status: 'idle', messages: [] });
+        if (failure instanceof ServiceError && failure.status === 404)
+          setStored({ status: 'idle', messages: [] });
         else setError(failure instanceof Error ? failure.message : String(failure));
         return undefined;
       }
@@ -61,7 +70,13 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
       follower.current = controller;
       dispatch({ type: 'start' });
       try {
-        await readRunLog(fetch, id, runId, (event) => dispatch({ type: 'event', event }), controller.signal);
+        await readRunLog(
+          fetch,
+          id,
+          runId,
+          (event) => dispatch({ type: 'event', event }),
+          controller.signal,
+        );
       } catch {
         // cut by another selection, or the log is gone: the stored status says the rest
       }
@@ -91,7 +106,8 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
       switchTo(id);
       void load(id).then((thread) => {
         const lastRun = thread?.lastRun?.runId;
-        if (lastRun && (thread.status === 'running' || thread.status === 'awaiting_approval')) void follow(id, lastRun);
+        if (lastRun && (thread.status === 'running' || thread.status === 'awaiting_approval'))
+          void follow(id, lastRun);
       });
     },
     [switchTo, load, follow],
@@ -105,7 +121,16 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
       const replacing = running.current !== undefined || follower.current !== undefined;
       running.current?.abort();
       follower.current?.abort();
-      const started = startAgentRun(fetch, { threadId: id, history: stored.messages, ...request, ...(replacing ? { multitask: 'interrupt' } : {}) }, dispatch);
+      const started = startAgentRun(
+        fetch,
+        {
+          threadId: id,
+          history: stored.messages,
+          ...request,
+          ...(replacing ? { multitask: 'interrupt' } : {}),
+        },
+        dispatch,
+      );
       running.current = started;
       onActivity();
       void started.done.then(async () => {
@@ -131,7 +156,15 @@ export function useCurrentThread(api: ServiceApi, fetch: AuthFetch, token: strin
     select,
     startNew: () => switchTo(newId('thread')),
     send: (text) => launch({ message: text }),
-    stop: () => void api.cancel(current.current).catch((failure: Error) => setError(failure.message)),
-    answer: (approved) => launch({ resume: run.approvals.map((approval) => ({ interruptId: approval.id, status: 'resolved', payload: { approved } })) }),
+    stop: () =>
+      void api.cancel(current.current).catch((failure: Error) => setError(failure.message)),
+    answer: (approved) =>
+      launch({
+        resume: run.approvals.map((approval) => ({
+          interruptId: approval.id,
+          status: 'resolved',
+          payload: { approved },
+        })),
+      }),
   };
 }

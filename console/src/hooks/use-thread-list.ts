@@ -8,7 +8,10 @@ const POLL_MS = 3_000;
  * The caller's threads (`GET /v1/threads`), read when `token` changes, every few seconds, and
  * on `refresh()`. While the service is unreachable the last list stays.
  */
-export function useThreadList(api: ServiceApi, token: string): { threads: ThreadListItemView[]; refresh: () => void } {
+export function useThreadList(
+  api: ServiceApi,
+  token: string,
+): { threads: ThreadListItemView[]; refresh: () => void } {
   const [threads, setThreads] = useState<ThreadListItemView[]>([]);
   const refresh = useCallback(() => {
     if (!token) return;

@@ -27,8 +27,14 @@ const RECONNECT_MAX_DELAY_MS = 2_000;
  * a run stopped by a shutdown). Every event and every reconnect goes to `dispatch`; the promise
  * settles when the run's stream has ended, and `abort()` stops following it (not the run).
  */
-export function startAgentRun(fetch: AuthFetch, request: AgentRunRequest, dispatch: (action: RunAction) => void): { done: Promise<void>; abort(): void } {
-  const message: Message[] = request.message ? [{ id: newId('msg'), role: 'user', content: request.message }] : [];
+export function startAgentRun(
+  fetch: AuthFetch,
+  request: AgentRunRequest,
+  dispatch: (action: RunAction) => void,
+): { done: Promise<void>; abort(): void } {
+  const message: Message[] = request.message
+    ? [{ id: newId('msg'), role: 'user', content: request.message }]
+    : [];
   const agent = new ResumableHttpAgent({
     url: new URL('/v1/runs', location.href).href,
     threadId: request.threadId,
@@ -58,7 +64,12 @@ export function startAgentRun(fetch: AuthFetch, request: AgentRunRequest, dispat
     .then(
       () => tell({ type: 'ended' }),
       // A RUN_ERROR (a stop) also rejects: its event already told what happened.
-      (error: unknown) => tell(terminal ? { type: 'ended' } : { type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        tell(
+          terminal
+            ? { type: 'ended' }
+            : { type: 'failed', message: error instanceof Error ? error.message : String(error) },
+        ),
     );
   return {
     done,
@@ -74,7 +85,11 @@ function toAgUiMessage(message: MessageView): Message {
   const base = { id: message.id, content: message.content };
   switch (message.role) {
     case 'assistant':
-      return { ...base, role: 'assistant', ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}) };
+      return {
+        ...base,
+        role: 'assistant',
+        ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
+      };
     case 'tool':
       return { ...base, role: 'tool', toolCallId: message.toolCallId ?? '' };
     default:

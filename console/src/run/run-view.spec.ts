@@ -1,6 +1,9 @@
 import { EMPTY_RUN, runReducer, type RunAction, type RunView } from './run-view';
 
-const event = (type: string, fields: Record<string, unknown> = {}): RunAction => ({ type: 'event', event: { type, ...fields } });
+const event = (type: string, fields: Record<string, unknown> = {}): RunAction => ({
+  type: 'event',
+  event: { type, ...fields },
+});
 const play = (...actions: RunAction[]): RunView => actions.reduce(runReducer, EMPTY_RUN);
 
 /** A demo round as the service streams it: reasoning asks for the tool, acting runs it. */
@@ -25,7 +28,12 @@ describe('runReducer', () => {
       ['reasoning', true, ['c1']],
       ['acting', true, ['c1']],
     ]);
-    expect(running.toolCalls.c1).toEqual({ id: 'c1', name: 'demo_step', args: '{"step":1}', result: 'step 1 done' });
+    expect(running.toolCalls.c1).toEqual({
+      id: 'c1',
+      name: 'demo_step',
+      args: '{"step":1}',
+      result: 'step 1 done',
+    });
     expect([finished.status, finished.outcome]).toEqual(['idle', 'Finished.']);
   });
 
@@ -41,28 +49,60 @@ describe('runReducer', () => {
   });
 
   it('reads awaiting_approval and keeps the interrupts to answer when the run pauses for approval', () => {
-    const interrupts = [{ id: 'approve:c1', reason: 'tool_approval', toolCallId: 'c1', message: 'Approve demo_step?' }];
+    const interrupts = [
+      {
+        id: 'approve:c1',
+        reason: 'tool_approval',
+        toolCallId: 'c1',
+        message: 'Approve demo_step?',
+      },
+    ];
 
-    const view = play({ type: 'start' }, ...round(1).slice(0, 5), event('RUN_FINISHED', { outcome: { type: 'interrupt', interrupts } }));
+    const view = play(
+      { type: 'start' },
+      ...round(1).slice(0, 5),
+      event('RUN_FINISHED', { outcome: { type: 'interrupt', interrupts } }),
+    );
 
     expect(view.status).toBe('awaiting_approval');
-    expect(view.approvals).toEqual([{ id: 'approve:c1', toolCallId: 'c1', message: 'Approve demo_step?' }]);
+    expect(view.approvals).toEqual([
+      { id: 'approve:c1', toolCallId: 'c1', message: 'Approve demo_step?' },
+    ]);
   });
 
   it('reads idle, saying why, after a run replaced by a newer message', () => {
-    const replaced = play({ type: 'start' }, ...round(1), event('RUN_ERROR', { code: 'RUN_REPLACED', message: 'stopped for run-2' }));
-    expect([replaced.status, replaced.outcome]).toEqual(['idle', 'Stopped: a newer message replaced the run.']);
+    const replaced = play(
+      { type: 'start' },
+      ...round(1),
+      event('RUN_ERROR', { code: 'RUN_REPLACED', message: 'stopped for run-2' }),
+    );
+    expect([replaced.status, replaced.outcome]).toEqual([
+      'idle',
+      'Stopped: a newer message replaced the run.',
+    ]);
   });
 
   it('reads idle after a user stop', () => {
-    expect(play({ type: 'start' }, event('RUN_ERROR', { code: 'RUN_CANCELED', message: 'canceled' })).status).toBe('idle');
+    expect(
+      play({ type: 'start' }, event('RUN_ERROR', { code: 'RUN_CANCELED', message: 'canceled' }))
+        .status,
+    ).toBe('idle');
   });
 
   it('reads interrupted while a run stopped by a shutdown is resumed, marks the cut step, then running again with a reconnected notice', () => {
-    const cut = play({ type: 'start' }, ...round(1), event('STEP_STARTED', { stepName: 'reasoning' }), { type: 'reconnect', kind: 'interrupted', attempt: 1 });
+    const cut = play(
+      { type: 'start' },
+      ...round(1),
+      event('STEP_STARTED', { stepName: 'reasoning' }),
+      { type: 'reconnect', kind: 'interrupted', attempt: 1 },
+    );
     const resumed = runReducer(cut, event('STEP_STARTED', { stepName: 'reasoning' }));
 
-    expect([cut.status, cut.reconnecting, cut.steps.at(-1)?.cut]).toEqual(['interrupted', true, true]);
+    expect([cut.status, cut.reconnecting, cut.steps.at(-1)?.cut]).toEqual([
+      'interrupted',
+      true,
+      true,
+    ]);
     expect([resumed.status, resumed.reconnecting]).toEqual(['running', false]);
     expect(resumed.notices.map((notice) => notice.kind)).toEqual(['interrupted', 'resumed']);
   });
@@ -75,12 +115,19 @@ describe('runReducer', () => {
       { type: 'reconnect', kind: 'dropped', attempt: 3 },
     );
 
-    expect(view.notices).toEqual([{ kind: 'dropped', text: 'Connection lost: reconnecting… (attempt 3)' }]);
+    expect(view.notices).toEqual([
+      { kind: 'dropped', text: 'Connection lost: reconnecting… (attempt 3)' },
+    ]);
   });
 
   it("gives the thread's status back to the service once the run is over, not while it runs", () => {
     const active = play({ type: 'start' }, { type: 'settled' });
-    const over = play({ type: 'start' }, event('RUN_FINISHED'), { type: 'ended' }, { type: 'settled' });
+    const over = play(
+      { type: 'start' },
+      event('RUN_FINISHED'),
+      { type: 'ended' },
+      { type: 'settled' },
+    );
 
     expect([active.status, over.status]).toEqual(['running', undefined]);
   });

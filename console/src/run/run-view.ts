@@ -58,7 +58,14 @@ export type RunAction =
   | { type: 'settled' }
   | { type: 'clear' };
 
-export const EMPTY_RUN: RunView = { active: false, steps: [], toolCalls: {}, approvals: [], notices: [], reconnecting: false };
+export const EMPTY_RUN: RunView = {
+  active: false,
+  steps: [],
+  toolCalls: {},
+  approvals: [],
+  notices: [],
+  reconnecting: false,
+};
 
 const NOTICES: Record<ReconnectKind, string> = {
   interrupted: 'Run interrupted by a server shutdown: resuming it…',
@@ -70,7 +77,8 @@ const NOTICES: Record<ReconnectKind, string> = {
 type Notice = RunView['notices'][number];
 
 /** Adds `notice`, or replaces the last one when it is of the same kind (a later attempt). */
-const withNotice = (notices: Notice[], notice: Notice) => [...(notices.at(-1)?.kind === notice.kind ? notices.slice(0, -1) : notices), notice].slice(-6);
+const withNotice = (notices: Notice[], notice: Notice) =>
+  [...(notices.at(-1)?.kind === notice.kind ? notices.slice(0, -1) : notices), notice].slice(-6);
 
 /** The run's view after `action` (a pure reducer for `useReducer`). */
 export function runReducer(view: RunView, action: RunAction): RunView {
@@ -80,17 +88,35 @@ export function runReducer(view: RunView, action: RunAction): RunView {
     case 'reconnect': {
       const text = `${NOTICES[action.kind]}${action.attempt > 1 ? ` (attempt ${action.attempt})` : ''}`;
       const interrupted = action.kind === 'interrupted';
-      const steps = interrupted ? updateLast(view.steps, (step) => (step.toolCallIds.length || step.text ? step : { ...step, cut: true })) : view.steps;
+      const steps = interrupted
+        ? updateLast(view.steps, (step) =>
+            step.toolCallIds.length || step.text ? step : { ...step, cut: true },
+          )
+        : view.steps;
       const status = interrupted ? 'interrupted' : view.status;
-      return { ...view, steps, status, reconnecting: true, notices: withNotice(view.notices, { kind: action.kind, text }) };
+      return {
+        ...view,
+        steps,
+        status,
+        reconnecting: true,
+        notices: withNotice(view.notices, { kind: action.kind, text }),
+      };
     }
     case 'event': {
       const notice = { kind: 'resumed' as const, text: 'Reconnected: the run goes on.' };
-      const resumed = view.reconnecting ? { reconnecting: false, notices: withNotice(view.notices, notice) } : {};
+      const resumed = view.reconnecting
+        ? { reconnecting: false, notices: withNotice(view.notices, notice) }
+        : {};
       return applyEvent({ ...view, ...resumed }, action.event);
     }
     case 'failed':
-      return { ...view, active: false, reconnecting: false, status: undefined, error: action.message };
+      return {
+        ...view,
+        active: false,
+        reconnecting: false,
+        status: undefined,
+        error: action.message,
+      };
     case 'ended':
       return { ...view, active: false, reconnecting: false };
     case 'settled': // the service's own word on the thread came in: it wins once the run is over
@@ -106,35 +132,74 @@ function applyEvent(view: RunView, event: { type: string; [field: string]: unkno
     case 'RUN_STARTED':
       return { ...view, status: 'running' };
     case 'STEP_STARTED':
-      return { ...view, status: 'running', steps: [...view.steps, { kind: text('stepName'), done: false, toolCallIds: [], text: '' }] };
+      return {
+        ...view,
+        status: 'running',
+        steps: [...view.steps, { kind: text('stepName'), done: false, toolCallIds: [], text: '' }],
+      };
     case 'STEP_FINISHED':
       return { ...view, steps: updateLast(view.steps, (step) => ({ ...step, done: true })) };
     case 'TEXT_MESSAGE_CONTENT':
-      return { ...view, steps: updateLast(view.steps, (step) => ({ ...step, text: step.text + text('delta') })) };
+      return {
+        ...view,
+        steps: updateLast(view.steps, (step) => ({ ...step, text: step.text + text('delta') })),
+      };
     case 'TOOL_CALL_START': {
       const call = { id: text('toolCallId'), name: text('toolCallName'), args: '' };
-      return { ...view, toolCalls: { ...view.toolCalls, [call.id]: call }, steps: withCall(view.steps, call.id) };
+      return {
+        ...view,
+        toolCalls: { ...view.toolCalls, [call.id]: call },
+        steps: withCall(view.steps, call.id),
+      };
     }
     case 'TOOL_CALL_ARGS':
-      return updateCall(view, text('toolCallId'), (call) => ({ ...call, args: call.args + text('delta') }));
+      return updateCall(view, text('toolCallId'), (call) => ({
+        ...call,
+        args: call.args + text('delta'),
+      }));
     case 'TOOL_CALL_RESULT':
-      return { ...updateCall(view, text('toolCallId'), (call) => ({ ...call, result: text('content') })), steps: withCall(view.steps, text('toolCallId')) };
+      return {
+        ...updateCall(view, text('toolCallId'), (call) => ({ ...call, result: text('content') })),
+        steps: withCall(view.steps, text('toolCallId')),
+      };
     case 'RUN_FINISHED':
-      return finished(view, event.outcome as { type?: string; interrupts?: PendingApproval[] } | undefined);
+      return finished(
+        view,
+        event.outcome as { type?: string; interrupts?: PendingApproval[] } | undefined,
+      );
     case 'RUN_ERROR':
-      if (event.code === 'RUN_CANCELED') return { ...view, status: 'idle', outcome: 'Stopped: the run was canceled.' };
+      if (event.code === 'RUN_CANCELED')
+        return { ...view, status: 'idle', outcome: 'Stopped: the run was canceled.' };
       // Another page sent a message while this run went (multitask interrupt): it stopped, keeping its work.
-      if (event.code === 'RUN_REPLACED') return { ...view, status: 'idle', outcome: 'Stopped: a newer message replaced the run.' };
-      return { ...view, status: undefined, outcome: `Failed: ${text('message')} (${text('code')})` };
+      if (event.code === 'RUN_REPLACED')
+        return { ...view, status: 'idle', outcome: 'Stopped: a newer message replaced the run.' };
+      return {
+        ...view,
+        status: undefined,
+        outcome: `Failed: ${text('message')} (${text('code')})`,
+      };
     default:
       return view;
   }
 }
 
-function finished(view: RunView, outcome: { type?: string; interrupts?: PendingApproval[] } | undefined): RunView {
-  if (outcome?.type !== 'interrupt') return { ...view, status: 'idle', approvals: [], outcome: 'Finished.' };
-  const approvals = (outcome.interrupts ?? []).map(({ id, toolCallId, message }) => ({ id, toolCallId, message }));
-  return { ...view, status: 'awaiting_approval', approvals, outcome: 'Waiting for your approval of a tool call.' };
+function finished(
+  view: RunView,
+  outcome: { type?: string; interrupts?: PendingApproval[] } | undefined,
+): RunView {
+  if (outcome?.type !== 'interrupt')
+    return { ...view, status: 'idle', approvals: [], outcome: 'Finished.' };
+  const approvals = (outcome.interrupts ?? []).map(({ id, toolCallId, message }) => ({
+    id,
+    toolCallId,
+    message,
+  }));
+  return {
+    ...view,
+    status: 'awaiting_approval',
+    approvals,
+    outcome: 'Waiting for your approval of a tool call.',
+  };
 }
 
 function updateLast(steps: StepView[], change: (step: StepView) => StepView): StepView[] {
@@ -142,10 +207,18 @@ function updateLast(steps: StepView[], change: (step: StepView) => StepView): St
 }
 
 function withCall(steps: StepView[], toolCallId: string): StepView[] {
-  return updateLast(steps, (step) => (step.toolCallIds.includes(toolCallId) ? step : { ...step, toolCallIds: [...step.toolCallIds, toolCallId] }));
+  return updateLast(steps, (step) =>
+    step.toolCallIds.includes(toolCallId)
+      ? step
+      : { ...step, toolCallIds: [...step.toolCallIds, toolCallId] },
+  );
 }
 
-function updateCall(view: RunView, id: string, change: (call: ToolCallView) => ToolCallView): RunView {
+function updateCall(
+  view: RunView,
+  id: string,
+  change: (call: ToolCallView) => ToolCallView,
+): RunView {
   const call = view.toolCalls[id] ?? { id, name: 'tool', args: '' };
   return { ...view, toolCalls: { ...view.toolCalls, [id]: change(call) } };
 }

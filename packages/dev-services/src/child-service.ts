@@ -59,7 +59,8 @@ export class ChildService {
       this.output += chunk.toString();
       if (this.logLimit !== undefined) this.output = this.output.slice(-this.logLimit);
     };
-    if (onLine && child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', onLine);
+    if (onLine && child.stdout)
+      createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', onLine);
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.on('error', (error) => (this.output += `\nspawn error: ${String(error)}`));
@@ -77,13 +78,19 @@ export class ChildService {
    * exits during startup, or after `readyTimeoutMs`; either way the process is gone then.
    */
   static async start(options: ChildServiceOptions): Promise<ChildService> {
-    const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), options.main], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      options.node ?? process.execPath,
+      [...(options.nodeArgs ?? []), options.main],
+      {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const service = new ChildService(child, options.port, options.logLimit, options.onLine);
-    const ready = options.ready ?? (async (s: ChildService) => (await fetch(`${s.baseUrl}/health/ready`)).status === 200);
+    const ready =
+      options.ready ??
+      (async (s: ChildService) => (await fetch(`${s.baseUrl}/health/ready`)).status === 200);
     try {
       const state = await waitFor(
         async () => (service.alive ? (await ready(service)) && 'ready' : 'exited'),

@@ -23,7 +23,11 @@ describe('parseClusterNodes', () => {
     const [dead, second, heir] = parseClusterNodes(REPLY);
 
     expect([isFailing(dead), isFailing(heir)]).toEqual([true, false]);
-    expect([servesSlot(heir, 0), servesSlot(heir, 5461), servesSlot(second, 10922)]).toEqual([true, false, true]);
+    expect([servesSlot(heir, 0), servesSlot(heir, 5461), servesSlot(second, 10922)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     expect(sameSlots(heir, { ...heir, port: 1 })).toBe(true);
     expect(sameSlots(dead, { ...dead, port: 1 })).toBe(false);
   });

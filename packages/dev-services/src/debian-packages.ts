@@ -18,7 +18,11 @@ const DPKG_LOCK_WAIT_S = 300;
 
 /** A directory holding the server binaries we run, not just the client tools. */
 function hasServerBinaries(dir: string): boolean {
-  return isExecutable(join(dir, 'postgres')) && isExecutable(join(dir, 'initdb')) && isExecutable(join(dir, 'pg_ctl'));
+  return (
+    isExecutable(join(dir, 'postgres')) &&
+    isExecutable(join(dir, 'initdb')) &&
+    isExecutable(join(dir, 'pg_ctl'))
+  );
 }
 
 /**
@@ -38,7 +42,10 @@ export function findPostgresBinDir(): string | undefined {
   }
   try {
     // pg_config from libpq-dev alone points at /usr/bin, which has no server: hence the check.
-    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dir = execFileSync('pg_config', ['--bindir'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return dir && hasServerBinaries(dir) ? dir : undefined;
   } catch {
     return undefined;
@@ -66,7 +73,9 @@ export function findRedisServer(): string | undefined {
 export function redisServerBinary(): string {
   const binary = findRedisServer();
   if (!binary) {
-    throw new Error('redis-server not found: run `apt-get install -y redis-server` as root, or call ensureLocalServicePackages() first.');
+    throw new Error(
+      'redis-server not found: run `apt-get install -y redis-server` as root, or call ensureLocalServicePackages() first.',
+    );
   }
   return binary;
 }
@@ -79,7 +88,10 @@ export function findNginx(): string | undefined {
 /** Like {@link findNginx}, but throws an error saying what to install when there is none. */
 export function nginxBinary(): string {
   const binary = findNginx();
-  if (!binary) throw new Error('nginx not found: run `apt-get install -y nginx` as root, or call ensureLocalServicePackages() first.');
+  if (!binary)
+    throw new Error(
+      'nginx not found: run `apt-get install -y nginx` as root, or call ensureLocalServicePackages() first.',
+    );
   return binary;
 }
 
@@ -91,7 +103,10 @@ export function findChromium(): string | undefined {
 /** Like {@link findChromium}, but throws an error saying what to install when there is none. */
 export function chromiumBinary(): string {
   const binary = findChromium();
-  if (!binary) throw new Error('chromium not found: run `apt-get install -y chromium` as root, or call ensureLocalServicePackages() first.');
+  if (!binary)
+    throw new Error(
+      'chromium not found: run `apt-get install -y chromium` as root, or call ensureLocalServicePackages() first.',
+    );
   return binary;
 }
 
@@ -113,7 +128,10 @@ async function apt(args: string[]): Promise<void> {
  * Installs the named Debian packages with apt-get as root (minutes on a cold cache); otherwise
  * throws an error naming the command to run. `purpose` says in that error what they are for.
  */
-export async function installDebianPackages(missing: readonly string[], purpose: string): Promise<void> {
+export async function installDebianPackages(
+  missing: readonly string[],
+  purpose: string,
+): Promise<void> {
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
     throw new Error(

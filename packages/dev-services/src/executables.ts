@@ -18,5 +18,7 @@ export function isExecutable(path: string): boolean {
  */
 export function findExecutable(name: string, fallbackDirs: readonly string[]): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), ...fallbackDirs];
-  return dirs.map((dir) => join(dir, name)).find((path) => path.startsWith('/') && isExecutable(path));
+  return dirs
+    .map((dir) => join(dir, name))
+    .find((path) => path.startsWith('/') && isExecutable(path));
 }

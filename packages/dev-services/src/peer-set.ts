@@ -34,10 +34,22 @@ export async function ensurePeerSet(name: string, versions: PeerVersions): Promi
   try {
     await writeFile(join(work, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // A set names old releases on purpose: their peers may not match each other's newest.
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], {
-      cwd: work,
-      fix: `check that the npm registry is reachable and that each version exists (\`npm view <name>@<version> version\`): ${JSON.stringify(versions)}`,
-    });
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--ignore-scripts',
+        '--no-package-lock',
+        '--loglevel=error',
+      ],
+      {
+        cwd: work,
+        fix: `check that the npm registry is reachable and that each version exists (\`npm view <name>@<version> version\`): ${JSON.stringify(versions)}`,
+      },
+    );
     await writeFile(join(work, COMPLETE), '');
     await rename(work, dir).catch(async (error: unknown) => {
       // Another process finished the same set first: its copy is as good as ours.
@@ -50,7 +62,13 @@ export async function ensurePeerSet(name: string, versions: PeerVersions): Promi
 }
 
 /** The jest resolver that serves a peer set's packages from its folder (see {@link peerSetJestEnv}). */
-export const PEER_SET_RESOLVER = join(REPO_ROOT, 'packages', 'dev-services', 'src', 'peer-set-resolver.cjs');
+export const PEER_SET_RESOLVER = join(
+  REPO_ROOT,
+  'packages',
+  'dev-services',
+  'src',
+  'peer-set-resolver.cjs',
+);
 
 /**
  * The environment under which jest, run with `resolver: PEER_SET_RESOLVER`, loads every import of

@@ -4,7 +4,11 @@ import { ensureLocalServicePackages } from './debian-packages';
 import { PostgresServer } from './postgres-server';
 
 /** Runs one statement on a fresh connection and returns its rows. */
-async function query(url: string, sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+async function query(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
@@ -40,7 +44,10 @@ describe('PostgresServer while running', () => {
   });
 
   it('listens on 127.0.0.1 at the port it reports', async () => {
-    const rows = await query(block.server.url(), "SELECT host(inet_server_addr()) AS host, current_setting('port') AS port");
+    const rows = await query(
+      block.server.url(),
+      "SELECT host(inet_server_addr()) AS host, current_setting('port') AS port",
+    );
 
     expect(rows).toEqual([{ host: '127.0.0.1', port: String(block.server.port) }]);
     expect(block.server.url()).toBe(`postgres://postgres@127.0.0.1:${block.server.port}/postgres`);
@@ -91,7 +98,9 @@ describe('PostgresServer once stopped', () => {
 
     await block.server.startAgain();
 
-    expect(await query(block.server.url(), "SELECT current_setting('port') AS port")).toEqual([{ port: String(block.server.port) }]);
+    expect(await query(block.server.url(), "SELECT current_setting('port') AS port")).toEqual([
+      { port: String(block.server.port) },
+    ]);
   });
 
   it('deletes its temp dir on destroy()', async () => {

@@ -31,10 +31,18 @@ const isRoot = () => process.getuid?.() === 0;
 
 function serverUserIds(): { uid: number; gid: number } {
   try {
-    const id = (flag: string) => Number(execFileSync('id', [flag, SERVER_USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    const id = (flag: string) =>
+      Number(
+        execFileSync('id', [flag, SERVER_USER], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }),
+      );
     return { uid: id('-u'), gid: id('-g') };
   } catch {
-    throw new Error(`OS user "${SERVER_USER}" not found: install the Debian package \`postgresql\`, which creates it.`);
+    throw new Error(
+      `OS user "${SERVER_USER}" not found: install the Debian package \`postgresql\`, which creates it.`,
+    );
   }
 }
 
@@ -81,7 +89,12 @@ export class PostgresServer {
         const { uid, gid } = serverUserIds();
         chownSync(dir, uid, gid);
       }
-      await run(binDir, 'initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'], dir);
+      await run(
+        binDir,
+        'initdb',
+        ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'],
+        dir,
+      );
       writeSettings(dir);
       for (let attempt = 1; ; attempt++) {
         const port = options.port ?? (await freePort());
@@ -126,23 +139,36 @@ export class PostgresServer {
    */
   async stop(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
     if (!this.running) return;
-    await run(this.binDir, 'pg_ctl', ['stop', '-D', this.dataDir, '-m', mode, '-w', '-t', String(PG_CTL_WAIT_S)], this.dir);
+    await run(
+      this.binDir,
+      'pg_ctl',
+      ['stop', '-D', this.dataDir, '-m', mode, '-w', '-t', String(PG_CTL_WAIT_S)],
+      this.dir,
+    );
     this.running = false;
     this.untrack();
   }
 
   /** Starts the stopped server again on the same port and data; resolves once a client can run `SELECT 1`. */
   async startAgain(): Promise<void> {
-    if (this.running) throw new Error(`PostgreSQL on port ${this.port} is already running: stop() it first.`);
+    if (this.running)
+      throw new Error(`PostgreSQL on port ${this.port} is already running: stop() it first.`);
     try {
-      await run(this.binDir, 'pg_ctl', ['start', '-D', this.dataDir, '-l', this.logPath, '-w', '-t', String(PG_CTL_WAIT_S)], this.dir);
+      await run(
+        this.binDir,
+        'pg_ctl',
+        ['start', '-D', this.dataDir, '-l', this.logPath, '-w', '-t', String(PG_CTL_WAIT_S)],
+        this.dir,
+      );
       this.running = true;
       this.track();
       await this.untilReady();
     } catch (error) {
       // Leave it stopped, not half-started (pg_ctl may time out with a postmaster still coming up).
       await this.stopHard();
-      throw new Error(`PostgreSQL did not start on 127.0.0.1:${this.port}: ${messageOf(error)}\n--- postgres.log (tail) ---\n${this.logTail()}`);
+      throw new Error(
+        `PostgreSQL did not start on 127.0.0.1:${this.port}: ${messageOf(error)}\n--- postgres.log (tail) ---\n${this.logTail()}`,
+      );
     }
   }
 
@@ -164,7 +190,16 @@ export class PostgresServer {
    */
   destroySync(): void {
     try {
-      const [file, args] = asServerUser(join(this.binDir, 'pg_ctl'), ['stop', '-D', this.dataDir, '-m', 'immediate', '-w', '-t', '10']);
+      const [file, args] = asServerUser(join(this.binDir, 'pg_ctl'), [
+        'stop',
+        '-D',
+        this.dataDir,
+        '-m',
+        'immediate',
+        '-w',
+        '-t',
+        '10',
+      ]);
       execFileSync(file, args, { cwd: this.dir, stdio: 'ignore' });
     } catch {
       // Already down, or going: either way nothing more can be done while exiting.
@@ -198,7 +233,10 @@ export class PostgresServer {
         await client.query('SELECT 1');
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`no client could run SELECT 1 within ${READY_TIMEOUT_MS} ms: ${messageOf(error)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no client could run SELECT 1 within ${READY_TIMEOUT_MS} ms: ${messageOf(error)}`,
+          );
       } finally {
         await client.end().catch(() => undefined);
       }
@@ -208,7 +246,12 @@ export class PostgresServer {
 
   /** `stop('immediate')` that never throws: used where the server may be half up or already gone. */
   private async stopHard(): Promise<void> {
-    await run(this.binDir, 'pg_ctl', ['stop', '-D', this.dataDir, '-m', 'immediate', '-w', '-t', String(PG_CTL_WAIT_S)], this.dir).catch(() => undefined);
+    await run(
+      this.binDir,
+      'pg_ctl',
+      ['stop', '-D', this.dataDir, '-m', 'immediate', '-w', '-t', String(PG_CTL_WAIT_S)],
+      this.dir,
+    ).catch(() => undefined);
     this.running = false;
     this.untrack();
   }

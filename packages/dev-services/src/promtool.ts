@@ -39,7 +39,12 @@ async function run(command: string, args: string[], cwd: string, fix: string): P
 
 async function download(work: string): Promise<void> {
   // apt's sandbox user (_apt) cannot write into our private work directory.
-  const args = ['-o', `APT::Sandbox::User=${process.getuid?.() === 0 ? 'root' : '_apt'}`, 'download', DEBIAN_PACKAGE];
+  const args = [
+    '-o',
+    `APT::Sandbox::User=${process.getuid?.() === 0 ? 'root' : '_apt'}`,
+    'download',
+    DEBIAN_PACKAGE,
+  ];
   try {
     await run('apt-get', args, work, 'no package lists yet?');
   } catch (error) {
@@ -50,15 +55,28 @@ async function download(work: string): Promise<void> {
       );
     }
     await run('apt-get', ['update'], work, 'check the network and /etc/apt/sources.list.');
-    await run('apt-get', args, work, `is \`${DEBIAN_PACKAGE}\` in your Debian release (\`apt-cache policy ${DEBIAN_PACKAGE}\`)?`);
+    await run(
+      'apt-get',
+      args,
+      work,
+      `is \`${DEBIAN_PACKAGE}\` in your Debian release (\`apt-cache policy ${DEBIAN_PACKAGE}\`)?`,
+    );
   }
 }
 
 async function extract(work: string): Promise<void> {
   const deb = (await readdir(work)).find((name) => name.endsWith('.deb'));
-  if (!deb) throw new Error(`apt-get download ${DEBIAN_PACKAGE} wrote no .deb into ${work}: run it by hand to see why.`);
+  if (!deb)
+    throw new Error(
+      `apt-get download ${DEBIAN_PACKAGE} wrote no .deb into ${work}: run it by hand to see why.`,
+    );
   // dpkg-deb streams the package's files; tar takes the one binary out of them.
-  await run('sh', ['-c', `dpkg-deb --fsys-tarfile "$1" | tar -x ./usr/bin/promtool`, 'sh', deb], work, 'are dpkg-deb and tar installed?');
+  await run(
+    'sh',
+    ['-c', `dpkg-deb --fsys-tarfile "$1" | tar -x ./usr/bin/promtool`, 'sh', deb],
+    work,
+    'are dpkg-deb and tar installed?',
+  );
   await mkdir(join(work, 'bin'));
   await rename(join(work, 'usr', 'bin', 'promtool'), join(work, 'bin', 'promtool'));
 }
@@ -82,7 +100,10 @@ async function install(): Promise<string> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  if (!isExecutable(CACHED_BINARY)) throw new Error(`promtool is missing from ${CACHE_DIR} after the fetch: delete that directory and retry.`);
+  if (!isExecutable(CACHED_BINARY))
+    throw new Error(
+      `promtool is missing from ${CACHE_DIR} after the fetch: delete that directory and retry.`,
+    );
   return CACHED_BINARY;
 }
 

@@ -20,10 +20,15 @@ export function redisCliBinary(): string {
 export async function redisCli(port: number | undefined, ...args: string[]): Promise<string> {
   const target = port === undefined ? [] : ['-h', '127.0.0.1', '-p', String(port)];
   try {
-    const { stdout } = await run(redisCliBinary(), [...target, ...args], { timeout: CLI_TIMEOUT_MS, encoding: 'utf8' });
+    const { stdout } = await run(redisCliBinary(), [...target, ...args], {
+      timeout: CLI_TIMEOUT_MS,
+      encoding: 'utf8',
+    });
     return stdout;
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`redis-cli ${args.join(' ')} failed: ${(error as Error).message}\n${stdout}${stderr}`);
+    throw new Error(
+      `redis-cli ${args.join(' ')} failed: ${(error as Error).message}\n${stdout}${stderr}`,
+    );
   }
 }

@@ -2,7 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
-import { isFailing, parseClusterNodes, sameSlots, servesSlot, type ClusterNodeLine } from './cluster-nodes';
+import {
+  isFailing,
+  parseClusterNodes,
+  sameSlots,
+  servesSlot,
+  type ClusterNodeLine,
+} from './cluster-nodes';
 import { redisCli } from './redis-cli';
 import { RedisServer } from './redis-server';
 import { waitFor } from './wait-for';
@@ -55,9 +61,18 @@ export class RedisCluster {
     const dir = await mkdtemp(join(tmpdir(), 'redis-cluster-'));
     const cluster = new RedisCluster([], dir);
     try {
-      for (let index = 0; index < masters * 2; index++) cluster.nodes.push(await startNode(dir, nodeTimeoutMs));
+      for (let index = 0; index < masters * 2; index++)
+        cluster.nodes.push(await startNode(dir, nodeTimeoutMs));
       const addresses = cluster.nodes.map((node) => `127.0.0.1:${node.port}`);
-      await redisCli(undefined, '--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes');
+      await redisCli(
+        undefined,
+        '--cluster',
+        'create',
+        ...addresses,
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+      );
       await cluster.waitHealthy();
       return cluster;
     } catch (error) {
@@ -82,10 +97,17 @@ export class RedisCluster {
     await waitFor(
       async () => {
         for (const line of await this.clusterNodes()) {
-          if (!line.flags.includes('master') || line.slots.length === 0 || !this.nodes.some((node) => node.port === line.port && node.running)) continue;
+          if (
+            !line.flags.includes('master') ||
+            line.slots.length === 0 ||
+            !this.nodes.some((node) => node.port === line.port && node.running)
+          )
+            continue;
           const info = await redisCli(line.port, 'INFO', 'replication');
           const offset = /master_repl_offset:(\d+)/.exec(info)?.[1];
-          const replicas = [...info.matchAll(/slave\d+:[^\n]*offset=(\d+)/g)].map((match) => match[1]);
+          const replicas = [...info.matchAll(/slave\d+:[^\n]*offset=(\d+)/g)].map(
+            (match) => match[1],
+          );
           if (replicas.length === 0 || replicas.some((replica) => replica !== offset)) return false;
         }
         return true;
@@ -99,7 +121,9 @@ export class RedisCluster {
   /** The node that serves `key` now: the master of its slot. */
   async masterOf(key: string): Promise<RedisServer> {
     const slot = Number((await redisCli(this.runningPort(), 'CLUSTER', 'KEYSLOT', key)).trim());
-    const line = (await this.clusterNodes()).find((node) => node.flags.includes('master') && servesSlot(node, slot));
+    const line = (await this.clusterNodes()).find(
+      (node) => node.flags.includes('master') && servesSlot(node, slot),
+    );
     const server = this.nodes.find((node) => node.port === line?.port);
     if (!server) throw new Error(`no master serves slot ${slot} of key ${key}`);
     return server;
@@ -116,7 +140,13 @@ export class RedisCluster {
     const promoted = await waitFor(
       async () => {
         const nodes = await this.clusterNodes();
-        const heir = nodes.find((node) => node.port !== master.port && node.flags.includes('master') && !isFailing(node) && sameSlots(node, before));
+        const heir = nodes.find(
+          (node) =>
+            node.port !== master.port &&
+            node.flags.includes('master') &&
+            !isFailing(node) &&
+            sameSlots(node, before),
+        );
         return heir && this.nodes.find((server) => server.port === heir.port);
       },
       `a replica of ${master.port} to be promoted`,
@@ -159,7 +189,8 @@ export class RedisCluster {
   private async isHealthy(): Promise<boolean> {
     const running = this.nodes.filter((node) => node.running);
     for (const node of running) {
-      if (!(await redisCli(node.port, 'CLUSTER', 'INFO')).includes('cluster_state:ok')) return false;
+      if (!(await redisCli(node.port, 'CLUSTER', 'INFO')).includes('cluster_state:ok'))
+        return false;
     }
     const lines = await this.clusterNodes();
     const livePorts = new Set(running.map((node) => node.port));
@@ -167,7 +198,11 @@ export class RedisCluster {
       if (!livePorts.has(line.port)) continue;
       if (isFailing(line)) return false;
       if (line.flags.includes('master') && line.slots.length === 0) continue;
-      if (line.flags.includes('slave') && !(await redisCli(line.port, 'INFO', 'replication')).includes('master_link_status:up')) return false;
+      if (
+        line.flags.includes('slave') &&
+        !(await redisCli(line.port, 'INFO', 'replication')).includes('master_link_status:up')
+      )
+        return false;
     }
     return lines.some((line) => line.flags.includes('master') && line.slots.length > 0);
   }

@@ -8,7 +8,12 @@ const INSTALL_TIMEOUT_MS = 300_000;
 
 /** A client that fails fast instead of retrying, so a stopped server shows up as an error. */
 function client(url: string): Redis {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => undefined); // errors surface through the commands' promises
   return redis;
 }

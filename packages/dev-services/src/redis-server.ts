@@ -60,7 +60,9 @@ function isServing(port: number, pid: number | undefined): Promise<boolean> {
 /** Resolves with true when `exited` settles within `timeoutMs`, false otherwise; the timer is always cleared. */
 async function exitsWithin(exited: Promise<void>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const expired = new Promise<false>(
+    (resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)),
+  );
   try {
     return await Promise.race([exited.then(() => true as const), expired]);
   } finally {
@@ -94,7 +96,11 @@ export class RedisServer {
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
     const binary = redisServerBinary();
     for (let attempt = 1; ; attempt++) {
-      const server = new RedisServer(options.port ?? (await freePort()), binary, options.args ?? []);
+      const server = new RedisServer(
+        options.port ?? (await freePort()),
+        binary,
+        options.args ?? [],
+      );
       try {
         await server.startAgain();
         return server;
@@ -110,7 +116,8 @@ export class RedisServer {
    * once it answers as itself.
    */
   async startAgain(): Promise<void> {
-    if (this.child) throw new Error(`redis-server on port ${this.port} is already running: stop() it first.`);
+    if (this.child)
+      throw new Error(`redis-server on port ${this.port} is already running: stop() it first.`);
     const child = spawn(
       this.binary,
       [
@@ -123,13 +130,16 @@ export class RedisServer {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.output = '';
-    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-OUTPUT_KEPT));
+    const keep = (chunk: Buffer) =>
+      (this.output = (this.output + chunk.toString()).slice(-OUTPUT_KEPT));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     let exitedEarly: string | undefined;
     // 'error' without 'exit' is how a failed spawn (e.g. ENOENT) ends.
     this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => resolve(void (exitedEarly = `code ${code}, signal ${signal}`)));
+      child.once('exit', (code, signal) =>
+        resolve(void (exitedEarly = `code ${code}, signal ${signal}`)),
+      );
       child.once('error', (error) => resolve(void (exitedEarly = error.message)));
     });
     // The server must not hold the process open; the exit handler below kills it instead.
@@ -142,11 +152,15 @@ export class RedisServer {
     while (!(await isServing(this.port, child.pid))) {
       if (exitedEarly !== undefined) {
         this.forget(child);
-        throw new Error(`redis-server exited during startup on port ${this.port} (${exitedEarly}). Its output:\n${this.output}`);
+        throw new Error(
+          `redis-server exited during startup on port ${this.port} (${exitedEarly}). Its output:\n${this.output}`,
+        );
       }
       if (Date.now() > deadline) {
         await this.stop();
-        throw new Error(`redis-server did not answer on 127.0.0.1:${this.port} within ${READY_TIMEOUT_MS} ms. Its output:\n${this.output}`);
+        throw new Error(
+          `redis-server did not answer on 127.0.0.1:${this.port} within ${READY_TIMEOUT_MS} ms. Its output:\n${this.output}`,
+        );
       }
       await sleep(25);
     }
@@ -163,7 +177,9 @@ export class RedisServer {
     if (!(await exitsWithin(this.exited, STOP_TIMEOUT_MS))) {
       child.kill('SIGKILL');
       if (!(await exitsWithin(this.exited, STOP_TIMEOUT_MS))) {
-        throw new Error(`redis-server (pid ${child.pid}) survived SIGKILL for ${STOP_TIMEOUT_MS} ms: check the machine (\`ps -p ${child.pid}\`).`);
+        throw new Error(
+          `redis-server (pid ${child.pid}) survived SIGKILL for ${STOP_TIMEOUT_MS} ms: check the machine (\`ps -p ${child.pid}\`).`,
+        );
       }
     }
     this.forget(child);

@@ -1,4 +1,9 @@
-import { ConfigurableModuleBuilder, type InjectionToken, type Provider, type Type } from '@nestjs/common';
+import {
+  ConfigurableModuleBuilder,
+  type InjectionToken,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
 import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface.js';
 import { SESSION_STORE, type SessionStore } from './contracts/session-store.interface.js';
 import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './threads/thread-access.policy.js';
@@ -35,7 +40,8 @@ export interface GracefulShutdownModuleExtras {
   threadAccess?: SeamProvider<ThreadAccessPolicy>;
 }
 
-const seam = <T>(provide: symbol, spec: SeamProvider<T>): Provider => ({ provide, ...spec }) as Provider;
+const seam = <T>(provide: symbol, spec: SeamProvider<T>): Provider =>
+  ({ provide, ...spec }) as Provider;
 
 export const {
   ConfigurableModuleClass: GracefulShutdownConfigurableModule,

@@ -3,8 +3,14 @@ import { APP_INTERCEPTOR, ModuleRef } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { RESOLVED_SHUTDOWN_OPTIONS } from './tokens/graceful-shutdown.tokens.js';
-import { resolveShutdownOptions, type ResolvedShutdownOptions } from './options/resolve-shutdown-options.js';
-import { GRACEFUL_SHUTDOWN_MODULE_OPTIONS, GracefulShutdownConfigurableModule } from './graceful-shutdown.module-definition.js';
+import {
+  resolveShutdownOptions,
+  type ResolvedShutdownOptions,
+} from './options/resolve-shutdown-options.js';
+import {
+  GRACEFUL_SHUTDOWN_MODULE_OPTIONS,
+  GracefulShutdownConfigurableModule,
+} from './graceful-shutdown.module-definition.js';
 import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-options.interface.js';
 import { RetryAfterInterceptor } from './http/retry-after.interceptor.js';
 import { CrashedRunSweeper, LeaseKeeper } from './leases/index.js';
@@ -19,13 +25,21 @@ import { InFlightRunRegistry } from './lifecycle/in-flight-run.registry.js';
 import { PROCESS_TERMINATOR } from './shutdown/process-terminator.js';
 import { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service.js';
 import { exitProcess, ShutdownSignalListener } from './shutdown/shutdown-signal.listener.js';
-import { OWNED_SIGNAL_BUS, signalBusProviders, type OwnedSignalBus } from './signals/signal-bus.providers.js';
+import {
+  OWNED_SIGNAL_BUS,
+  signalBusProviders,
+  type OwnedSignalBus,
+} from './signals/signal-bus.providers.js';
 import { SIGNAL_BUS } from './contracts/signal-bus.interface.js';
 import { ThreadQueryService } from './threads/thread-query.service.js';
 import { AgentRegistry } from './runtime/agent-registry.js';
 import { AutoResumer } from './runs/auto-resumer.service.js';
 import { RUN_EVENT_LOG } from './contracts/run-event-log.interface.js';
-import { OWNED_RUN_EVENT_LOG, runEventLogProviders, type OwnedRunEventLog } from './streams/run-event-log.providers.js';
+import {
+  OWNED_RUN_EVENT_LOG,
+  runEventLogProviders,
+  type OwnedRunEventLog,
+} from './streams/run-event-log.providers.js';
 import { RunStreamService } from './runs/run-stream.service.js';
 import { QueueWatch } from './runs/queue-watch.js';
 import { QueuedRunStarter } from './runs/queued-run-starter.service.js';
@@ -51,9 +65,15 @@ import { EventLogger } from './logging/event-logger.js';
       provide: SESSION_STORE,
       inject: [RESOLVED_SHUTDOWN_OPTIONS, ModuleRef],
       useFactory: (options: ResolvedShutdownOptions, moduleRef: ModuleRef) =>
-        new TypeOrmSessionStore(() => moduleRef.get<DataSource>(getDataSourceToken(options.dataSourceName), { strict: false }), {
-          leaseTtlMs: options.leaseTtlMs,
-        }),
+        new TypeOrmSessionStore(
+          () =>
+            moduleRef.get<DataSource>(getDataSourceToken(options.dataSourceName), {
+              strict: false,
+            }),
+          {
+            leaseTtlMs: options.leaseTtlMs,
+          },
+        ),
     },
     { provide: THREAD_ACCESS_POLICY, useClass: CreatorOwnsThread },
     ...signalBusProviders,
@@ -91,7 +111,10 @@ import { EventLogger } from './logging/event-logger.js';
     RUN_EVENT_LOG,
   ],
 })
-export class GracefulShutdownModule extends GracefulShutdownConfigurableModule implements OnModuleInit, OnApplicationShutdown {
+export class GracefulShutdownModule
+  extends GracefulShutdownConfigurableModule
+  implements OnModuleInit, OnApplicationShutdown
+{
   private readonly logger = new EventLogger('GracefulShutdown');
 
   constructor(
@@ -110,8 +133,16 @@ export class GracefulShutdownModule extends GracefulShutdownConfigurableModule i
   /** Closes only the bus and log the module created; its hooks run first, after the drain saved every run. */
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([
-      this.ownedBus?.close?.().catch((error: unknown) => this.logger.warn('signal bus not closed cleanly', { error: String(error) })),
-      this.ownedLog?.close?.().catch((error: unknown) => this.logger.warn('run event log not closed cleanly', { error: String(error) })),
+      this.ownedBus
+        ?.close?.()
+        .catch((error: unknown) =>
+          this.logger.warn('signal bus not closed cleanly', { error: String(error) }),
+        ),
+      this.ownedLog
+        ?.close?.()
+        .catch((error: unknown) =>
+          this.logger.warn('run event log not closed cleanly', { error: String(error) }),
+        ),
     ]);
   }
 }

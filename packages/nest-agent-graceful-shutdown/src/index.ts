@@ -19,7 +19,12 @@ export type {
   StopDecision,
 } from './agent/agent-hook.interface.js';
 export type { AgentMessage, ToolCall } from './agent/agent-message.js';
-export type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from './agent/agent-model.interface.js';
+export type {
+  AgentModel,
+  ModelCallContext,
+  ModelRequest,
+  ModelResponse,
+} from './agent/agent-model.interface.js';
 export type { AgentTool, ToolCallContext, ToolDefinition } from './agent/agent-tool.interface.js';
 export type {
   AgentRelease,
@@ -32,7 +37,11 @@ export type {
   VersionChangePolicy,
 } from './agent/agent-release.js';
 export { StopReason } from './agent/stop-reason.js';
-export { MULTITASK_STRATEGIES, type MultitaskStrategy, type RunReplacement } from './agent/multitask.js';
+export {
+  MULTITASK_STRATEGIES,
+  type MultitaskStrategy,
+  type RunReplacement,
+} from './agent/multitask.js';
 export { RUN_ROLLED_BACK_EVENT } from './runs/rollback-announcement.js';
 export { RUN_QUEUED_EVENT } from './runs/queued-run-log.js';
 export type { InterruptedState } from './contracts/interrupted-state.js';
@@ -46,7 +55,13 @@ export { ShutdownCoordinator } from './shutdown/shutdown-coordinator.service.js'
 export { AgentRegistry } from './runtime/agent-registry.js';
 
 export { parseRunInput, ID_RULE, isValidId } from './runs/run-input.js';
-export { isStorableText, isValidUserId, MAX_USER_ID_LENGTH, TEXT_RULE, USER_ID_RULE } from './arguments/text-rule.js';
+export {
+  isStorableText,
+  isValidUserId,
+  MAX_USER_ID_LENGTH,
+  TEXT_RULE,
+  USER_ID_RULE,
+} from './arguments/text-rule.js';
 export type { RunAnswer } from './runs/run-answer.js';
 export type { AgentRun } from './runs/agent-run.js';
 export { ExistingRunStream } from './streams/existing-run-stream.js';

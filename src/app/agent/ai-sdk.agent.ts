@@ -50,7 +50,11 @@ export function aiSdkServiceAgent(config: AppConfig, ledger: DemoLedger): Durabl
     },
     {
       toolTraits: {
-        [demo.definition.name]: { idempotent: demo.idempotent, requiresApproval: demo.requiresApproval, expectedDurationMs: demo.expectedDurationMs },
+        [demo.definition.name]: {
+          idempotent: demo.idempotent,
+          requiresApproval: demo.requiresApproval,
+          expectedDurationMs: demo.expectedDurationMs,
+        },
       },
       expectedReasoningMs: openai?.expectedDurationMs ?? config.demo.reasoningMs,
     },

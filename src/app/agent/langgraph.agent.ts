@@ -31,7 +31,11 @@ export function langGraphServiceAgent(config: AppConfig, ledger: DemoLedger): Du
         signal: runConfig.signal ?? new AbortController().signal,
       });
     },
-    { name: demo.definition.name, description: demo.definition.description, schema: demo.definition.parameters },
+    {
+      name: demo.definition.name,
+      description: demo.definition.description,
+      schema: demo.definition.parameters,
+    },
   );
   const openai = config.modelProvider === 'openai' ? config.openai : undefined;
   const model = openai
@@ -46,7 +50,9 @@ export function langGraphServiceAgent(config: AppConfig, ledger: DemoLedger): Du
     : new DemoChatModel({ steps: config.demo.steps, reasoningMs: config.demo.reasoningMs });
   const system = new SystemMessage(config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT);
   const graph = new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => ({ messages: [await model.invoke([system, ...state.messages])] }))
+    .addNode('agent', async (state) => ({
+      messages: [await model.invoke([system, ...state.messages])],
+    }))
     .addNode('tools', new ToolNode([demoStep]))
     .addEdge(START, 'agent')
     .addConditionalEdges('agent', toolsCondition)
@@ -54,7 +60,11 @@ export function langGraphServiceAgent(config: AppConfig, ledger: DemoLedger): Du
     .compile();
   return langGraphAgent(graph, {
     toolTraits: {
-      [demo.definition.name]: { idempotent: demo.idempotent, requiresApproval: demo.requiresApproval, expectedDurationMs: demo.expectedDurationMs },
+      [demo.definition.name]: {
+        idempotent: demo.idempotent,
+        requiresApproval: demo.requiresApproval,
+        expectedDurationMs: demo.expectedDurationMs,
+      },
     },
     expectedReasoningMs: openai?.expectedDurationMs ?? config.demo.reasoningMs,
     // Two super-steps per tool round.

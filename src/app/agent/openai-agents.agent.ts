@@ -1,6 +1,17 @@
-import { Agent, OpenAIChatCompletionsModel, Runner, setTracingDisabled, tool, type Model } from '@openai/agents';
+import {
+  Agent,
+  OpenAIChatCompletionsModel,
+  Runner,
+  setTracingDisabled,
+  tool,
+  type Model,
+} from '@openai/agents';
 import { toolFenceOf, type DurableAgent } from 'nest-agent-graceful-shutdown/store';
-import { openAiAgent, toolFence, type DurableRunContext } from 'nest-agent-graceful-shutdown/openai-agents';
+import {
+  openAiAgent,
+  toolFence,
+  type DurableRunContext,
+} from 'nest-agent-graceful-shutdown/openai-agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { AppConfig } from '../config/app-config';
@@ -38,12 +49,18 @@ export function openAiAgentsServiceAgent(config: AppConfig, ledger: DemoLedger):
     name: 'demo agent',
     instructions: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
     model: modelOf(config),
-    modelSettings: config.openai?.temperature !== undefined ? { temperature: config.openai.temperature } : {},
+    modelSettings:
+      config.openai?.temperature !== undefined ? { temperature: config.openai.temperature } : {},
     tools: [demoStep],
   });
   return openAiAgent(agent, {
     runner: new Runner({ tracingDisabled: true }),
-    toolTraits: { [demo.definition.name]: { idempotent: demo.idempotent, expectedDurationMs: demo.expectedDurationMs } },
+    toolTraits: {
+      [demo.definition.name]: {
+        idempotent: demo.idempotent,
+        expectedDurationMs: demo.expectedDurationMs,
+      },
+    },
     maxTurns: config.modelProvider === 'openai' ? 25 : config.demo.steps + 5,
     expectedReasoningMs: config.openai?.expectedDurationMs ?? config.demo.reasoningMs,
   });
@@ -52,7 +69,10 @@ export function openAiAgentsServiceAgent(config: AppConfig, ledger: DemoLedger):
 function modelOf(config: AppConfig): Model {
   if (config.modelProvider === 'openai' && config.openai) {
     const { baseUrl, apiKey, maxRetries, timeoutMs, model } = config.openai;
-    return new OpenAIChatCompletionsModel(new OpenAI({ baseURL: baseUrl, apiKey: apiKey ?? 'unset', maxRetries, timeout: timeoutMs }), model);
+    return new OpenAIChatCompletionsModel(
+      new OpenAI({ baseURL: baseUrl, apiKey: apiKey ?? 'unset', maxRetries, timeout: timeoutMs }),
+      model,
+    );
   }
   return new DemoAgentsModel({ steps: config.demo.steps, reasoningMs: config.demo.reasoningMs });
 }

@@ -31,14 +31,31 @@ describe('the reference agent, interrupted at every point and resumed', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.each(AGENT_FRAMEWORKS)('keeps its work and its answer with AGENT_FRAMEWORK=%s', async (framework) => {
-    const config = loadAppConfig({ AUTH_JWT_SECRET: 'secret', AGENT_FRAMEWORK: framework, DEMO_STEPS: '1', DEMO_REASONING_MS: '0', DEMO_TOOL_MS: '0' });
-    const ledger = new DemoLedger(dataSource);
+  it.each(AGENT_FRAMEWORKS)(
+    'keeps its work and its answer with AGENT_FRAMEWORK=%s',
+    async (framework) => {
+      const config = loadAppConfig({
+        AUTH_JWT_SECRET: 'secret',
+        AGENT_FRAMEWORK: framework,
+        DEMO_STEPS: '1',
+        DEMO_REASONING_MS: '0',
+        DEMO_TOOL_MS: '0',
+      });
+      const ledger = new DemoLedger(dataSource);
 
-    const report = await verifyDurability(() => serviceAgent(config, ledger), { input: 'Run the demo task' });
+      const report = await verifyDurability(() => serviceAgent(config, ledger), {
+        input: 'Run the demo task',
+      });
 
-    expect(report.failures).toEqual([]);
-    expect(report.finalAnswer).toBe('All 1 steps are done for: Run the demo task');
-    expect(report.points.map((point) => point.point)).toEqual(expect.arrayContaining(['pre-reasoning#2', 'pre-acting#1 demo_step', 'mid-tool#1 demo_step']));
-  });
+      expect(report.failures).toEqual([]);
+      expect(report.finalAnswer).toBe('All 1 steps are done for: Run the demo task');
+      expect(report.points.map((point) => point.point)).toEqual(
+        expect.arrayContaining([
+          'pre-reasoning#2',
+          'pre-acting#1 demo_step',
+          'mid-tool#1 demo_step',
+        ]),
+      );
+    },
+  );
 });

@@ -19,6 +19,12 @@ export class ServiceAgentRegistrar implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.registry.register(SERVICE_AGENT_NAME, serviceAgent(this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY), new DemoLedger(this.dataSource)));
+    this.registry.register(
+      SERVICE_AGENT_NAME,
+      serviceAgent(
+        this.config.getOrThrow<AppConfig>(APP_CONFIG_KEY),
+        new DemoLedger(this.dataSource),
+      ),
+    );
   }
 }

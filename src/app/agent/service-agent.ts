@@ -15,7 +15,10 @@ import { DEFAULT_SYSTEM_PROMPT } from './system-prompt';
  * demo tool with the demo model (offline, deterministic) or, with `MODEL_PROVIDER=openai`, any
  * OpenAI-compatible model through the Chat Completions API. The demo tool records its effects in `ledger`.
  */
-export function serviceAgent(config: AppConfig, ledger: DemoLedger): AgentDefinition | DurableAgent {
+export function serviceAgent(
+  config: AppConfig,
+  ledger: DemoLedger,
+): AgentDefinition | DurableAgent {
   switch (config.agentFramework) {
     case 'ai-sdk':
       return aiSdkServiceAgent(config, ledger);

@@ -24,13 +24,20 @@ import { JwtAuthGuard } from './jwt-auth.guard';
       useFactory: (config: ConfigService) => ({
         // A key object: given a string, jsonwebtoken first tries to read it as a public key on
         // every verification (about half a millisecond of CPU per request).
-        secret: createSecretKey(Buffer.from(config.getOrThrow<AppConfig>(APP_CONFIG_KEY).authJwtSecret)),
+        secret: createSecretKey(
+          Buffer.from(config.getOrThrow<AppConfig>(APP_CONFIG_KEY).authJwtSecret),
+        ),
         signOptions: { algorithm: 'HS256' },
       }),
     }),
     RateLimitModule,
   ],
-  providers: [{ provide: APP_GUARD, useClass: JwtAuthGuard }, { provide: APP_GUARD, useClass: UserThrottlerGuard }, JwksVerifier, DevToken],
+  providers: [
+    { provide: APP_GUARD, useClass: JwtAuthGuard },
+    { provide: APP_GUARD, useClass: UserThrottlerGuard },
+    JwksVerifier,
+    DevToken,
+  ],
   exports: [DevToken],
 })
 export class AuthModule implements OnApplicationBootstrap {

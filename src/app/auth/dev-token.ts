@@ -23,6 +23,8 @@ export class DevToken {
   constructor(jwt: JwtService, config: ConfigService) {
     const { authDevToken, authMaxTokenAgeS } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
     const lifeS = Math.min(DEV_TOKEN_LIFE_S, authMaxTokenAgeS);
-    this.value = authDevToken ? jwt.sign({ sub: DEV_USER }, { algorithm: 'HS256', expiresIn: lifeS }) : undefined;
+    this.value = authDevToken
+      ? jwt.sign({ sub: DEV_USER }, { algorithm: 'HS256', expiresIn: lifeS })
+      : undefined;
   }
 }

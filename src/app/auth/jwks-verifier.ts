@@ -28,7 +28,8 @@ export class JwksVerifier {
 
   constructor(config: ConfigService) {
     const { authJwksUrl, authIssuer, authAudience } = config.getOrThrow<AppConfig>(APP_CONFIG_KEY);
-    if (authJwksUrl) this.keys = createRemoteJWKSet(new URL(authJwksUrl), { cooldownDuration: JWKS_COOLDOWN_MS });
+    if (authJwksUrl)
+      this.keys = createRemoteJWKSet(new URL(authJwksUrl), { cooldownDuration: JWKS_COOLDOWN_MS });
     this.issuer = authIssuer;
     this.audience = authAudience;
   }
@@ -52,10 +53,14 @@ export class JwksVerifier {
         crit: {},
       }));
     } catch (error) {
-      if (keySetUnreachable(error)) throw new ServiceUnavailableException("the identity provider's keys cannot be fetched now; retry shortly");
+      if (keySetUnreachable(error))
+        throw new ServiceUnavailableException(
+          "the identity provider's keys cannot be fetched now; retry shortly",
+        );
       throw new UnauthorizedException('the bearer token is invalid or expired');
     }
-    if (issuedInFuture(payload, Date.now() / 1000)) throw new UnauthorizedException('the bearer token is invalid or expired');
+    if (issuedInFuture(payload, Date.now() / 1000))
+      throw new UnauthorizedException('the bearer token is invalid or expired');
     return payload;
   }
 }

@@ -1,4 +1,10 @@
-import { BadRequestException, Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  BadRequestException,
+  Injectable,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
@@ -38,11 +44,21 @@ export class JwtAuthGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
+        context.getHandler(),
+        context.getClass(),
+      ])
+    )
+      return true;
     const request = context.switchToHttp().getRequest<IncomingMessage & { userId?: string }>();
     // Node keeps the first of two Authorization headers; a proxy may have meant the other one.
     if ((request.headersDistinct.authorization?.length ?? 0) > 1) {
-      throw new BadRequestException({ statusCode: 400, code: 'DUPLICATE_AUTHORIZATION', message: 'authorization: sent more than once' });
+      throw new BadRequestException({
+        statusCode: 400,
+        code: 'DUPLICATE_AUTHORIZATION',
+        message: 'authorization: sent more than once',
+      });
     }
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new UnauthorizedException('send Authorization: Bearer <token>');
@@ -50,7 +66,8 @@ export class JwtAuthGuard implements CanActivate {
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) {
       throw new UnauthorizedException('the bearer token has no subject (sub)');
     }
-    if (!isValidUserId(payload.sub)) throw new UnauthorizedException(`the bearer token's subject (sub) ${USER_ID_RULE}`);
+    if (!isValidUserId(payload.sub))
+      throw new UnauthorizedException(`the bearer token's subject (sub) ${USER_ID_RULE}`);
     request.userId = payload.sub;
     return true;
   }
@@ -66,11 +83,15 @@ export class JwtAuthGuard implements CanActivate {
     if (header.alg !== 'HS256') return this.jwks.verify(token);
     let payload: { sub?: unknown; exp?: unknown; iat?: unknown };
     try {
-      payload = await this.jwt.verifyAsync(token, { algorithms: ['HS256'], clockTolerance: CLOCK_TOLERANCE_S });
+      payload = await this.jwt.verifyAsync(token, {
+        algorithms: ['HS256'],
+        clockTolerance: CLOCK_TOLERANCE_S,
+      });
     } catch {
       throw new UnauthorizedException(INVALID);
     }
-    if (lifetimeProblem(payload, this.maxTokenAgeS, Date.now() / 1000)) throw new UnauthorizedException(INVALID);
+    if (lifetimeProblem(payload, this.maxTokenAgeS, Date.now() / 1000))
+      throw new UnauthorizedException(INVALID);
     return payload;
   }
 }

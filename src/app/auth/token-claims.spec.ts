@@ -21,7 +21,9 @@ describe('lifetimeProblem', () => {
   });
 
   it('refuses a token living longer than the limit after its iat', () => {
-    expect(lifetimeProblem({ iat: NOW - 10, exp: NOW - 10 + DAY + 1 }, DAY, NOW)).toMatch(/after iat/);
+    expect(lifetimeProblem({ iat: NOW - 10, exp: NOW - 10 + DAY + 1 }, DAY, NOW)).toMatch(
+      /after iat/,
+    );
   });
 
   it('refuses a token without iat whose exp is beyond the limit from now', () => {
@@ -29,7 +31,9 @@ describe('lifetimeProblem', () => {
   });
 
   it('refuses an iat ahead of the clock by more than the tolerance', () => {
-    expect(lifetimeProblem({ iat: NOW + 60, exp: NOW + 120 }, DAY, NOW)).toBe('iat is in the future');
+    expect(lifetimeProblem({ iat: NOW + 60, exp: NOW + 120 }, DAY, NOW)).toBe(
+      'iat is in the future',
+    );
   });
 });
 

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { inClusterEndpoint } from '../kubernetes/in-cluster-api';
 
 /** The service's own package version (its `package.json`, three folders up from this file in `src/` and in `dist/`). */
-const SERVICE_VERSION = (JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
+const SERVICE_VERSION = (
+  JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }
+).version;
 
 /** The frameworks the reference agent can be written with (`AGENT_FRAMEWORK`). */
 export const AGENT_FRAMEWORKS = ['native', 'ai-sdk', 'langgraph', 'openai-agents'] as const;
@@ -106,7 +108,15 @@ export interface AppConfig {
   leaseTtlMs: number;
   modelProvider: 'demo' | 'openai';
   /** The OpenAI-compatible model, when `modelProvider` is `openai`. */
-  openai?: { baseUrl?: string; apiKey?: string; model: string; maxRetries: number; timeoutMs: number; expectedDurationMs: number; temperature?: number };
+  openai?: {
+    baseUrl?: string;
+    apiKey?: string;
+    model: string;
+    maxRetries: number;
+    timeoutMs: number;
+    expectedDurationMs: number;
+    temperature?: number;
+  };
   /** Replaces the reference agent's system prompt. */
   systemPrompt?: string;
   demo: { steps: number; reasoningMs: number; toolMs: number; requireApproval: boolean };
@@ -183,7 +193,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
   const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = EnvSchema.safeParse(blankAsUnset);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new Error(`invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
@@ -193,10 +205,14 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     );
   }
   if (e.NODE_ENV === 'production' && e.AUTH_DEV_TOKEN === 'true') {
-    throw new Error("AUTH_DEV_TOKEN=true is refused when NODE_ENV=production: a dev token is for a developer's own machine");
+    throw new Error(
+      "AUTH_DEV_TOKEN=true is refused when NODE_ENV=production: a dev token is for a developer's own machine",
+    );
   }
   if (e.SHUTDOWN_TIMEOUT_MS <= e.SHUTDOWN_DRAIN_TIMEOUT_MS) {
-    throw new Error('SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs');
+    throw new Error(
+      'SHUTDOWN_TIMEOUT_MS must be greater than SHUTDOWN_DRAIN_TIMEOUT_MS: the difference is the time to save interrupted runs',
+    );
   }
   if (e.MODEL_PROVIDER === 'openai' && !e.MODEL_NAME) {
     throw new Error(
@@ -204,24 +220,36 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     );
   }
   if (e.REDIS_URL && !/^rediss?:\/\//.test(e.REDIS_URL)) {
-    throw new Error('REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)');
+    throw new Error(
+      'REDIS_URL must be a redis:// or rediss:// URL; leave it unset for in-process signals (one instance)',
+    );
   }
   if (e.REDIS_CLUSTER === 'true' && !e.REDIS_URL) {
-    throw new Error('REDIS_CLUSTER=true needs REDIS_URL, the redis:// URL of one node of the cluster');
+    throw new Error(
+      'REDIS_CLUSTER=true needs REDIS_URL, the redis:// URL of one node of the cluster',
+    );
   }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
-    throw new Error('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request');
+    throw new Error(
+      'HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request',
+    );
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) {
-    throw new Error('METRICS_PORT must differ from PORT; leave it unset to serve /metrics on the API port');
+    throw new Error(
+      'METRICS_PORT must differ from PORT; leave it unset to serve /metrics on the API port',
+    );
   }
   if (e.POD_DELETION_COST === 'true' && !e.POD_NAME) {
-    throw new Error('POD_DELETION_COST=true needs POD_NAME, the pod to annotate: set it from the downward API (fieldRef metadata.name)');
+    throw new Error(
+      'POD_DELETION_COST=true needs POD_NAME, the pod to annotate: set it from the downward API (fieldRef metadata.name)',
+    );
   }
   // The Kubernetes API is found as the updater will find it: refused here, before anything starts.
   if (e.POD_DELETION_COST === 'true') inClusterEndpoint(env);
   if (e.DATABASE_URL && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL)) {
-    throw new Error('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
+    throw new Error(
+      'DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store',
+    );
   }
   const signals = signalTransport(e.SIGNALS, e.REDIS_URL, e.DATABASE_URL);
   return {
@@ -256,7 +284,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
           }
         : undefined,
     systemPrompt: e.SYSTEM_PROMPT,
-    demo: { steps: e.DEMO_STEPS, reasoningMs: e.DEMO_REASONING_MS, toolMs: e.DEMO_TOOL_MS, requireApproval: e.DEMO_REQUIRE_APPROVAL === 'true' },
+    demo: {
+      steps: e.DEMO_STEPS,
+      reasoningMs: e.DEMO_REASONING_MS,
+      toolMs: e.DEMO_TOOL_MS,
+      requireApproval: e.DEMO_REQUIRE_APPROVAL === 'true',
+    },
     bodyLimit: e.BODY_LIMIT,
     partialOutput: e.PARTIAL_OUTPUT,
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
@@ -269,7 +302,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     serviceName: e.OTEL_SERVICE_NAME,
     logLevel: e.LOG_LEVEL,
-    consoleEnabled: e.CONSOLE_ENABLED === undefined ? e.NODE_ENV !== 'production' : e.CONSOLE_ENABLED === 'true',
+    consoleEnabled:
+      e.CONSOLE_ENABLED === undefined ? e.NODE_ENV !== 'production' : e.CONSOLE_ENABLED === 'true',
     limits: {
       maxRunsPerUser: e.MAX_RUNS_PER_USER,
       maxMessagesPerRequest: e.MAX_MESSAGES_PER_REQUEST,
@@ -284,7 +318,10 @@ export function loadAppConfig(env: NodeJS.ProcessEnv): AppConfig {
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEPALIVE_TIMEOUT_MS,
     },
-    podDeletionCost: e.POD_DELETION_COST === 'true' && e.POD_NAME ? { podName: e.POD_NAME, podNamespace: e.POD_NAMESPACE } : undefined,
+    podDeletionCost:
+      e.POD_DELETION_COST === 'true' && e.POD_NAME
+        ? { podName: e.POD_NAME, podNamespace: e.POD_NAMESPACE }
+        : undefined,
   };
 }
 
@@ -295,9 +332,18 @@ export const APP_CONFIG_KEY = 'app';
  * `SIGNALS`, or its default: Redis with `REDIS_URL`, else PostgreSQL with a PostgreSQL
  * `DATABASE_URL`, else in-process. An explicit choice needs its backend.
  */
-function signalTransport(chosen: SignalTransport | undefined, redisUrl: string | undefined, databaseUrl: string | undefined): SignalTransport {
-  if (chosen === 'redis' && !redisUrl) throw new Error('SIGNALS=redis needs REDIS_URL; set SIGNALS=postgres to signal through a PostgreSQL DATABASE_URL');
+function signalTransport(
+  chosen: SignalTransport | undefined,
+  redisUrl: string | undefined,
+  databaseUrl: string | undefined,
+): SignalTransport {
+  if (chosen === 'redis' && !redisUrl)
+    throw new Error(
+      'SIGNALS=redis needs REDIS_URL; set SIGNALS=postgres to signal through a PostgreSQL DATABASE_URL',
+    );
   if (chosen === 'postgres' && !databaseUrl)
-    throw new Error('SIGNALS=postgres needs a PostgreSQL DATABASE_URL (postgres://…); the embedded SQLite store serves one instance: SIGNALS=memory');
+    throw new Error(
+      'SIGNALS=postgres needs a PostgreSQL DATABASE_URL (postgres://…); the embedded SQLite store serves one instance: SIGNALS=memory',
+    );
   return chosen ?? (redisUrl ? 'redis' : databaseUrl ? 'postgres' : 'memory');
 }

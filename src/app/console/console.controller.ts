@@ -52,21 +52,35 @@ export class ConsoleController {
   token(@Req() request: Request, @Res() response: Response): void {
     this.assertEnabled();
     if (!this.devToken.value || !isLoopbackRequest(request.socket.remoteAddress, request.headers)) {
-      throw new NotFoundException({ code: 'NO_DEV_TOKEN', message: 'no dev token here: paste a bearer token signed with AUTH_JWT_SECRET' });
+      throw new NotFoundException({
+        code: 'NO_DEV_TOKEN',
+        message: 'no dev token here: paste a bearer token signed with AUTH_JWT_SECRET',
+      });
     }
-    response.set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' }).json({ token: this.devToken.value, userId: DEV_USER });
+    response
+      .set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-store' })
+      .json({ token: this.devToken.value, userId: DEV_USER });
   }
 
   private async send(response: Response, name: string): Promise<void> {
     this.assertEnabled();
     const asset = await this.assets.get(name);
     if (!asset) {
-      throw new NotFoundException({ code: 'NOT_FOUND', message: `no console file ${name}; the console is built into dist/console by npm run build` });
+      throw new NotFoundException({
+        code: 'NOT_FOUND',
+        message: `no console file ${name}; the console is built into dist/console by npm run build`,
+      });
     }
-    response.set({ ...SECURITY_HEADERS, 'Content-Type': asset.contentType, 'Cache-Control': 'no-cache' }).send(asset.body);
+    response
+      .set({ ...SECURITY_HEADERS, 'Content-Type': asset.contentType, 'Cache-Control': 'no-cache' })
+      .send(asset.body);
   }
 
   private assertEnabled(): void {
-    if (!this.enabled) throw new NotFoundException({ code: 'NOT_FOUND', message: 'the console is off: set CONSOLE_ENABLED=true to serve it at /' });
+    if (!this.enabled)
+      throw new NotFoundException({
+        code: 'NOT_FOUND',
+        message: 'the console is off: set CONSOLE_ENABLED=true to serve it at /',
+      });
   }
 }

@@ -20,7 +20,10 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  * from loopback and names localhost, so only these headers tell its requests apart.
  */
 export function isForwarded(headers: IncomingHttpHeaders): boolean {
-  return Object.keys(headers).some((name) => FORWARDING_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('x-forwarded-'));
+  return Object.keys(headers).some(
+    (name) =>
+      FORWARDING_HEADERS.has(name.toLowerCase()) || name.toLowerCase().startsWith('x-forwarded-'),
+  );
 }
 
 /**
@@ -29,7 +32,10 @@ export function isForwarded(headers: IncomingHttpHeaders): boolean {
  * page on another site whose DNS name was rebound to 127.0.0.1: the browser sends that site's
  * name as `Host`.
  */
-export function isLoopbackRequest(remoteAddress: string | undefined, headers: IncomingHttpHeaders): boolean {
+export function isLoopbackRequest(
+  remoteAddress: string | undefined,
+  headers: IncomingHttpHeaders,
+): boolean {
   const host = headers.host;
   if (!isLoopbackAddress(remoteAddress) || !host || isForwarded(headers)) return false;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];

@@ -15,7 +15,12 @@ export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
  * or by `npm run migrate`.
  */
 export function databaseOptions(config: AppConfig): DataSourceOptions {
-  const common = { entities: SESSION_ENTITIES, migrations: [...SESSION_MIGRATIONS, ...SERVICE_MIGRATIONS], synchronize: false, migrationsRun: false };
+  const common = {
+    entities: SESSION_ENTITIES,
+    migrations: [...SESSION_MIGRATIONS, ...SERVICE_MIGRATIONS],
+    synchronize: false,
+    migrationsRun: false,
+  };
   if (config.databaseUrl) {
     // Fail a query fast while the server is unreachable: the store retries writes itself.
     // A paused or wedged instance's open transaction is aborted by the server after 10 s, so the

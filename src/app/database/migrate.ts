@@ -8,13 +8,23 @@ async function migrate(): Promise<void> {
   const dataSource = await openDataSource(databaseOptions(loadAppConfig(process.env)));
   try {
     const applied = await dataSource.query(`SELECT name FROM migrations ORDER BY id`);
-    console.log(JSON.stringify({ msg: 'schema up to date', migrations: (applied as Array<{ name: string }>).map((m) => m.name) }));
+    console.log(
+      JSON.stringify({
+        msg: 'schema up to date',
+        migrations: (applied as Array<{ name: string }>).map((m) => m.name),
+      }),
+    );
   } finally {
     await dataSource.destroy();
   }
 }
 
 migrate().catch((error: unknown) => {
-  console.error(JSON.stringify({ msg: 'migration failed', error: error instanceof Error ? error.message : String(error) }));
+  console.error(
+    JSON.stringify({
+      msg: 'migration failed',
+      error: error instanceof Error ? error.message : String(error),
+    }),
+  );
   process.exitCode = 1;
 });

@@ -18,7 +18,9 @@ describe('the embedded store file', () => {
 
   it('is created 0600 with its -wal and -shm files, in a data directory the service makes 0700', async () => {
     const dataDir = join(root, 'data');
-    const dataSource = await openDataSource(databaseOptions(loadAppConfig({ AUTH_JWT_SECRET: 's', DATA_DIR: dataDir })));
+    const dataSource = await openDataSource(
+      databaseOptions(loadAppConfig({ AUTH_JWT_SECRET: 's', DATA_DIR: dataDir })),
+    );
     try {
       await dataSource.query(`SELECT count(*) FROM migrations`);
       const file = join(dataDir, SQLITE_FILE_NAME);

@@ -38,14 +38,25 @@ export class DemoLedger {
   record(effect: DemoEffect): Promise<DemoEffectOutcome> {
     return sharedTransaction(this.dataSource, async (manager) => {
       await this.raiseFence(manager, effect.threadId, effect.fencingToken);
-      const [found] = (await manager.query(`SELECT result FROM demo_tool_effects WHERE idempotency_key = ${this.p(1)}`, [effect.idempotencyKey])) as Array<{
+      const [found] = (await manager.query(
+        `SELECT result FROM demo_tool_effects WHERE idempotency_key = ${this.p(1)}`,
+        [effect.idempotencyKey],
+      )) as Array<{
         result: string;
       }>;
       if (found) return { result: found.result, duplicate: true };
       await manager.query(
         `INSERT INTO demo_tool_effects (idempotency_key, thread_id, tool_call_id, step, fencing_token, result, recorded_at)
          VALUES (${[1, 2, 3, 4, 5, 6, 7].map((n) => this.p(n)).join(', ')})`,
-        [effect.idempotencyKey, effect.threadId, effect.toolCallId, effect.step, effect.fencingToken, effect.result, new Date().toISOString()],
+        [
+          effect.idempotencyKey,
+          effect.threadId,
+          effect.toolCallId,
+          effect.step,
+          effect.fencingToken,
+          effect.result,
+          new Date().toISOString(),
+        ],
       );
       return { result: effect.result, duplicate: false };
     });
@@ -60,7 +71,10 @@ export class DemoLedger {
       [threadId, token],
     )) as unknown[];
     if (raised.length > 0) return;
-    const [current] = (await manager.query(`SELECT fencing_token FROM demo_tool_fences WHERE thread_id = ${this.p(1)}`, [threadId])) as Array<{
+    const [current] = (await manager.query(
+      `SELECT fencing_token FROM demo_tool_fences WHERE thread_id = ${this.p(1)}`,
+      [threadId],
+    )) as Array<{
       fencing_token: number;
     }>;
     throw new StaleFencingTokenError(threadId, token, Number(current.fencing_token));

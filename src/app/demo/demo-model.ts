@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentMessage, AgentModel, ModelCallContext, ModelRequest, ModelResponse } from 'nest-agent-graceful-shutdown';
+import type {
+  AgentMessage,
+  AgentModel,
+  ModelCallContext,
+  ModelRequest,
+  ModelResponse,
+} from 'nest-agent-graceful-shutdown';
 import { DEMO_TOOL_NAME } from './demo-tool';
 
 /** Settings of the demo model. */
@@ -33,10 +39,15 @@ export class DemoModel implements AgentModel {
       if (done.has(step)) continue;
       return {
         content: '',
-        toolCalls: [{ id: `call_${randomUUID()}`, name: DEMO_TOOL_NAME, arguments: JSON.stringify({ step }) }],
+        toolCalls: [
+          { id: `call_${randomUUID()}`, name: DEMO_TOOL_NAME, arguments: JSON.stringify({ step }) },
+        ],
       };
     }
-    return { content: `All ${this.options.steps} steps are done for: ${lastUserText(request.messages)}`, toolCalls: [] };
+    return {
+      content: `All ${this.options.steps} steps are done for: ${lastUserText(request.messages)}`,
+      toolCalls: [],
+    };
   }
 }
 

@@ -20,7 +20,11 @@ export class DemoTool implements AgentTool {
   readonly definition: ToolDefinition = {
     name: DEMO_TOOL_NAME,
     description: 'Performs one numbered step of the demo task.',
-    parameters: { type: 'object', properties: { step: { type: 'integer', minimum: 1 } }, required: ['step'] },
+    parameters: {
+      type: 'object',
+      properties: { step: { type: 'integer', minimum: 1 } },
+      required: ['step'],
+    },
   };
 
   /**
@@ -53,12 +57,22 @@ export class DemoTool implements AgentTool {
     await sleep(this.toolMs, undefined, { signal: context.signal });
     // From here on the effect is written whatever the signal says: a write abandoned halfway
     // would leave the caller not knowing whether it happened.
-    const effect = await this.recordEffect(context, typeof step === 'number' ? step : null, `step ${String(step)} done`, ids);
+    const effect = await this.recordEffect(
+      context,
+      typeof step === 'number' ? step : null,
+      `step ${String(step)} done`,
+      ids,
+    );
     this.logger.log({ msg: 'demo tool finished', ...ids, duplicate: effect.duplicate });
     return effect.result;
   }
 
-  private async recordEffect(context: ToolCallContext, step: number | null, result: string, ids: Record<string, unknown>) {
+  private async recordEffect(
+    context: ToolCallContext,
+    step: number | null,
+    result: string,
+    ids: Record<string, unknown>,
+  ) {
     try {
       return await this.ledger.record({
         idempotencyKey: context.idempotencyKey,
@@ -70,7 +84,12 @@ export class DemoTool implements AgentTool {
       });
     } catch (error) {
       if (error instanceof StaleFencingTokenError) {
-        this.logger.warn({ msg: 'demo tool effect refused', ...ids, staleToken: error.staleToken, currentToken: error.currentToken });
+        this.logger.warn({
+          msg: 'demo tool effect refused',
+          ...ids,
+          staleToken: error.staleToken,
+          currentToken: error.currentToken,
+        });
       }
       throw error;
     }

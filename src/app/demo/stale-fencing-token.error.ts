@@ -11,6 +11,8 @@ export class StaleFencingTokenError extends Error {
     readonly staleToken: number,
     readonly currentToken: number,
   ) {
-    super(`effect refused: fencing token ${staleToken} is older than ${currentToken} on thread ${threadId}; a newer attempt of the run holds it`);
+    super(
+      `effect refused: fencing token ${staleToken} is older than ${currentToken} on thread ${threadId}; a newer attempt of the run holds it`,
+    );
   }
 }

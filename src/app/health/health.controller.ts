@@ -1,6 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
-import { ShutdownHealthIndicator, SignalBusHealthIndicator } from 'nest-agent-graceful-shutdown/terminus';
+import {
+  ShutdownHealthIndicator,
+  SignalBusHealthIndicator,
+} from 'nest-agent-graceful-shutdown/terminus';
 import { Public } from '../auth/public.decorator';
 
 /** Probes: liveness stays up during a shutdown; readiness fails from its first moment, and reports the signal bus. */

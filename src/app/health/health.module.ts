@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { ShutdownHealthIndicator, SignalBusHealthIndicator } from 'nest-agent-graceful-shutdown/terminus';
+import {
+  ShutdownHealthIndicator,
+  SignalBusHealthIndicator,
+} from 'nest-agent-graceful-shutdown/terminus';
 import { HealthController } from './health.controller';
 
 @Module({

@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentServiceError } from 'nest-agent-graceful-shutdown';
@@ -48,18 +55,44 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (error instanceof HttpException) {
       const statusCode = error.getStatus();
       const body = error.getResponse() as { message?: string | string[]; code?: string };
-      const text = typeof body === 'string' ? body : Array.isArray(body.message) ? body.message.join('; ') : body.message;
+      const text =
+        typeof body === 'string'
+          ? body
+          : Array.isArray(body.message)
+            ? body.message.join('; ')
+            : body.message;
       // The library's errors carry fields a client acts on (`runId`, `status`, `field`): kept.
       const details = error instanceof AgentServiceError ? (body as Record<string, unknown>) : {};
-      return { ...details, statusCode, code: body.code ?? CODES[statusCode] ?? 'ERROR', message: text ?? error.message };
+      return {
+        ...details,
+        statusCode,
+        code: body.code ?? CODES[statusCode] ?? 'ERROR',
+        message: text ?? error.message,
+      };
     }
     const status = (error as { status?: number }).status;
-    if (status === 413) return { statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is too large' };
+    if (status === 413)
+      return {
+        statusCode: 413,
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'the request body is too large',
+      };
     // A client's fault reported by middleware (an http-errors error): answered, not logged as the service's failure.
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return { statusCode: status, code: CODES[status] ?? 'BAD_REQUEST', message: 'the request cannot be served as sent' };
+      return {
+        statusCode: status,
+        code: CODES[status] ?? 'BAD_REQUEST',
+        message: 'the request cannot be served as sent',
+      };
     }
-    this.logger.error({ msg: 'unhandled error', error: error instanceof Error ? error.stack : String(error) });
-    return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, code: 'INTERNAL_ERROR', message: 'internal error' };
+    this.logger.error({
+      msg: 'unhandled error',
+      error: error instanceof Error ? error.stack : String(error),
+    });
+    return {
+      statusCode: HttpStatus.INTERNAL_SERVER_ERROR,
+      code: 'INTERNAL_ERROR',
+      message: 'internal error',
+    };
   }
 }

@@ -10,14 +10,19 @@ const AWAITING_CONTINUE = Symbol('awaitingContinue');
  * before that gets the refusal instead and never sends its body.
  */
 export function deferContinue(server: Server): void {
-  server.on('checkContinue', (request: IncomingMessage & { [AWAITING_CONTINUE]?: boolean }, response) => {
-    request[AWAITING_CONTINUE] = true;
-    server.emit('request', request, response);
-  });
+  server.on(
+    'checkContinue',
+    (request: IncomingMessage & { [AWAITING_CONTINUE]?: boolean }, response) => {
+      request[AWAITING_CONTINUE] = true;
+      server.emit('request', request, response);
+    },
+  );
 }
 
 /** Whether the request waits for `100 Continue` before sending its body (once: the answer is the caller's to send). */
-export function expectsContinue(request: IncomingMessage & { [AWAITING_CONTINUE]?: boolean }): boolean {
+export function expectsContinue(
+  request: IncomingMessage & { [AWAITING_CONTINUE]?: boolean },
+): boolean {
   const awaiting = request[AWAITING_CONTINUE] === true;
   request[AWAITING_CONTINUE] = false;
   return awaiting;

@@ -1,4 +1,10 @@
-import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import bytes from 'bytes';
 import type { Request, Response } from 'express';
@@ -39,7 +45,12 @@ export class JsonBodyInterceptor implements NestInterceptor {
       const body = await readJsonBody(request, this.limits);
       if (body !== undefined) request.body = body;
     } catch (error) {
-      if (error instanceof BodyAbortedError) this.logger.warn({ msg: 'request body aborted', method: request.method, url: redactUrl(request.originalUrl) });
+      if (error instanceof BodyAbortedError)
+        this.logger.warn({
+          msg: 'request body aborted',
+          method: request.method,
+          url: redactUrl(request.originalUrl),
+        });
       throw error;
     }
   }

@@ -16,7 +16,10 @@ beforeAll(async () => {
     readJsonBody(request, LIMITS).then(
       (body) => response.end(JSON.stringify({ body: body ?? null })),
       (error: unknown) => {
-        const answer = error instanceof HttpException ? (error.getResponse() as object) : { statusCode: 0, code: String(error) };
+        const answer =
+          error instanceof HttpException
+            ? (error.getResponse() as object)
+            : { statusCode: 0, code: String(error) };
         response.setHeader('connection', 'close');
         response.end(JSON.stringify(answer));
       },
@@ -29,14 +32,27 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 function send(body: string | Buffer, headers: Record<string, string> = {}): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${baseUrl}/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      response.on('end', () => {
-        const answer = JSON.parse(text) as { statusCode?: number; code: string; message: string; body?: unknown };
-        resolve(answer.statusCode === undefined ? { body: answer.body } : { status: answer.statusCode, code: answer.code, message: answer.message });
-      });
-    });
+    const request = httpRequest(
+      `${baseUrl}/`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => {
+          const answer = JSON.parse(text) as {
+            statusCode?: number;
+            code: string;
+            message: string;
+            body?: unknown;
+          };
+          resolve(
+            answer.statusCode === undefined
+              ? { body: answer.body }
+              : { status: answer.statusCode, code: answer.code, message: answer.message },
+          );
+        });
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -53,16 +69,27 @@ describe('readJsonBody', () => {
       ['deflate', deflateSync(text)],
       ['br', brotliCompressSync(text)],
     ] as const) {
-      expect(await send(body, { 'content-encoding': encoding })).toEqual({ body: JSON.parse(text) });
+      expect(await send(body, { 'content-encoding': encoding })).toEqual({
+        body: JSON.parse(text),
+      });
     }
   });
 
   it(`takes nesting up to ${MAX_JSON_DEPTH} levels and refuses deeper with 413 PAYLOAD_TOO_DEEP before parsing`, async () => {
     expect(await send(nested(MAX_JSON_DEPTH))).toMatchObject({ body: { a: expect.any(Array) } });
-    expect(await send(nested(MAX_JSON_DEPTH + 1))).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_DEEP', message: expect.stringMatching(/^body: /) });
-    expect(await send(gzipSync('['.repeat(60_000)), { 'content-encoding': 'gzip' })).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_DEEP' });
+    expect(await send(nested(MAX_JSON_DEPTH + 1))).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_DEEP',
+      message: expect.stringMatching(/^body: /),
+    });
+    expect(await send(gzipSync('['.repeat(60_000)), { 'content-encoding': 'gzip' })).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_DEEP',
+    });
     // Deeper and larger, it decodes past the ratio first: refused while it decodes.
-    expect(await send(gzipSync('['.repeat(500_000)), { 'content-encoding': 'gzip' })).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(await send(gzipSync('['.repeat(500_000)), { 'content-encoding': 'gzip' })).toMatchObject(
+      { status: 413, code: 'PAYLOAD_TOO_LARGE' },
+    );
   });
 
   it(`refuses a body decoding to more than ${MAX_DECODE_RATIO} times its size with 413, and one past the limit`, async () => {
@@ -85,7 +112,9 @@ describe('readJsonBody', () => {
       code: 'INVALID_BODY',
       message: 'body: does not decode as gzip',
     });
-    expect(await send(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]))).toMatchObject({
+    expect(
+      await send(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])),
+    ).toMatchObject({
       status: 400,
       code: 'INVALID_BODY',
       message: 'body: is not UTF-8',
@@ -95,9 +124,17 @@ describe('readJsonBody', () => {
   });
 
   it('refuses another encoding or charset with 415, and leaves a body of another media type unread', async () => {
-    expect(await send('{}', { 'content-encoding': 'compress' })).toMatchObject({ status: 415, code: 'UNSUPPORTED_CONTENT_ENCODING' });
-    expect(await send('{}', { 'content-type': 'application/json; charset=latin1' })).toMatchObject({ status: 415, code: 'UNSUPPORTED_CHARSET' });
+    expect(await send('{}', { 'content-encoding': 'compress' })).toMatchObject({
+      status: 415,
+      code: 'UNSUPPORTED_CONTENT_ENCODING',
+    });
+    expect(await send('{}', { 'content-type': 'application/json; charset=latin1' })).toMatchObject({
+      status: 415,
+      code: 'UNSUPPORTED_CHARSET',
+    });
     expect(await send('{}', { 'content-type': 'text/plain' })).toEqual({ body: null });
-    expect(await send('{"a":1}', { 'content-type': 'application/ld+json' })).toEqual({ body: { a: 1 } });
+    expect(await send('{"a":1}', { 'content-type': 'application/ld+json' })).toEqual({
+      body: { a: 1 },
+    });
   });
 });

@@ -1,4 +1,9 @@
-import { BadRequestException, HttpException, HttpStatus, PayloadTooLargeException } from '@nestjs/common';
+import {
+  BadRequestException,
+  HttpException,
+  HttpStatus,
+  PayloadTooLargeException,
+} from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { MIMEType } from 'node:util';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -24,16 +29,42 @@ export interface JsonBodyLimits {
 
 const unsupportedEncoding = () =>
   new HttpException(
-    { statusCode: 415, code: 'UNSUPPORTED_CONTENT_ENCODING', message: `content-encoding: must be one of ${BODY_ENCODINGS.join(', ')}` },
+    {
+      statusCode: 415,
+      code: 'UNSUPPORTED_CONTENT_ENCODING',
+      message: `content-encoding: must be one of ${BODY_ENCODINGS.join(', ')}`,
+    },
     HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   );
 const unsupportedCharset = () =>
-  new HttpException({ statusCode: 415, code: 'UNSUPPORTED_CHARSET', message: 'content-type: the charset must be utf-8' }, HttpStatus.UNSUPPORTED_MEDIA_TYPE);
-const invalidBody = (message: string) => new BadRequestException({ statusCode: 400, code: 'INVALID_BODY', message: `body: ${message}` });
-const invalidJson = (message: string) => new BadRequestException({ statusCode: 400, code: 'INVALID_JSON', message: `body: not valid JSON (${message})` });
-const tooLarge = (message: string) => new PayloadTooLargeException({ statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: `body: ${message}` });
+  new HttpException(
+    {
+      statusCode: 415,
+      code: 'UNSUPPORTED_CHARSET',
+      message: 'content-type: the charset must be utf-8',
+    },
+    HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  );
+const invalidBody = (message: string) =>
+  new BadRequestException({ statusCode: 400, code: 'INVALID_BODY', message: `body: ${message}` });
+const invalidJson = (message: string) =>
+  new BadRequestException({
+    statusCode: 400,
+    code: 'INVALID_JSON',
+    message: `body: not valid JSON (${message})`,
+  });
+const tooLarge = (message: string) =>
+  new PayloadTooLargeException({
+    statusCode: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: `body: ${message}`,
+  });
 const tooDeep = () =>
-  new PayloadTooLargeException({ statusCode: 413, code: 'PAYLOAD_TOO_DEEP', message: `body: objects and arrays nest deeper than ${MAX_JSON_DEPTH} levels` });
+  new PayloadTooLargeException({
+    statusCode: 413,
+    code: 'PAYLOAD_TOO_DEEP',
+    message: `body: objects and arrays nest deeper than ${MAX_JSON_DEPTH} levels`,
+  });
 
 /** The client went away (or was cut off) before its body arrived: nobody is left to answer. */
 export class BodyAbortedError extends Error {
@@ -42,7 +73,10 @@ export class BodyAbortedError extends Error {
 
 /** Whether the request announces a body (`Content-Length` above 0 or a `Transfer-Encoding`). */
 export function hasBody(request: IncomingMessage): boolean {
-  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  return (
+    request.headers['transfer-encoding'] !== undefined ||
+    Number(request.headers['content-length'] ?? 0) > 0
+  );
 }
 
 /** The request's media type and charset (lower case); undefined fields when it names none or cannot be read. */
@@ -51,14 +85,19 @@ function contentType(request: IncomingMessage): { essence?: string; charset?: st
   if (!header) return {};
   try {
     const type = new MIMEType(header);
-    return { essence: type.essence, charset: type.params.get('charset')?.toLowerCase() ?? undefined };
+    return {
+      essence: type.essence,
+      charset: type.params.get('charset')?.toLowerCase() ?? undefined,
+    };
   } catch {
     return {};
   }
 }
 
 /** `application/json`, or a `+json` type (RFC 6839). */
-const isJson = (essence: string | undefined) => essence === 'application/json' || (essence?.startsWith('application/') === true && essence.endsWith('+json'));
+const isJson = (essence: string | undefined) =>
+  essence === 'application/json' ||
+  (essence?.startsWith('application/') === true && essence.endsWith('+json'));
 
 /**
  * Reads, decodes and parses a JSON request body, every step bounded, and answers in the API's
@@ -76,16 +115,21 @@ const isJson = (essence: string | undefined) => essence === 'application/json' |
  * Resolves undefined for a request without a body or with a media type other than JSON (left
  * unread). Rejects with {@link BodyAbortedError} when the client abandons its body.
  */
-export async function readJsonBody(request: IncomingMessage, limits: JsonBodyLimits): Promise<unknown> {
+export async function readJsonBody(
+  request: IncomingMessage,
+  limits: JsonBodyLimits,
+): Promise<unknown> {
   if (!hasBody(request)) return undefined;
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (!BODY_ENCODINGS.includes(encoding)) throw unsupportedEncoding();
   const { essence, charset } = contentType(request);
   // JSON is UTF-8 (RFC 8259): any other declared charset is refused, never decoded.
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupportedCharset();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw unsupportedCharset();
   if (!isJson(essence)) return undefined;
   const declared = Number(request.headers['content-length'] ?? Number.NaN);
-  if (encoding === 'identity' && declared > limits.maxBytes) throw tooLarge(`larger than ${limits.label}`);
+  if (encoding === 'identity' && declared > limits.maxBytes)
+    throw tooLarge(`larger than ${limits.label}`);
   const bytes = await collect(request, encoding, limits);
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw tooDeep();
   let text: string;
@@ -104,7 +148,11 @@ export async function readJsonBody(request: IncomingMessage, limits: JsonBodyLim
 }
 
 /** The decoded body, stopped (and the connection left to close) as soon as a bound is passed. */
-function collect(request: IncomingMessage, encoding: string, limits: JsonBodyLimits): Promise<Buffer> {
+function collect(
+  request: IncomingMessage,
+  encoding: string,
+  limits: JsonBodyLimits,
+): Promise<Buffer> {
   const decoder = decoderFor(encoding);
   const source: Readable = decoder ?? request;
   return new Promise<Buffer>((resolve, reject) => {
@@ -128,7 +176,11 @@ function collect(request: IncomingMessage, encoding: string, limits: JsonBodyLim
     source.on('data', (chunk: Buffer) => {
       decodedBytes += chunk.length;
       if (decodedBytes > limits.maxBytes) return finish(tooLarge(`larger than ${limits.label}`));
-      if (decoder && decodedBytes > RATIO_FREE_BYTES && decodedBytes > MAX_DECODE_RATIO * encodedBytes) {
+      if (
+        decoder &&
+        decodedBytes > RATIO_FREE_BYTES &&
+        decodedBytes > MAX_DECODE_RATIO * encodedBytes
+      ) {
         return finish(tooLarge(`decodes to more than ${MAX_DECODE_RATIO} times its encoded size`));
       }
       chunks.push(chunk);
@@ -139,7 +191,8 @@ function collect(request: IncomingMessage, encoding: string, limits: JsonBodyLim
     request.on('aborted', () => finish(new BodyAbortedError('the client abandoned its body')));
     request.on('error', () => finish(new BodyAbortedError('the body could not be read')));
     request.on('close', () => {
-      if (!request.complete) finish(new BodyAbortedError('the connection closed before the body arrived'));
+      if (!request.complete)
+        finish(new BodyAbortedError('the connection closed before the body arrived'));
     });
     if (decoder) request.pipe(decoder);
   });

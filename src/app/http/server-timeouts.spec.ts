@@ -41,7 +41,11 @@ describe('the HTTP server timeouts', () => {
       request.resume();
       request.on('end', () => response.end('ok'));
     });
-    applyServerTimeouts(server, { headersTimeoutMs: 300, requestTimeoutMs: 500, keepAliveTimeoutMs: 1_000 });
+    applyServerTimeouts(server, {
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 500,
+      keepAliveTimeoutMs: 1_000,
+    });
     answerClientErrors(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
@@ -51,13 +55,22 @@ describe('the HTTP server timeouts', () => {
   });
 
   it('sets Node’s timeouts from the configuration', () => {
-    expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([300, 500, 1_000]);
+    expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([
+      300, 500, 1_000,
+    ]);
   });
 
   it('answers a trickled body with 408 REQUEST_TIMEOUT in the API’s error format and closes', async () => {
-    const answer = await trickle(server, 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n');
+    const answer = await trickle(
+      server,
+      'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n',
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 408, code: 'REQUEST_TIMEOUT', message: expect.any(String) });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      statusCode: 408,
+      code: 'REQUEST_TIMEOUT',
+      message: expect.any(String),
+    });
   });
 
   it('answers trickled headers with 408 too', async () => {

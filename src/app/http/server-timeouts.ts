@@ -20,5 +20,6 @@ export function applyServerTimeouts(server: Server, timeouts: HttpServerTimeouts
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
   // Read by Node when the server starts listening, so a value set before `listen` takes effect.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_INTERVAL_MS, timeouts.headersTimeoutMs);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
+    Math.min(TIMEOUT_CHECK_INTERVAL_MS, timeouts.headersTimeoutMs);
 }

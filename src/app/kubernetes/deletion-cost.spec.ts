@@ -6,7 +6,9 @@ describe('deletionCostFor', () => {
   });
 
   it('is the largest power of two not above the runs in flight', () => {
-    expect([1, 2, 3, 4, 5, 7, 8, 15, 16, 100].map(deletionCostFor)).toEqual([1, 2, 2, 4, 4, 4, 8, 8, 16, 64]);
+    expect([1, 2, 3, 4, 5, 7, 8, 15, 16, 100].map(deletionCostFor)).toEqual([
+      1, 2, 2, 4, 4, 4, 8, 8, 16, 64,
+    ]);
   });
 
   it('stays an int32 however many runs there are', () => {

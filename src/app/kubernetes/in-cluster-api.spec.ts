@@ -3,7 +3,12 @@ import { serviceAccountDir } from './kubernetes-api.fixtures';
 
 describe('inClusterEndpoint', () => {
   it('reaches the API at KUBERNETES_SERVICE_HOST and _PORT over https, with the service account token and CA', () => {
-    expect(inClusterEndpoint({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }, '/sa')).toEqual({
+    expect(
+      inClusterEndpoint(
+        { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' },
+        '/sa',
+      ),
+    ).toEqual({
       baseUrl: 'https://10.96.0.1:443',
       tokenFile: '/sa/token',
       caFile: '/sa/ca.crt',
@@ -11,11 +16,16 @@ describe('inClusterEndpoint', () => {
   });
 
   it('puts an IPv6 host in brackets', () => {
-    expect(inClusterEndpoint({ KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' }).baseUrl).toBe('https://[fd00::1]:443');
+    expect(
+      inClusterEndpoint({ KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' })
+        .baseUrl,
+    ).toBe('https://[fd00::1]:443');
   });
 
   it('refuses to run outside a pod, naming the variables it misses', () => {
-    expect(() => inClusterEndpoint({})).toThrow(/KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT/);
+    expect(() => inClusterEndpoint({})).toThrow(
+      /KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT/,
+    );
   });
 });
 

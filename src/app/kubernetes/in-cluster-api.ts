@@ -18,7 +18,10 @@ export interface KubernetesApiEndpoint {
  * `KUBERNETES_SERVICE_PORT` (set in every pod), the token and CA of the service account.
  * Throws when the variables are missing: the process does not run in a pod.
  */
-export function inClusterEndpoint(env: NodeJS.ProcessEnv, dir = SERVICE_ACCOUNT_DIR): KubernetesApiEndpoint {
+export function inClusterEndpoint(
+  env: NodeJS.ProcessEnv,
+  dir = SERVICE_ACCOUNT_DIR,
+): KubernetesApiEndpoint {
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
   if (!host || !port) {
@@ -26,14 +29,24 @@ export function inClusterEndpoint(env: NodeJS.ProcessEnv, dir = SERVICE_ACCOUNT_
       'POD_DELETION_COST=true needs the Kubernetes API, which a pod finds through KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT: both must be set (leave POD_DELETION_COST unset outside Kubernetes)',
     );
   }
-  return { baseUrl: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, tokenFile: `${dir}/token`, caFile: `${dir}/ca.crt` };
+  return {
+    baseUrl: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    tokenFile: `${dir}/token`,
+    caFile: `${dir}/ca.crt`,
+  };
 }
 
 /** The pod's namespace: `POD_NAMESPACE` when given, else the service account's namespace file. */
-export async function podNamespace(given: string | undefined, dir = SERVICE_ACCOUNT_DIR): Promise<string> {
+export async function podNamespace(
+  given: string | undefined,
+  dir = SERVICE_ACCOUNT_DIR,
+): Promise<string> {
   if (given) return given;
   const file = `${dir}/namespace`;
   const namespace = (await readFile(file, 'utf8').catch(() => '')).trim();
-  if (!namespace) throw new Error(`POD_NAMESPACE is unset and ${file} cannot be read: set POD_NAMESPACE from the downward API (fieldRef metadata.namespace)`);
+  if (!namespace)
+    throw new Error(
+      `POD_NAMESPACE is unset and ${file} cannot be read: set POD_NAMESPACE from the downward API (fieldRef metadata.namespace)`,
+    );
   return namespace;
 }

@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,7 +35,8 @@ export class PodPatchServer {
     private readonly answers: Answer[] = [],
     tls?: { key: Buffer; cert: Buffer },
   ) {
-    const handler = (request: IncomingMessage, response: ServerResponse) => void this.answer(request, response);
+    const handler = (request: IncomingMessage, response: ServerResponse) =>
+      void this.answer(request, response);
     this.server = tls ? createHttpsServer(tls, handler) : createHttpServer(handler);
   }
 
@@ -54,16 +60,29 @@ export class PodPatchServer {
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let body = '';
     for await (const chunk of request) body += String(chunk);
-    this.calls.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body });
-    const next = this.answers.shift() ?? { status: 200, body: { kind: 'Pod', ...(JSON.parse(body) as object) } };
+    this.calls.push({
+      method: request.method ?? '',
+      path: request.url ?? '',
+      headers: request.headers,
+      body,
+    });
+    const next = this.answers.shift() ?? {
+      status: 200,
+      body: { kind: 'Pod', ...(JSON.parse(body) as object) },
+    };
     if (next === 'no answer') return;
     const { status, body: answer } = next;
-    response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer ?? {}));
+    response
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify(answer ?? {}));
   }
 }
 
 /** A service account directory as Kubernetes mounts it: token, namespace and (with TLS) ca.crt. */
-export function serviceAccountDir(token: string, namespace = 'agents'): { dir: string; remove: () => void } {
+export function serviceAccountDir(
+  token: string,
+  namespace = 'agents',
+): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'serviceaccount-'));
   writeFileSync(join(dir, 'token'), `${token}\n`);
   writeFileSync(join(dir, 'namespace'), namespace);
@@ -71,19 +90,27 @@ export function serviceAccountDir(token: string, namespace = 'agents'): { dir: s
 }
 
 /** A self-signed certificate for 127.0.0.1 (openssl), which is its own CA. */
-export function selfSignedCertificate(dir: string, name = 'api'): { key: Buffer; cert: Buffer; certFile: string } {
+export function selfSignedCertificate(
+  dir: string,
+  name = 'api',
+): { key: Buffer; cert: Buffer; certFile: string } {
   const keyFile = join(dir, `${name}.key`);
   const certFile = join(dir, `${name}.crt`);
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'].concat([
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ]),
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+    ].concat(['-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile]),
     { stdio: 'ignore' },
   );
   return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };

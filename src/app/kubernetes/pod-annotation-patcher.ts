@@ -33,8 +33,14 @@ export class PodAnnotationPatcher {
   /** Merges `annotations` into the pod's; throws a {@link KubernetesApiError} unless the API answers 2xx. */
   async patch(annotations: Record<string, string>): Promise<void> {
     const token = (await readFile(this.endpoint.tokenFile, 'utf8').catch(() => '')).trim();
-    if (!token) throw new KubernetesApiError(`no service account token in ${this.endpoint.tokenFile}: mount it (automountServiceAccountToken)`);
-    const url = new URL(`/api/v1/namespaces/${encodeURIComponent(this.namespace)}/pods/${encodeURIComponent(this.podName)}`, this.endpoint.baseUrl);
+    if (!token)
+      throw new KubernetesApiError(
+        `no service account token in ${this.endpoint.tokenFile}: mount it (automountServiceAccountToken)`,
+      );
+    const url = new URL(
+      `/api/v1/namespaces/${encodeURIComponent(this.namespace)}/pods/${encodeURIComponent(this.podName)}`,
+      this.endpoint.baseUrl,
+    );
     const body = JSON.stringify({ metadata: { annotations } });
     const options: RequestOptions & { ca?: Buffer } = {
       method: 'PATCH',
@@ -46,17 +52,23 @@ export class PodAnnotationPatcher {
       },
       signal: AbortSignal.timeout(this.timeoutMs),
     };
-    if (url.protocol === 'https:' && this.endpoint.caFile) options.ca = await readFile(this.endpoint.caFile);
+    if (url.protocol === 'https:' && this.endpoint.caFile)
+      options.ca = await readFile(this.endpoint.caFile);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const outgoing = send(url, options, resolve);
-      outgoing.once('error', (error) => reject(new KubernetesApiError(`PATCH ${url.pathname} failed: ${error.message}`)));
+      outgoing.once('error', (error) =>
+        reject(new KubernetesApiError(`PATCH ${url.pathname} failed: ${error.message}`)),
+      );
       outgoing.end(body);
     });
     const answer = await readAnswer(response);
     const status = response.statusCode ?? 0;
     if (status < 200 || status >= 300) {
-      throw new KubernetesApiError(`PATCH ${url.pathname} answered ${status}: ${statusMessage(answer)}`, status);
+      throw new KubernetesApiError(
+        `PATCH ${url.pathname} answered ${status}: ${statusMessage(answer)}`,
+        status,
+      );
     }
   }
 }
@@ -67,7 +79,10 @@ async function readAnswer(response: IncomingMessage): Promise<string> {
   try {
     for await (const chunk of response) if (text.length < MAX_ERROR_BODY) text += String(chunk);
   } catch (error) {
-    throw new KubernetesApiError(`the answer broke off: ${(error as Error).message}`, response.statusCode);
+    throw new KubernetesApiError(
+      `the answer broke off: ${(error as Error).message}`,
+      response.statusCode,
+    );
   }
   return text.slice(0, MAX_ERROR_BODY);
 }

@@ -1,4 +1,9 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AgentTelemetry } from 'nest-agent-graceful-shutdown/telemetry';
 import { APP_CONFIG_KEY, type AppConfig } from '../config/app-config';
@@ -33,9 +38,17 @@ export class PodDeletionCostService implements OnApplicationBootstrap, BeforeApp
     }
     const endpoint = inClusterEndpoint(process.env);
     const patcher = new PodAnnotationPatcher(endpoint, namespace, pod.podName);
-    this.updater = new PodDeletionCostUpdater(() => this.telemetry.runsInFlight, patcher, this.logger);
+    this.updater = new PodDeletionCostUpdater(
+      () => this.telemetry.runsInFlight,
+      patcher,
+      this.logger,
+    );
     this.updater.start();
-    this.logger.log({ msg: 'pod deletion cost follows runs in flight', pod: pod.podName, namespace });
+    this.logger.log({
+      msg: 'pod deletion cost follows runs in flight',
+      pod: pod.podName,
+      namespace,
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

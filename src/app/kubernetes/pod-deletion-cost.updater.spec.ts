@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import { PodPatchServer, serviceAccountDir, StepTimers, type Answer } from './kubernetes-api.fixtures';
+import {
+  PodPatchServer,
+  serviceAccountDir,
+  StepTimers,
+  type Answer,
+} from './kubernetes-api.fixtures';
 import { PodAnnotationPatcher } from './pod-annotation-patcher';
 import { PodDeletionCostUpdater, type UpdaterLog } from './pod-deletion-cost.updater';
 
@@ -10,7 +15,8 @@ const BACKOFF_MAX_MS = 8_000;
 /** A recording log. */
 class Lines implements UpdaterLog {
   readonly lines: Array<{ level: string } & Record<string, unknown>> = [];
-  debug = (message: Record<string, unknown>) => void this.lines.push({ level: 'debug', ...message });
+  debug = (message: Record<string, unknown>) =>
+    void this.lines.push({ level: 'debug', ...message });
   log = (message: Record<string, unknown>) => void this.lines.push({ level: 'log', ...message });
   warn = (message: Record<string, unknown>) => void this.lines.push({ level: 'warn', ...message });
 }
@@ -24,7 +30,11 @@ let updater: PodDeletionCostUpdater;
 
 async function startUpdater(...answers: Answer[]): Promise<void> {
   server = new PodPatchServer(answers);
-  const patcher = new PodAnnotationPatcher({ baseUrl: await server.listen(), tokenFile: join(account.dir, 'token') }, 'agents', 'pod-a');
+  const patcher = new PodAnnotationPatcher(
+    { baseUrl: await server.listen(), tokenFile: join(account.dir, 'token') },
+    'agents',
+    'pod-a',
+  );
   updater = new PodDeletionCostUpdater(() => runs, patcher, log, {
     intervalMs: INTERVAL_MS,
     backoffInitialMs: BACKOFF_MS,
@@ -38,7 +48,8 @@ async function startUpdater(...answers: Answer[]): Promise<void> {
 function patchedCosts(): string[] {
   return server.calls.map(
     (call) =>
-      (JSON.parse(call.body) as { metadata: { annotations: Record<string, string> } }).metadata.annotations['controller.kubernetes.io/pod-deletion-cost'],
+      (JSON.parse(call.body) as { metadata: { annotations: Record<string, string> } }).metadata
+        .annotations['controller.kubernetes.io/pod-deletion-cost'],
   );
 }
 
@@ -83,7 +94,10 @@ describe('PodDeletionCostUpdater', () => {
   });
 
   it('backs off after failed patches, doubling the wait up to its maximum, then returns to the interval', async () => {
-    const failure = { status: 500, body: { kind: 'Status', message: 'etcdserver: request timed out' } };
+    const failure = {
+      status: 500,
+      body: { kind: 'Status', message: 'etcdserver: request timed out' },
+    };
     await startUpdater(failure, failure, failure, failure, failure);
     runs = 3;
     for (let attempt = 0; attempt < 6; attempt += 1) await timers.next();
@@ -101,12 +115,26 @@ describe('PodDeletionCostUpdater', () => {
   });
 
   it('logs each failure with its status and next wait, and the recovery, never the token', async () => {
-    await startUpdater({ status: 403, body: { kind: 'Status', message: 'pods "pod-a" is forbidden' } });
+    await startUpdater({
+      status: 403,
+      body: { kind: 'Status', message: 'pods "pod-a" is forbidden' },
+    });
     await timers.next();
     await timers.next();
     expect(log.lines.filter((line) => line.level !== 'debug')).toEqual([
-      expect.objectContaining({ level: 'warn', msg: 'pod deletion cost not set', status: 403, failures: 1, retryInMs: BACKOFF_MS }),
-      expect.objectContaining({ level: 'log', msg: 'pod deletion cost set again', cost: 0, failures: 1 }),
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'pod deletion cost not set',
+        status: 403,
+        failures: 1,
+        retryInMs: BACKOFF_MS,
+      }),
+      expect.objectContaining({
+        level: 'log',
+        msg: 'pod deletion cost set again',
+        cost: 0,
+        failures: 1,
+      }),
     ]);
     expect(JSON.stringify(log.lines)).not.toContain('secret-token');
   });

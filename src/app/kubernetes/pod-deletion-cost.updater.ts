@@ -104,12 +104,23 @@ export class PodDeletionCostUpdater {
       await this.target.patch({ [POD_DELETION_COST_ANNOTATION]: String(cost) });
     } catch (error) {
       this.failures += 1;
-      const retryInMs = Math.min(this.backoffMaxMs, this.backoffInitialMs * 2 ** (this.failures - 1));
+      const retryInMs = Math.min(
+        this.backoffMaxMs,
+        this.backoffInitialMs * 2 ** (this.failures - 1),
+      );
       const { message, status } = error as KubernetesApiError;
-      this.logger.warn({ msg: 'pod deletion cost not set', cost, status, error: message, failures: this.failures, retryInMs });
+      this.logger.warn({
+        msg: 'pod deletion cost not set',
+        cost,
+        status,
+        error: message,
+        failures: this.failures,
+        retryInMs,
+      });
       return this.schedule(retryInMs);
     }
-    if (this.failures > 0) this.logger.log({ msg: 'pod deletion cost set again', cost, failures: this.failures });
+    if (this.failures > 0)
+      this.logger.log({ msg: 'pod deletion cost set again', cost, failures: this.failures });
     else this.logger.debug({ msg: 'pod deletion cost set', cost });
     this.written = cost;
     this.failures = 0;

@@ -19,18 +19,31 @@ const reconnectDelay = (times: number) => Math.min(times * 200, 2_000);
  * storage, so each count is one slot). `url` may hold a password: never log it.
  */
 export function openRateLimitRedis(url: string, cluster: boolean): Redis | Cluster {
-  if (!cluster) return new Redis(url, { ...NODE_OPTIONS, enableOfflineQueue: false, retryStrategy: reconnectDelay });
-  const seed = new URL(url);
-  return new Cluster([{ host: seed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(seed.port || 6379) }], {
-    enableOfflineQueue: false,
-    clusterRetryStrategy: reconnectDelay,
-    // With TLS the seed keeps its host name, which its certificate names (e.g. ElastiCache's configuration endpoint).
-    ...(seed.protocol === 'rediss:' ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
-    redisOptions: {
+  if (!cluster)
+    return new Redis(url, {
       ...NODE_OPTIONS,
-      ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
-      ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
-      ...(seed.protocol === 'rediss:' ? { tls: {} } : {}),
+      enableOfflineQueue: false,
+      retryStrategy: reconnectDelay,
+    });
+  const seed = new URL(url);
+  return new Cluster(
+    [{ host: seed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(seed.port || 6379) }],
+    {
+      enableOfflineQueue: false,
+      clusterRetryStrategy: reconnectDelay,
+      // With TLS the seed keeps its host name, which its certificate names (e.g. ElastiCache's configuration endpoint).
+      ...(seed.protocol === 'rediss:'
+        ? {
+            dnsLookup: (address: string, callback: (error: null, address: string) => void) =>
+              callback(null, address),
+          }
+        : {}),
+      redisOptions: {
+        ...NODE_OPTIONS,
+        ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+        ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+        ...(seed.protocol === 'rediss:' ? { tls: {} } : {}),
+      },
     },
-  });
+  );
 }

@@ -31,10 +31,18 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
     // Connection errors surface as failed counts (logged once per outage below), not as crashes.
     this.redis.on('error', () => undefined);
     // Its constructor takes either client, one overload each.
-    this.shared = this.redis.isCluster ? new ThrottlerStorageRedisService(this.redis as Cluster) : new ThrottlerStorageRedisService(this.redis as Redis);
+    this.shared = this.redis.isCluster
+      ? new ThrottlerStorageRedisService(this.redis as Cluster)
+      : new ThrottlerStorageRedisService(this.redis as Redis);
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<CountRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<CountRecord> {
     if (!this.shared) return this.local.increment(key, ttl, limit, blockDuration, throttlerName);
     try {
       const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
@@ -42,7 +50,11 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
       this.fallingBack = false;
       return record;
     } catch (error) {
-      if (!this.fallingBack) this.logger.warn({ msg: 'rate limit counted in this instance while redis is unreachable', error: String(error) });
+      if (!this.fallingBack)
+        this.logger.warn({
+          msg: 'rate limit counted in this instance while redis is unreachable',
+          error: String(error),
+        });
       this.fallingBack = true;
       return this.local.increment(key, ttl, limit, blockDuration, throttlerName);
     }

@@ -8,7 +8,10 @@ export class RateLimitedError extends HttpException {
   /** @param retryAfterSeconds when the user's requests are taken again, in seconds (the `Retry-After` header says the same). */
   constructor(readonly retryAfterSeconds: number) {
     const message = `too many requests for this user; retry in ${retryAfterSeconds} s`;
-    super({ statusCode: HttpStatus.TOO_MANY_REQUESTS, code: 'RATE_LIMITED', message }, HttpStatus.TOO_MANY_REQUESTS);
+    super(
+      { statusCode: HttpStatus.TOO_MANY_REQUESTS, code: 'RATE_LIMITED', message },
+      HttpStatus.TOO_MANY_REQUESTS,
+    );
     this.message = message;
   }
 }

@@ -12,18 +12,27 @@ import { RateLimitedError } from './rate-limited.error';
 @Injectable()
 export class UserThrottlerGuard extends ThrottlerGuard {
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(context.getType() !== 'http' || userOf(context.switchToHttp().getRequest()) === undefined);
+    return Promise.resolve(
+      context.getType() !== 'http' || userOf(context.switchToHttp().getRequest()) === undefined,
+    );
   }
 
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
     return Promise.resolve(`user:${userOf(request)}`);
   }
 
-  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+  protected override generateKey(
+    _context: ExecutionContext,
+    tracker: string,
+    throttlerName: string,
+  ): string {
     return `agent-rate:${throttlerName}:${tracker}`;
   }
 
-  protected override throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     throw new RateLimitedError(Math.max(1, detail.timeToBlockExpire));
   }
 }

@@ -37,7 +37,9 @@ const QUIET_PATHS = ['/health/', '/metrics'];
  */
 function shutdownStarted(moduleRef: ModuleRef): () => boolean {
   let coordinator: ShutdownCoordinator | undefined;
-  return () => (coordinator ??= moduleRef.get(ShutdownCoordinator, { strict: false }))?.isShuttingDown ?? false;
+  return () =>
+    (coordinator ??= moduleRef.get(ShutdownCoordinator, { strict: false }))?.isShuttingDown ??
+    false;
 }
 
 /**
@@ -45,7 +47,10 @@ function shutdownStarted(moduleRef: ModuleRef): () => boolean {
  * with `Retry-After`), which the client retries elsewhere. A warn line without a stack, as any
  * other client-facing refusal: during a rollout there are many, and none is the service failing.
  */
-function refusedByShutdown(res: ServerResponse & { err?: unknown }, shuttingDown: () => boolean): boolean {
+function refusedByShutdown(
+  res: ServerResponse & { err?: unknown },
+  shuttingDown: () => boolean,
+): boolean {
   return res.statusCode === 503 && res.err === undefined && shuttingDown();
 }
 
@@ -79,7 +84,11 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
             formatters: { level: (label: string) => ({ level: label }) },
             redact: { paths: REDACT_PATHS, censor: REDACTED },
             serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+              req: (req: { id: string; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: redactUrl(req.url),
+              }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
             customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
@@ -93,9 +102,16 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
                       ? 'debug'
                       : 'info',
             // pino-http makes an error (with a stack) of every 5xx it logs: not of a shutdown's refusals.
-            customErrorObject: (_req: IncomingMessage, res: ServerResponse, _error: Error, value: Record<string, unknown>) =>
-              refusedByShutdown(res, shuttingDown) ? { ...value, err: undefined } : value,
-            autoLogging: { ignore: (req: IncomingMessage) => QUIET_PATHS.some((path) => req.url?.startsWith(path)) },
+            customErrorObject: (
+              _req: IncomingMessage,
+              res: ServerResponse,
+              _error: Error,
+              value: Record<string, unknown>,
+            ) => (refusedByShutdown(res, shuttingDown) ? { ...value, err: undefined } : value),
+            autoLogging: {
+              ignore: (req: IncomingMessage) =>
+                QUIET_PATHS.some((path) => req.url?.startsWith(path)),
+            },
           },
         };
       },

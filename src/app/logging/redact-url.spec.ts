@@ -5,19 +5,32 @@ describe('redactUrl', () => {
     expect(redactUrl('/v1/threads/t1')).toBe('/v1/threads/t1');
   });
 
-  it.each(['access_token', 'token', 'id_token', 'refresh_token', 'code', 'client_secret', 'api_key', 'apikey', 'Access-Token', 'X-Amz-Signature', 'my_token'])(
-    'replaces the value of %s',
-    (name) => {
-      expect(redactUrl(`/v1/runs?${name}=s3cr3t.value&runId=r1`)).toBe(`/v1/runs?${name}=${REDACTED}&runId=r1`);
-    },
-  );
+  it.each([
+    'access_token',
+    'token',
+    'id_token',
+    'refresh_token',
+    'code',
+    'client_secret',
+    'api_key',
+    'apikey',
+    'Access-Token',
+    'X-Amz-Signature',
+    'my_token',
+  ])('replaces the value of %s', (name) => {
+    expect(redactUrl(`/v1/runs?${name}=s3cr3t.value&runId=r1`)).toBe(
+      `/v1/runs?${name}=${REDACTED}&runId=r1`,
+    );
+  });
 
   it('recognises a parameter name sent percent-encoded', () => {
     expect(redactUrl('/x?access%5Ftoken=s3cr3t')).toBe(`/x?access%5Ftoken=${REDACTED}`);
   });
 
   it('keeps ordinary parameters and drops the fragment', () => {
-    expect(redactUrl('/v1/runs/t1/cancel?runId=r1&waitMs=100#frag')).toBe('/v1/runs/t1/cancel?runId=r1&waitMs=100');
+    expect(redactUrl('/v1/runs/t1/cancel?runId=r1&waitMs=100#frag')).toBe(
+      '/v1/runs/t1/cancel?runId=r1&waitMs=100',
+    );
   });
 
   it('redacts every occurrence of a repeated parameter', () => {
@@ -29,7 +42,9 @@ describe('redactUrl', () => {
   });
 
   it('redacts pairs split by semicolons, as some servers and proxies read them', () => {
-    expect(redactUrl('/v1/runs?runId=r1;access_token=s3cr3t')).toBe(`/v1/runs?runId=r1;access_token=${REDACTED}`);
+    expect(redactUrl('/v1/runs?runId=r1;access_token=s3cr3t')).toBe(
+      `/v1/runs?runId=r1;access_token=${REDACTED}`,
+    );
   });
 
   it('redacts matrix parameters in the path', () => {

@@ -57,7 +57,10 @@ export function redactUrl(url: string | undefined): string | undefined {
   const target = fragment < 0 ? url : url.slice(0, fragment);
   const query = target.indexOf('?');
   const path = query < 0 ? target : target.slice(0, query);
-  return redactPairs(path, PATH_PARAMETER) + (query < 0 ? '' : redactPairs(target.slice(query), QUERY_PARAMETER));
+  return (
+    redactPairs(path, PATH_PARAMETER) +
+    (query < 0 ? '' : redactPairs(target.slice(query), QUERY_PARAMETER))
+  );
 }
 
 /** A matrix parameter of the path: `;name=value`, the value ending at the next `/`. */

@@ -1,9 +1,15 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import type { Request } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import type { Observable } from 'rxjs';
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 && value.length <= 128 ? value : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 && value.length <= 128 ? value : undefined;
 
 /**
  * Adds the request's thread and run, where it names them (path, query or run input), to every
@@ -15,7 +21,10 @@ export class RequestLogContext implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request>();
-    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+    const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<
+      string,
+      unknown
+    >;
     const threadId = text(req.params?.threadId) ?? text(body.threadId);
     const runId = text(req.query?.runId) ?? text(body.runId);
     if (threadId || runId) {

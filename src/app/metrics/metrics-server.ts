@@ -1,5 +1,11 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { AGENT_METRICS_REGISTRY } from 'nest-agent-graceful-shutdown/metrics';
 import { Registry } from 'prom-client';
@@ -30,7 +36,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.port === undefined) return;
-    const server = createServer((request, response) => void this.answer(request.method, request.url, response));
+    const server = createServer(
+      (request, response) => void this.answer(request.method, request.url, response),
+    );
     server.keepAliveTimeout = 5_000;
     server.headersTimeout = 5_000;
     server.requestTimeout = 10_000;
@@ -59,22 +67,35 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     }
   }
 
-  private async answer(method: string | undefined, url: string | undefined, response: ServerResponse): Promise<void> {
+  private async answer(
+    method: string | undefined,
+    url: string | undefined,
+    response: ServerResponse,
+  ): Promise<void> {
     const path = url?.split('?')[0];
     if (path !== '/metrics' || (method !== 'GET' && method !== 'HEAD')) {
       response
         .writeHead(404, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ statusCode: 404, code: 'NOT_FOUND', message: 'only GET /metrics here' }));
+        .end(
+          JSON.stringify({ statusCode: 404, code: 'NOT_FOUND', message: 'only GET /metrics here' }),
+        );
       return;
     }
     try {
       const body = await this.registry.metrics();
-      response.writeHead(200, { 'Content-Type': Registry.PROMETHEUS_CONTENT_TYPE, 'Cache-Control': 'no-store' }).end(method === 'HEAD' ? undefined : body);
+      response
+        .writeHead(200, {
+          'Content-Type': Registry.PROMETHEUS_CONTENT_TYPE,
+          'Cache-Control': 'no-store',
+        })
+        .end(method === 'HEAD' ? undefined : body);
     } catch (error) {
       this.logger.error({ msg: 'metrics failed', error: (error as Error).message });
       response
         .writeHead(500, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ statusCode: 500, code: 'INTERNAL_ERROR', message: 'internal error' }));
+        .end(
+          JSON.stringify({ statusCode: 500, code: 'INTERNAL_ERROR', message: 'internal error' }),
+        );
     }
   }
 }

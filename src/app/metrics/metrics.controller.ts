@@ -28,8 +28,10 @@ export class MetricsController {
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @Header('Cache-Control', 'no-store')
   async scrape(): Promise<string> {
-    if (!this.enabled) throw new NotFoundException('metrics are turned off (METRICS_ENABLED=false)');
-    if (this.elsewhere !== undefined) throw new NotFoundException('metrics are served on their own port (METRICS_PORT)');
+    if (!this.enabled)
+      throw new NotFoundException('metrics are turned off (METRICS_ENABLED=false)');
+    if (this.elsewhere !== undefined)
+      throw new NotFoundException('metrics are served on their own port (METRICS_PORT)');
     return this.registry.metrics();
   }
 }

@@ -10,14 +10,18 @@ describe('parseLastEventId', () => {
   });
 
   it('reads the largest safe integer', () => {
-    expect(parseLastEventId(String(Number.MAX_SAFE_INTEGER), undefined)).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parseLastEventId(String(Number.MAX_SAFE_INTEGER), undefined)).toBe(
+      Number.MAX_SAFE_INTEGER,
+    );
   });
 
   it.each(['abc', '-1', '1.5', '1e3', ' 1', '9007199254740992', '12345678901234567'])(
     'refuses the header %p with 400 INVALID_EVENT_ID naming Last-Event-ID',
     (header) => {
       expect(() => parseLastEventId(header, undefined)).toThrow(InvalidEventIdError);
-      expect(() => parseLastEventId(header, undefined)).toThrow(/^Last-Event-ID: must be a non-negative integer/);
+      expect(() => parseLastEventId(header, undefined)).toThrow(
+        /^Last-Event-ID: must be a non-negative integer/,
+      );
     },
   );
 

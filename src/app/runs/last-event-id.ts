@@ -6,8 +6,14 @@ import { InvalidEventIdError } from 'nest-agent-graceful-shutdown';
  * `Number.MAX_SAFE_INTEGER`; unset or empty: from the start. Anything else (`abc`, `-1`, `1.5`)
  * is `InvalidEventIdError`: 400 `INVALID_EVENT_ID` naming the field.
  */
-export function parseLastEventId(header: string | string[] | undefined, query: unknown): number | undefined {
-  const [field, value] = header !== undefined ? ['Last-Event-ID', Array.isArray(header) ? header[0] : header] : ['lastEventId', query];
+export function parseLastEventId(
+  header: string | string[] | undefined,
+  query: unknown,
+): number | undefined {
+  const [field, value] =
+    header !== undefined
+      ? ['Last-Event-ID', Array.isArray(header) ? header[0] : header]
+      : ['lastEventId', query];
   if (value === undefined || value === '') return undefined;
   const id = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(id)) throw new InvalidEventIdError(field, value);

@@ -1,6 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AgentRunService, parseRunInput, RunCancelService, RunStreamService, type MultitaskStrategy } from 'nest-agent-graceful-shutdown';
+import {
+  AgentRunService,
+  parseRunInput,
+  RunCancelService,
+  RunStreamService,
+  type MultitaskStrategy,
+} from 'nest-agent-graceful-shutdown';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { SERVICE_AGENT_NAME } from '../agent/service-agent.registrar';
 import { IdParamPipe } from '../http/id-param.pipe';
@@ -32,7 +38,10 @@ export class RunsController {
   ): Promise<void> {
     const input = parseRunInput(body);
     const lastEventId = parseLastEventId(lastEventIdHeader, undefined);
-    const run = await this.runs.start(userId, input, SERVICE_AGENT_NAME, { lastEventId, multitask: multitask as MultitaskStrategy | undefined });
+    const run = await this.runs.start(userId, input, SERVICE_AGENT_NAME, {
+      lastEventId,
+      multitask: multitask as MultitaskStrategy | undefined,
+    });
     await run.streamTo(response);
   }
 

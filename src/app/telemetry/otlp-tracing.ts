@@ -31,10 +31,18 @@ export class OtlpTracing implements OnApplicationShutdown {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     trace.setGlobalTracerProvider(this.provider);
-    this.logger.log({ msg: 'exporting traces', endpoint: app.otlpEndpoint, serviceName: app.serviceName });
+    this.logger.log({
+      msg: 'exporting traces',
+      endpoint: app.otlpEndpoint,
+      serviceName: app.serviceName,
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.provider?.shutdown().catch((error: unknown) => this.logger.warn({ msg: 'spans not flushed', error: String(error) }));
+    await this.provider
+      ?.shutdown()
+      .catch((error: unknown) =>
+        this.logger.warn({ msg: 'spans not flushed', error: String(error) }),
+      );
   }
 }

@@ -54,7 +54,10 @@ export type VersionChangeDecision = 'adapt' | 'refuse' | 'skip-pending' | { stat
  * onVersionChange: (change) => (change.from.version.startsWith('1.') ? 'refuse' : 'adapt')
  */
 export type VersionChangePolicy =
-  'adapt' | 'refuse' | 'skip-pending' | ((change: AgentVersionChange) => VersionChangeDecision | Promise<VersionChangeDecision>);
+  | 'adapt'
+  | 'refuse'
+  | 'skip-pending'
+  | ((change: AgentVersionChange) => VersionChangeDecision | Promise<VersionChangeDecision>);
 
 /** Why a pending call was not run at a resume (`agent_tool_calls_not_run_total{reason}`). */
 export type NotRunReason = 'tool_removed' | 'invalid_arguments' | 'policy';

@@ -30,7 +30,8 @@ export function estimateMessageTokens(messages: readonly AgentMessage[]): number
   let characters = 0;
   for (const message of messages) {
     characters += message.content.length;
-    for (const call of message.toolCalls ?? []) characters += call.name.length + call.arguments.length;
+    for (const call of message.toolCalls ?? [])
+      characters += call.name.length + call.arguments.length;
   }
   return estimateTokens(characters);
 }

@@ -7,7 +7,8 @@ type DecisionPoint = 'preReasoning' | 'postReasoning' | 'preActing' | 'postActin
 const logger = new EventLogger('HookChain');
 
 /** A hook that answered synchronously is not awaited: a run passes its safe points, and a shutdown ends thousands of runs, without a promise per hook. */
-const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> => typeof (value as PromiseLike<T> | undefined)?.then === 'function';
+const isPromise = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 
 /** Calls an ordered list of hooks; the first stop decision wins. */
 export class HookChain {
@@ -20,9 +21,13 @@ export class HookChain {
     }
   }
 
-  async decide<P extends DecisionPoint>(point: P, event: Parameters<NonNullable<AgentHook[P]>>[0]): Promise<HookDecision> {
+  async decide<P extends DecisionPoint>(
+    point: P,
+    event: Parameters<NonNullable<AgentHook[P]>>[0],
+  ): Promise<HookDecision> {
     for (const hook of this.hooks) {
-      const handler = hook[point] as ((e: typeof event) => HookDecision | Promise<HookDecision>) | undefined;
+      const handler = hook[point] as
+        ((e: typeof event) => HookDecision | Promise<HookDecision>) | undefined;
       const answer = handler?.call(hook, event);
       const decision = isPromise(answer) ? await answer : answer;
       if (decision) return decision;
@@ -37,7 +42,11 @@ export class HookChain {
         const ended = hook.onRunEnd?.(event);
         if (isPromise(ended)) await ended;
       } catch (error) {
-        logger.error('run end hook failed', { threadId: event.threadId, runId: event.runId, error: String(error) });
+        logger.error('run end hook failed', {
+          threadId: event.threadId,
+          runId: event.runId,
+          error: String(error),
+        });
       }
     }
   }

@@ -17,7 +17,12 @@
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
 /** Every strategy, in the order the contract names them. */
-export const MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = ['reject', 'enqueue', 'interrupt', 'rollback'];
+export const MULTITASK_STRATEGIES: readonly MultitaskStrategy[] = [
+  'reject',
+  'enqueue',
+  'interrupt',
+  'rollback',
+];
 
 /** The run that replaced a stopped one, and how: carried by the stop and by its terminal event. */
 export interface RunReplacement {

@@ -36,7 +36,13 @@ export class RunControl {
    * @param requestedAt when the stop was asked for, in epoch milliseconds; default now.
    * @param replacedBy the new run a `canceled` stop makes way for (multitask `interrupt`).
    */
-  requestStop(reason: StopReason, detail?: string, error?: Error, requestedAt = Date.now(), replacedBy?: RunReplacement): void {
+  requestStop(
+    reason: StopReason,
+    detail?: string,
+    error?: Error,
+    requestedAt = Date.now(),
+    replacedBy?: RunReplacement,
+  ): void {
     if (this.request) return;
     this.request = { reason, detail, error, requestedAt, ...(replacedBy ? { replacedBy } : {}) };
     this.abortController.abort(this.request);

@@ -11,13 +11,22 @@ export function assistantMessageEvents(message: AgentMessage): BaseEvent[] {
   if (message.content.length > 0) {
     events.push(
       { type: EventType.TEXT_MESSAGE_START, messageId: message.id, role: 'assistant' } as BaseEvent,
-      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: message.id, delta: message.content } as BaseEvent,
+      {
+        type: EventType.TEXT_MESSAGE_CONTENT,
+        messageId: message.id,
+        delta: message.content,
+      } as BaseEvent,
       { type: EventType.TEXT_MESSAGE_END, messageId: message.id } as BaseEvent,
     );
   }
   for (const call of message.toolCalls ?? []) {
     events.push(
-      { type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.name, parentMessageId: message.id } as BaseEvent,
+      {
+        type: EventType.TOOL_CALL_START,
+        toolCallId: call.id,
+        toolCallName: call.name,
+        parentMessageId: message.id,
+      } as BaseEvent,
       { type: EventType.TOOL_CALL_ARGS, toolCallId: call.id, delta: call.arguments } as BaseEvent,
       { type: EventType.TOOL_CALL_END, toolCallId: call.id } as BaseEvent,
     );

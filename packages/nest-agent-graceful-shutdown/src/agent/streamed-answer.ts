@@ -37,7 +37,11 @@ export class StreamedAnswer implements ModelStreamSink {
     if (this.closed || delta.length === 0) return;
     if (!this.textOpen) {
       this.textOpen = true;
-      this.send({ type: EventType.TEXT_MESSAGE_START, messageId: this.messageId, role: 'assistant' });
+      this.send({
+        type: EventType.TEXT_MESSAGE_START,
+        messageId: this.messageId,
+        role: 'assistant',
+      });
     }
     this.said += delta;
     this.streamed += delta.length;
@@ -50,7 +54,12 @@ export class StreamedAnswer implements ModelStreamSink {
     this.streamedCalls.add(call.id);
     this.openCalls.add(call.id);
     this.streamed += call.name.length;
-    this.send({ type: EventType.TOOL_CALL_START, toolCallId: call.id, toolCallName: call.name, parentMessageId: this.messageId });
+    this.send({
+      type: EventType.TOOL_CALL_START,
+      toolCallId: call.id,
+      toolCallName: call.name,
+      parentMessageId: this.messageId,
+    });
   }
 
   toolCallArgs(id: string, delta: string): void {
@@ -76,7 +85,8 @@ export class StreamedAnswer implements ModelStreamSink {
       this.endText();
       for (const id of [...this.openCalls]) this.toolCallEnd(id);
       const missing = (message.toolCalls ?? []).filter((call) => !this.streamedCalls.has(call.id));
-      for (const event of assistantMessageEvents({ ...message, content: '', toolCalls: missing })) this.emit(event);
+      for (const event of assistantMessageEvents({ ...message, content: '', toolCalls: missing }))
+        this.emit(event);
     }
     this.closed = true;
   }

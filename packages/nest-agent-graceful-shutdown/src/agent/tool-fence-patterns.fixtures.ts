@@ -39,7 +39,10 @@ export function stockTool(dataSource: DataSource): AgentTool {
           .where('sku = :sku AND fence <= :token', { sku, token: fencingToken, quantity })
           .execute(),
       );
-      if (!affected) throw new Error(`stale fencing token ${fencingToken}: a newer attempt of this run holds ${sku}`);
+      if (!affected)
+        throw new Error(
+          `stale fencing token ${fencingToken}: a newer attempt of this run holds ${sku}`,
+        );
       return `reserved ${quantity} of ${sku}`;
     },
   };

@@ -54,19 +54,30 @@ describe('the HTTP tool pattern (Idempotency-Key)', () => {
     const other = await tool.execute({ invoice: 'inv-2' }, context('call-2', 2));
 
     expect([first, again, other]).toEqual(['payment 1', 'payment 1', 'payment 2']);
-    expect(payments).toEqual([toolFenceOf('thread-1', 'call-1', 0).idempotencyKey, toolFenceOf('thread-1', 'call-2', 0).idempotencyKey]);
+    expect(payments).toEqual([
+      toolFenceOf('thread-1', 'call-1', 0).idempotencyKey,
+      toolFenceOf('thread-1', 'call-2', 0).idempotencyKey,
+    ]);
   });
 });
 
 describe('the database tool pattern (conditional write on the fencing token)', () => {
   let dir: string;
   let dataSource: DataSource;
-  const reserved = async () => ((await dataSource.query(`SELECT reserved, fence FROM stock WHERE sku = 'sku-1'`)) as unknown[])[0];
+  const reserved = async () =>
+    (
+      (await dataSource.query(`SELECT reserved, fence FROM stock WHERE sku = 'sku-1'`)) as unknown[]
+    )[0];
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'fence-pattern-'));
-    dataSource = await new DataSource({ type: 'better-sqlite3', database: join(dir, 'shop.sqlite') }).initialize();
-    await dataSource.query('CREATE TABLE stock (sku varchar PRIMARY KEY, reserved integer NOT NULL, fence integer NOT NULL DEFAULT 0)');
+    dataSource = await new DataSource({
+      type: 'better-sqlite3',
+      database: join(dir, 'shop.sqlite'),
+    }).initialize();
+    await dataSource.query(
+      'CREATE TABLE stock (sku varchar PRIMARY KEY, reserved integer NOT NULL, fence integer NOT NULL DEFAULT 0)',
+    );
     await dataSource.query(`INSERT INTO stock (sku, reserved) VALUES ('sku-1', 0)`);
   });
   afterEach(async () => {
@@ -75,7 +86,9 @@ describe('the database tool pattern (conditional write on the fencing token)', (
   });
 
   it('writes with the current token and raises the fence to it', async () => {
-    await expect(stockTool(dataSource).execute({ sku: 'sku-1', quantity: 2 }, context('call-1', 3))).resolves.toBe('reserved 2 of sku-1');
+    await expect(
+      stockTool(dataSource).execute({ sku: 'sku-1', quantity: 2 }, context('call-1', 3)),
+    ).resolves.toBe('reserved 2 of sku-1');
     expect(await reserved()).toEqual({ reserved: 2, fence: 3 });
   });
 
@@ -83,7 +96,9 @@ describe('the database tool pattern (conditional write on the fencing token)', (
     const tool = stockTool(dataSource);
     await tool.execute({ sku: 'sku-1', quantity: 2 }, context('call-2', 5));
 
-    await expect(tool.execute({ sku: 'sku-1', quantity: 1 }, context('call-1', 4))).rejects.toThrow('stale fencing token 4');
+    await expect(tool.execute({ sku: 'sku-1', quantity: 1 }, context('call-1', 4))).rejects.toThrow(
+      'stale fencing token 4',
+    );
     expect(await reserved()).toEqual({ reserved: 2, fence: 5 });
   });
 });
@@ -92,8 +107,12 @@ describe('the fencing page of the docs', () => {
   // From the repository, not from this file: the Node-version runs execute a transpiled copy.
   const packageRoot = join(REPO_ROOT, 'packages', 'nest-agent-graceful-shutdown');
   const readme = readFileSync(join(REPO_ROOT, 'docs', 'library', 'fencing.md'), 'utf8');
-  const fixtures = readFileSync(join(packageRoot, 'src', 'agent', 'tool-fence-patterns.fixtures.ts'), 'utf8');
-  const region = (name: string) => fixtures.split(`// #region ${name}\n`)[1]?.split(`// #endregion ${name}`)[0]?.trim();
+  const fixtures = readFileSync(
+    join(packageRoot, 'src', 'agent', 'tool-fence-patterns.fixtures.ts'),
+    'utf8',
+  );
+  const region = (name: string) =>
+    fixtures.split(`// #region ${name}\n`)[1]?.split(`// #endregion ${name}`)[0]?.trim();
 
   it.each(['http', 'database'])('shows the %s tool pattern exactly as it is tested', (name) => {
     const code = region(name);

@@ -17,5 +17,9 @@ export function aiSdkAgentShape(tools: ToolSet): AgentShape {
 }
 
 function isThenable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

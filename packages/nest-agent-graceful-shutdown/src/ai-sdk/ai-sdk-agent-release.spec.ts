@@ -11,21 +11,41 @@ import { aiSdkAgent, AiSdkAgent } from './ai-sdk-agent.js';
 import { scriptedModel } from './scripted-model.fixtures.js';
 
 const user = { id: 'u1', role: 'user' as const, content: 'pay' };
-const chargeWithoutCurrency: ToolCall = { id: 'c1', name: 'charge_card', arguments: '{"amount":5}' };
-const validCharge: ToolCall = { id: 'c2', name: 'charge_card', arguments: '{"amount":5,"currency":"EUR"}' };
+const chargeWithoutCurrency: ToolCall = {
+  id: 'c1',
+  name: 'charge_card',
+  arguments: '{"amount":5}',
+};
+const validCharge: ToolCall = {
+  id: 'c2',
+  name: 'charge_card',
+  arguments: '{"amount":5,"currency":"EUR"}',
+};
 
 /** The tools of one release: `charge_card` (with a required `currency` from release 2 on) and `refund`. */
 function release(version: 1 | 2, charges: unknown[] = [], withRefund = true): ToolSet {
   const amount = { amount: z.number() };
-  const inputSchema = version === 1 ? z.object(amount) : z.object({ ...amount, currency: z.string() });
-  const charge_card = tool({ description: 'charges the card', inputSchema, execute: (input) => (charges.push(input), 'charged') });
-  const refund = tool({ description: 'refunds', inputSchema: z.object({ chargeId: z.string() }), execute: () => 'refunded' });
+  const inputSchema =
+    version === 1 ? z.object(amount) : z.object({ ...amount, currency: z.string() });
+  const charge_card = tool({
+    description: 'charges the card',
+    inputSchema,
+    execute: (input) => (charges.push(input), 'charged'),
+  });
+  const refund = tool({
+    description: 'refunds',
+    inputSchema: z.object({ chargeId: z.string() }),
+    execute: () => 'refunded',
+  });
   return withRefund ? { charge_card, refund } : { charge_card };
 }
 
 function agentOf(tools: ToolSet, turns: ScriptedTurn[] = [{ text: 'done' }]) {
   const scripted = scriptedModel(turns);
-  return { agent: new AiSdkAgent({ model: scripted.model, tools, stopWhen: stepCountIs(5) }), ...scripted };
+  return {
+    agent: new AiSdkAgent({ model: scripted.model, tools, stopWhen: stepCountIs(5) }),
+    ...scripted,
+  };
 }
 
 describe('aiSdkAgent releases', () => {
@@ -33,11 +53,16 @@ describe('aiSdkAgent releases', () => {
     const shape = agentOf(release(2)).agent.describe();
 
     expect(shape.tools.map((t) => t.name)).toEqual(['charge_card', 'refund']);
-    expect(shape.tools[0].inputSchema).toMatchObject({ type: 'object', required: ['amount', 'currency'] });
+    expect(shape.tools[0].inputSchema).toMatchObject({
+      type: 'object',
+      required: ['amount', 'currency'],
+    });
   });
 
   it('gives the same fingerprint for the same tools built again', () => {
-    expect(agentFingerprint(agentOf(release(2)).agent.describe())).toBe(agentFingerprint(agentOf(release(2)).agent.describe()));
+    expect(agentFingerprint(agentOf(release(2)).agent.describe())).toBe(
+      agentFingerprint(agentOf(release(2)).agent.describe()),
+    );
   });
 
   it('gives another fingerprint when a tool is removed or its schema changes', () => {
@@ -50,7 +75,10 @@ describe('aiSdkAgent releases', () => {
   it("refuses a call missing a newly required field with the SDK's message", async () => {
     const check = await agentOf(release(2)).agent.checkToolInput(chargeWithoutCurrency);
 
-    expect(check).toEqual({ ok: false, error: expect.stringMatching(/^Invalid input for tool charge_card: .*currency/s) });
+    expect(check).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^Invalid input for tool charge_card: .*currency/s),
+    });
   });
 
   it('accepts a call whose arguments fit the schema', async () => {
@@ -66,7 +94,10 @@ describe('aiSdkAgent releases', () => {
 
   it('never runs a call the schema refuses in a model step, and the model sees the error', async () => {
     const charges: unknown[] = [];
-    const { agent, prompts } = agentOf(release(2, charges), [{ toolCalls: [chargeWithoutCurrency] }, { text: 'sorry' }]);
+    const { agent, prompts } = agentOf(release(2, charges), [
+      { toolCalls: [chargeWithoutCurrency] },
+      { text: 'sorry' },
+    ]);
     const run = startMemoryRun(agent, { history: [user] });
 
     expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
@@ -79,19 +110,41 @@ describe('aiSdkAgent releases', () => {
   it('does not run a resumed call whose arguments the current tool refuses', async () => {
     const charges: unknown[] = [];
     const { agent } = agentOf(release(2, charges));
-    const screen = { hasTool: (name: string) => agent.toolTraits(name) !== undefined, checkToolInput: (call: ToolCall) => agent.checkToolInput(call) };
-    const notRun = await screenPendingCalls([chargeWithoutCurrency, validCharge], screen, { from: '1.0.0', to: '2.0.0' });
+    const screen = {
+      hasTool: (name: string) => agent.toolTraits(name) !== undefined,
+      checkToolInput: (call: ToolCall) => agent.checkToolInput(call),
+    };
+    const notRun = await screenPendingCalls([chargeWithoutCurrency, validCharge], screen, {
+      from: '1.0.0',
+      to: '2.0.0',
+    });
 
-    expect([...notRun.values()].map((n) => [n.call.id, n.reason])).toEqual([['c1', 'invalid_arguments']]);
+    expect([...notRun.values()].map((n) => [n.call.id, n.reason])).toEqual([
+      ['c1', 'invalid_arguments'],
+    ]);
   });
 
   it('answers a pending call the schema refuses with the SDK error instead of running it', async () => {
     const charges: unknown[] = [];
-    const history = [user, { id: 'a1', role: 'assistant' as const, content: '', toolCalls: [chargeWithoutCurrency, validCharge] }];
-    const run = startMemoryRun(agentOf(release(2, charges)).agent, { history, pending: [chargeWithoutCurrency, validCharge], resumed: true });
+    const history = [
+      user,
+      {
+        id: 'a1',
+        role: 'assistant' as const,
+        content: '',
+        toolCalls: [chargeWithoutCurrency, validCharge],
+      },
+    ];
+    const run = startMemoryRun(agentOf(release(2, charges)).agent, {
+      history,
+      pending: [chargeWithoutCurrency, validCharge],
+      resumed: true,
+    });
 
     expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
     expect(charges).toEqual([{ amount: 5, currency: 'EUR' }]);
-    expect(run.checkpointer.messages.find((m) => m.toolCallId === 'c1')?.content).toMatch(/^error: Invalid input for tool charge_card/);
+    expect(run.checkpointer.messages.find((m) => m.toolCallId === 'c1')?.content).toMatch(
+      /^error: Invalid input for tool charge_card/,
+    );
   });
 });

@@ -3,7 +3,12 @@ import { CallAbortedError } from '../agent/abortable.js';
 import type { ToolCall } from '../agent/agent-message.js';
 import type { AgentShape, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
-import type { AiSdkAgentSettings, StreamTextOptions, VersionedSettings, WrappableModel } from './ai-sdk-types.js';
+import type {
+  AiSdkAgentSettings,
+  StreamTextOptions,
+  VersionedSettings,
+  WrappableModel,
+} from './ai-sdk-types.js';
 import { aiSdkAgentShape } from './agent-shape.js';
 import { durableMiddleware } from './durable-middleware.js';
 import { durableTools, executeDirectly } from './durable-tools.js';
@@ -46,7 +51,10 @@ export interface AiSdkAgentOptions {
  * const agent = aiSdkAgent({ model: openai.chat('gpt-4o-mini'), tools: { weather }, stopWhen: stepCountIs(10) });
  * const run = await runs.start(userId, parseRunInput(body), agent);
  */
-export function aiSdkAgent<TOOLS extends ToolSet>(settings: AiSdkAgentSettings<TOOLS>, options: AiSdkAgentOptions = {}): DurableAgent {
+export function aiSdkAgent<TOOLS extends ToolSet>(
+  settings: AiSdkAgentSettings<TOOLS>,
+  options: AiSdkAgentOptions = {},
+): DurableAgent {
   return new AiSdkAgent(settings as unknown as AiSdkAgentSettings, options);
 }
 
@@ -91,12 +99,20 @@ export class AiSdkAgent implements DurableAgent {
   toolTraits(name: string): ToolTraits | undefined {
     const declared = this.options.toolTraits?.[name];
     if (!this.tools[name] && !declared) return undefined;
-    return { ...(this.approval.toolNames.has(name) ? { requiresApproval: true } : {}), ...declared };
+    return {
+      ...(this.approval.toolNames.has(name) ? { requiresApproval: true } : {}),
+      ...declared,
+    };
   }
 
   async run(handle: RunHandle): Promise<void> {
-    const contexts = toolContexts(this.ai, this.settings as VersionedSettings, this.tools, { threadId: handle.threadId, runId: handle.runId });
-    await handle.prepare((call, signal) => executeDirectly(this.tools, call, signal, contexts.option(call.name), handle));
+    const contexts = toolContexts(this.ai, this.settings as VersionedSettings, this.tools, {
+      threadId: handle.threadId,
+      runId: handle.runId,
+    });
+    await handle.prepare((call, signal) =>
+      executeDirectly(this.tools, call, signal, contexts.option(call.name), handle),
+    );
     // Built loosely and passed as the installed major's options: the context and approval keys differ between 6 and 7.
     const options = {
       // The resume message is a system message inside the conversation, on purpose.
@@ -106,13 +122,19 @@ export class AiSdkAgent implements DurableAgent {
       ...(this.ai.major === 7 ? { toolApproval: this.approval.toolApproval } : {}),
       model: wrapLanguageModel({
         model: this.model,
-        middleware: [refusedCallsMiddleware(this.tools, handle), durableMiddleware(handle, this.options.expectedReasoningMs)],
+        middleware: [
+          refusedCallsMiddleware(this.tools, handle),
+          durableMiddleware(handle, this.options.expectedReasoningMs),
+        ],
       }),
       tools: durableTools(this.tools, handle),
       messages: toModelMessages(handle.messages),
       abortSignal: handle.signal,
       // The SDK's default onError prints a stop's stack as a failure's.
-      onError: stopAwareOnError(handle.signal, this.settings.onError as StreamErrorHandler | undefined),
+      onError: stopAwareOnError(
+        handle.signal,
+        this.settings.onError as StreamErrorHandler | undefined,
+      ),
     };
     const result = streamText(options as StreamTextOptions);
     for await (const part of result.fullStream) {

@@ -25,7 +25,10 @@ export type StreamTextOptions = Parameters<typeof streamText>[0];
  * less the conversation and the abort signal, which the run provides. Typed by the `ai` you
  * installed (6 or 7).
  */
-export type AiSdkAgentSettings<TOOLS extends ToolSet = ToolSet> = Omit<Parameters<typeof streamText<TOOLS>>[0], 'messages' | 'prompt' | 'abortSignal'>;
+export type AiSdkAgentSettings<TOOLS extends ToolSet = ToolSet> = Omit<
+  Parameters<typeof streamText<TOOLS>>[0],
+  'messages' | 'prompt' | 'abortSignal'
+>;
 
 /**
  * The settings whose name or shape differ between the majors, read without either's types:

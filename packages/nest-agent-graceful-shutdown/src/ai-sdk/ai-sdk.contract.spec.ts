@@ -13,11 +13,24 @@ describeRunHandleContract('ai-sdk adapter', {
         tool({
           description: t.name,
           inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
-          execute: (input, options) => t.execute(input, options.abortSignal ?? new AbortController().signal, toolFence(options)),
+          execute: (input, options) =>
+            t.execute(
+              input,
+              options.abortSignal ?? new AbortController().signal,
+              toolFence(options),
+            ),
         }),
       ]),
     );
-    const toolTraits = Object.fromEntries(tools.map((t) => [t.name, { idempotent: t.idempotent, requiresApproval: t.requiresApproval }]));
-    return { agent: aiSdkAgent({ model, tools: toolSet, stopWhen: stepCountIs(20) }, { toolTraits }), modelCalls: calls };
+    const toolTraits = Object.fromEntries(
+      tools.map((t) => [
+        t.name,
+        { idempotent: t.idempotent, requiresApproval: t.requiresApproval },
+      ]),
+    );
+    return {
+      agent: aiSdkAgent({ model, tools: toolSet, stopWhen: stepCountIs(20) }, { toolTraits }),
+      modelCalls: calls,
+    };
   },
 });

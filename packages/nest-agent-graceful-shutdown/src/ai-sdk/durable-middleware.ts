@@ -12,7 +12,10 @@ import { reportUsage } from './usage.js';
  * It declares the specification of the installed `ai` (v4 with AI SDK 7, v3 with AI SDK 6); the
  * parts it reads have the same shape in both.
  */
-export function durableMiddleware(handle: RunHandle, expectedDurationMs?: number): LanguageModelMiddleware {
+export function durableMiddleware(
+  handle: RunHandle,
+  expectedDurationMs?: number,
+): LanguageModelMiddleware {
   const reason = async () => {
     const point = await handle.beforeReasoning({ expectedDurationMs });
     if (point.stop) throw handle.stopped(point);
@@ -20,7 +23,8 @@ export function durableMiddleware(handle: RunHandle, expectedDurationMs?: number
   };
   return {
     // AI SDK 6's middleware type wants 'v3', AI SDK 7's any string: the cast serves both.
-    specificationVersion: installedAi().middlewareSpec as LanguageModelMiddleware['specificationVersion'],
+    specificationVersion: installedAi()
+      .middlewareSpec as LanguageModelMiddleware['specificationVersion'],
     async wrapGenerate({ doGenerate }) {
       const answer = await reason();
       let result: GenerateResult;
@@ -31,8 +35,12 @@ export function durableMiddleware(handle: RunHandle, expectedDurationMs?: number
         throw error;
       }
       reportUsage(handle, result.usage);
-      const text = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-      const calls = result.content.flatMap((part) => (part.type === 'tool-call' && !part.providerExecuted ? [toToolCall(part)] : []));
+      const text = result.content
+        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+        .join('');
+      const calls = result.content.flatMap((part) =>
+        part.type === 'tool-call' && !part.providerExecuted ? [toToolCall(part)] : [],
+      );
       await answer.complete({ content: text, toolCalls: calls });
       return result;
     },
@@ -59,7 +67,11 @@ function toToolCall(part: ToolCallPart): ToolCall {
  * Passes the model's stream on, telling the answer of every delta, and holds its tool calls
  * back until the answer is durable (at `finish`, or at the end of the stream).
  */
-function durableStream(source: ReadableStream<StreamPart>, answer: AnswerStream, handle: RunHandle): ReadableStream<StreamPart> {
+function durableStream(
+  source: ReadableStream<StreamPart>,
+  answer: AnswerStream,
+  handle: RunHandle,
+): ReadableStream<StreamPart> {
   const reader = source.getReader();
   let text = '';
   const calls: ToolCall[] = [];

@@ -22,10 +22,16 @@ export function durableTools(tools: ToolSet, handle: RunHandle): ToolSet {
       const { needsApproval: _sdkApproval, ...rest } = tool as Tool & { needsApproval?: unknown };
       const wrapped: Execute = async (input, options) => {
         let output: unknown;
-        const call: ToolCall = { id: options.toolCallId, name, arguments: JSON.stringify(input ?? {}) };
+        const call: ToolCall = {
+          id: options.toolCallId,
+          name,
+          arguments: JSON.stringify(input ?? {}),
+        };
         const result = await handle.runTool(call, async (signal) => {
           const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
-          output = await settle(execute(input, withToolFence({ ...options, abortSignal: signal }, fence)));
+          output = await settle(
+            execute(input, withToolFence({ ...options, abortSignal: signal }, fence)),
+          );
           return toolOutputText(output);
         });
         // The model gets what the tool returned now, or the stored text of a call that ran before.
@@ -56,7 +62,10 @@ export async function executeDirectly(
   if (!check.ok) return refusedInputResult(check.error);
   const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
   // The context key differs between the majors, so these options are one major's, cast.
-  const options = withToolFence({ toolCallId: call.id, messages: [], abortSignal: signal, ...context }, fence) as unknown as ExecuteOptions;
+  const options = withToolFence(
+    { toolCallId: call.id, messages: [], abortSignal: signal, ...context },
+    fence,
+  ) as unknown as ExecuteOptions;
   return toolOutputText(await settle(execute(check.input, options)));
 }
 

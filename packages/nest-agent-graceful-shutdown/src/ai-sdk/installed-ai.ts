@@ -34,7 +34,9 @@ export function installedAi(): InstalledAi {
   const version = aiPackageVersion();
   const major = Number(version.split('.')[0]);
   if (major !== 6 && major !== 7) {
-    throw new TypeError(`nest-agent-graceful-shutdown/ai-sdk supports ai 6 and 7, but ai ${version} is installed: install ai@7 (or ai@6)`);
+    throw new TypeError(
+      `nest-agent-graceful-shutdown/ai-sdk supports ai 6 and 7, but ai ${version} is installed: install ai@7 (or ai@6)`,
+    );
   }
   installed = { version, major, ...MAJORS[major] };
   return installed;

@@ -18,14 +18,29 @@ export function toModelMessages(messages: readonly AgentMessage[]): ModelMessage
           role: 'assistant',
           content: [
             ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
-            ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: parseInput(call.arguments) })),
+            ...calls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: parseInput(call.arguments),
+            })),
           ],
         };
       }
       case 'tool': {
         const toolCallId = message.toolCallId ?? '';
         const toolName = toolNames.get(toolCallId) ?? 'unknown';
-        return { role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName, output: { type: 'text', value: message.content } }] };
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId,
+              toolName,
+              output: { type: 'text', value: message.content },
+            },
+          ],
+        };
       }
     }
   });

@@ -32,7 +32,8 @@ export async function answerRefusedCalls(tools: ToolSet, handle: RunHandle): Pro
  */
 export function refusedCallsMiddleware(tools: ToolSet, handle: RunHandle): LanguageModelMiddleware {
   return {
-    specificationVersion: installedAi().middlewareSpec as LanguageModelMiddleware['specificationVersion'],
+    specificationVersion: installedAi()
+      .middlewareSpec as LanguageModelMiddleware['specificationVersion'],
     async wrapGenerate({ doGenerate }) {
       await answerRefusedCalls(tools, handle);
       return doGenerate();

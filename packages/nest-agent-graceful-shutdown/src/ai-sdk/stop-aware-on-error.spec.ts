@@ -9,7 +9,11 @@ import { scriptedModel } from './scripted-model.fixtures.js';
 
 const user = { id: 'u1', role: 'user' as const, content: 'go' };
 const workCall = { id: 'c1', name: 'work', arguments: '{}' };
-const work = tool({ description: 'work', inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }), execute: () => 'done' });
+const work = tool({
+  description: 'work',
+  inputSchema: jsonSchema<Record<string, unknown>>({ type: 'object' }),
+  execute: () => 'done',
+});
 const tools = { work } as ToolSet;
 
 /** A model whose stream reports `error`, as a provider's failure mid-answer does. */
@@ -23,7 +27,11 @@ function failingModel(error: Error): WrappableModel {
     doStream: () =>
       Promise.resolve({
         stream: new ReadableStream<StreamPart>({
-          start: (controller) => (controller.enqueue({ type: 'stream-start', warnings: [] }), controller.enqueue({ type: 'error', error }), controller.close()),
+          start: (controller) => (
+            controller.enqueue({ type: 'stream-start', warnings: [] }),
+            controller.enqueue({ type: 'error', error }),
+            controller.close()
+          ),
         }),
       }),
   };
@@ -33,8 +41,12 @@ function failingModel(error: Error): WrappableModel {
 /** What the process printed while `work` ran: console.error calls and stderr writes. */
 async function printedDuring<T>(work: () => Promise<T>): Promise<{ result: T; printed: string[] }> {
   const printed: string[] = [];
-  const consoleError = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
+  const consoleError = jest
+    .spyOn(console, 'error')
+    .mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+  const stderr = jest
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk: string | Uint8Array) => (printed.push(String(chunk)), true));
   try {
     return { result: await work(), printed };
   } finally {
@@ -47,11 +59,16 @@ describe(`the AI SDK adapter's onError on ai ${installedAi().version}`, () => {
   it('prints nothing when a safe point stops the run', async () => {
     const { model } = scriptedModel([{ toolCalls: [workCall] }, { text: 'never' }]);
     const stopSecondCall = {
-      preReasoning: (event: { iteration: number }) => (event.iteration >= 1 ? { stop: StopReason.Interrupted, detail: 'drain' } : undefined),
+      preReasoning: (event: { iteration: number }) =>
+        event.iteration >= 1 ? { stop: StopReason.Interrupted, detail: 'drain' } : undefined,
     };
 
     const { result, printed } = await printedDuring(
-      () => startMemoryRun(aiSdkAgent({ model, tools, stopWhen: stepCountIs(5) }), { history: [user], hooks: [stopSecondCall] }).outcome,
+      () =>
+        startMemoryRun(aiSdkAgent({ model, tools, stopWhen: stepCountIs(5) }), {
+          history: [user],
+          hooks: [stopSecondCall],
+        }).outcome,
     );
 
     expect(result).toMatchObject({ stopReason: StopReason.Interrupted });
@@ -64,7 +81,9 @@ describe(`the AI SDK adapter's onError on ai ${installedAi().version}`, () => {
     const { model } = scriptedModel([{ text: 'never' }], () => held);
 
     const { result, printed } = await printedDuring(async () => {
-      const run = startMemoryRun(aiSdkAgent({ model, tools, stopWhen: stepCountIs(5) }), { history: [user] });
+      const run = startMemoryRun(aiSdkAgent({ model, tools, stopWhen: stepCountIs(5) }), {
+        history: [user],
+      });
       await new Promise((resolve) => setImmediate(resolve));
       run.control.requestStop(StopReason.Canceled, 'user');
       const outcome = await run.outcome;
@@ -81,7 +100,15 @@ describe(`the AI SDK adapter's onError on ai ${installedAi().version}`, () => {
     const boom = new Error('provider down');
 
     const { result, printed } = await printedDuring(
-      () => startMemoryRun(aiSdkAgent({ model: failingModel(boom), tools, onError: ({ error }) => void seen.push(error) }), { history: [user] }).outcome,
+      () =>
+        startMemoryRun(
+          aiSdkAgent({
+            model: failingModel(boom),
+            tools,
+            onError: ({ error }) => void seen.push(error),
+          }),
+          { history: [user] },
+        ).outcome,
     );
 
     expect(result).toMatchObject({ stopReason: StopReason.Failed });

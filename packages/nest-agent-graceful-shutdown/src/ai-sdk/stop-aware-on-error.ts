@@ -11,11 +11,18 @@ export type StreamErrorHandler = (event: { error: unknown }) => unknown;
  * result returned, so a retry it asks for still works), or, without one, nowhere here: the
  * run fails with it and the run's end reports it once.
  */
-export function stopAwareOnError(signal: AbortSignal, userOnError?: StreamErrorHandler): StreamErrorHandler {
+export function stopAwareOnError(
+  signal: AbortSignal,
+  userOnError?: StreamErrorHandler,
+): StreamErrorHandler {
   return (event) => (isStop(event.error, signal) ? undefined : userOnError?.(event));
 }
 
 /** A safe point's stop, or anything thrown once the run's signal was aborted (by a cancel, a shutdown, a lost lease). */
 function isStop(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || error instanceof RunStoppedError || (error instanceof Error && error.cause instanceof RunStoppedError);
+  return (
+    signal.aborted ||
+    error instanceof RunStoppedError ||
+    (error instanceof Error && error.cause instanceof RunStoppedError)
+  );
 }

@@ -23,7 +23,11 @@ export function sdkApproval(tools: ToolSet, toolApproval: unknown): SdkApproval 
       'aiSdkAgent reads toolApproval per tool name (the module pauses a run for approval per tool): give { [toolName]: "user-approval" } or toolTraits[toolName].requiresApproval instead of one function',
     );
   }
-  const names = new Set(Object.entries(tools).flatMap(([name, tool]) => ((tool as { needsApproval?: unknown }).needsApproval ? [name] : [])));
+  const names = new Set(
+    Object.entries(tools).flatMap(([name, tool]) =>
+      (tool as { needsApproval?: unknown }).needsApproval ? [name] : [],
+    ),
+  );
   const kept: Record<string, unknown> = {};
   for (const [name, status] of Object.entries((toolApproval ?? {}) as Record<string, unknown>)) {
     if (status === undefined || status === null) continue;

@@ -21,11 +21,22 @@ export interface ToolContexts {
  * AI SDK 6 gives every tool the one `experimental_context`; AI SDK 7 gives each tool its own
  * entry of `toolsContext` as `context`, so there the run's ids fill the entries the settings leave out.
  */
-export function toolContexts(ai: InstalledAi, settings: VersionedSettings, tools: ToolSet, run: RunContext): ToolContexts {
+export function toolContexts(
+  ai: InstalledAi,
+  settings: VersionedSettings,
+  tools: ToolSet,
+  run: RunContext,
+): ToolContexts {
   if (ai.major === 6) {
     const context = settings.experimental_context ?? run;
-    return { setting: { experimental_context: context }, option: () => ({ experimental_context: context }) };
+    return {
+      setting: { experimental_context: context },
+      option: () => ({ experimental_context: context }),
+    };
   }
-  const contexts: Record<string, unknown> = { ...Object.fromEntries(Object.keys(tools).map((name) => [name, run])), ...settings.toolsContext };
+  const contexts: Record<string, unknown> = {
+    ...Object.fromEntries(Object.keys(tools).map((name) => [name, run])),
+    ...settings.toolsContext,
+  };
   return { setting: { toolsContext: contexts }, option: (name) => ({ context: contexts[name] }) };
 }

@@ -1,8 +1,15 @@
-import { asSchema, InvalidToolInputError, JSONParseError, TypeValidationError, type ToolSet } from 'ai';
+import {
+  asSchema,
+  InvalidToolInputError,
+  JSONParseError,
+  TypeValidationError,
+  type ToolSet,
+} from 'ai';
 import type { ToolCall } from '../agent/agent-message.js';
 
 /** The SDK's answer to a call's input: the value its `execute` gets, or the error the model sees. */
-export type SdkToolInput = { ok: true; input: unknown } | { ok: false; error: InvalidToolInputError };
+export type SdkToolInput =
+  { ok: true; input: unknown } | { ok: false; error: InvalidToolInputError };
 
 /**
  * Checks a call's input as the SDK checks a model's tool call before it runs the tool (its
@@ -30,7 +37,9 @@ export async function checkSdkToolInput(tools: ToolSet, call: ToolCall): Promise
   if (!schema.validate) return { ok: true, input: value };
   try {
     const result = await schema.validate(value);
-    return result.success ? { ok: true, input: result.value } : refuse(TypeValidationError.wrap({ value, cause: result.error }));
+    return result.success
+      ? { ok: true, input: result.value }
+      : refuse(TypeValidationError.wrap({ value, cause: result.error }));
   } catch (cause) {
     return refuse(TypeValidationError.wrap({ value, cause }));
   }

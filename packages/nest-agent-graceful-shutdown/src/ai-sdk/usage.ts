@@ -6,5 +6,9 @@ export function reportUsage(handle: RunHandle, usage: Usage | undefined): void {
   const prompt = usage?.inputTokens.total;
   const completion = usage?.outputTokens.total;
   if (prompt === undefined && completion === undefined) return;
-  handle.reportUsage({ promptTokens: prompt ?? 0, completionTokens: completion ?? 0, totalTokens: (prompt ?? 0) + (completion ?? 0) });
+  handle.reportUsage({
+    promptTokens: prompt ?? 0,
+    completionTokens: completion ?? 0,
+    totalTokens: (prompt ?? 0) + (completion ?? 0),
+  });
 }

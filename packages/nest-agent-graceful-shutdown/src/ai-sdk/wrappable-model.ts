@@ -14,9 +14,12 @@ const PROVIDER_HINT = { 6: '@ai-sdk/openai 3', 7: '@ai-sdk/openai 4' } as const;
 export function wrappableModel(model: unknown, ai: InstalledAi): WrappableModel {
   const example = `e.g. createOpenAI().chat("gpt-4o-mini") from ${PROVIDER_HINT[ai.major]}`;
   if (typeof model === 'string') {
-    throw new TypeError(`aiSdkAgent needs a model instance, not the model id "${model}": pass one made for AI SDK ${ai.major}, ${example}`);
+    throw new TypeError(
+      `aiSdkAgent needs a model instance, not the model id "${model}": pass one made for AI SDK ${ai.major}, ${example}`,
+    );
   }
-  const spec = (model as { specificationVersion?: unknown } | null | undefined)?.specificationVersion;
+  const spec = (model as { specificationVersion?: unknown } | null | undefined)
+    ?.specificationVersion;
   if (typeof spec !== 'string' || !ai.modelSpecs.includes(spec)) {
     const accepted = ai.modelSpecs.join(' or ');
     throw new TypeError(

@@ -1,7 +1,15 @@
 import { InvalidEventIdError } from '../errors/invalid-event-id.error.js';
 import { InvalidIdError } from '../errors/invalid-id.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
-import { checkEventId, checkId, checkOptionalId, checkUserId, checkWaitMs, MAX_USER_ID_LENGTH, checkMultitask } from './argument-checks.js';
+import {
+  checkEventId,
+  checkId,
+  checkOptionalId,
+  checkUserId,
+  checkWaitMs,
+  MAX_USER_ID_LENGTH,
+  checkMultitask,
+} from './argument-checks.js';
 
 describe('checkEventId', () => {
   it.each([0, 1, 42, Number.MAX_SAFE_INTEGER])('accepts the event id %p', (id) => {
@@ -12,13 +20,20 @@ describe('checkEventId', () => {
     expect(checkEventId('lastEventId', undefined)).toBeUndefined();
   });
 
-  it.each([NaN, -1, 1.5, Infinity, -Infinity, Number.MAX_SAFE_INTEGER + 1, '7', null, {}, 7n])('refuses %p with a 400 naming the field', (value) => {
-    expect(() => checkEventId('Last-Event-ID', value)).toThrow(InvalidEventIdError);
-    expect(() => checkEventId('Last-Event-ID', value)).toThrow(/^Last-Event-ID: must be a non-negative integer/);
-  });
+  it.each([NaN, -1, 1.5, Infinity, -Infinity, Number.MAX_SAFE_INTEGER + 1, '7', null, {}, 7n])(
+    'refuses %p with a 400 naming the field',
+    (value) => {
+      expect(() => checkEventId('Last-Event-ID', value)).toThrow(InvalidEventIdError);
+      expect(() => checkEventId('Last-Event-ID', value)).toThrow(
+        /^Last-Event-ID: must be a non-negative integer/,
+      );
+    },
+  );
 
   it('quotes a string it refuses, cut short', () => {
-    expect(() => checkEventId('lastEventId', 'x'.repeat(100))).toThrow(`(got "${'x'.repeat(32)}…")`);
+    expect(() => checkEventId('lastEventId', 'x'.repeat(100))).toThrow(
+      `(got "${'x'.repeat(32)}…")`,
+    );
   });
 });
 
@@ -28,10 +43,13 @@ describe('checkId and checkOptionalId', () => {
     expect(checkOptionalId('runId', undefined)).toBeUndefined();
   });
 
-  it.each(['', '.', '..', 'a b', 'a/b', 'x'.repeat(129), 7, null])('refuses %p as InvalidIdError (400 INVALID_ID) naming the field', (value) => {
-    expect(() => checkOptionalId('runId', value)).toThrow(InvalidIdError);
-    expect(() => checkId('runId', value)).toThrow(/^runId: must match/);
-  });
+  it.each(['', '.', '..', 'a b', 'a/b', 'x'.repeat(129), 7, null])(
+    'refuses %p as InvalidIdError (400 INVALID_ID) naming the field',
+    (value) => {
+      expect(() => checkOptionalId('runId', value)).toThrow(InvalidIdError);
+      expect(() => checkId('runId', value)).toThrow(/^runId: must match/);
+    },
+  );
 });
 
 describe('checkUserId', () => {
@@ -41,12 +59,22 @@ describe('checkUserId', () => {
     expect(checkUserId('u'.repeat(MAX_USER_ID_LENGTH))).toHaveLength(MAX_USER_ID_LENGTH);
   });
 
-  it.each(['', ' ', ' alice', 'alice\t', 'al\u0000ice', 'al\nice', 'al\ud800ice', 'u'.repeat(MAX_USER_ID_LENGTH + 1), undefined, 7])(
-    'refuses %p, naming userId',
-    (value) => {
-      expect(() => checkUserId(value)).toThrow(/^userId: must be 1 to 256 characters, without leading or trailing blanks/);
-    },
-  );
+  it.each([
+    '',
+    ' ',
+    ' alice',
+    'alice\t',
+    'al\u0000ice',
+    'al\nice',
+    'al\ud800ice',
+    'u'.repeat(MAX_USER_ID_LENGTH + 1),
+    undefined,
+    7,
+  ])('refuses %p, naming userId', (value) => {
+    expect(() => checkUserId(value)).toThrow(
+      /^userId: must be 1 to 256 characters, without leading or trailing blanks/,
+    );
+  });
 });
 
 describe('checkWaitMs', () => {
@@ -56,10 +84,15 @@ describe('checkWaitMs', () => {
     expect(checkWaitMs(30_000, 30_000)).toBe(30_000);
   });
 
-  it.each([NaN, -1, 2.5, 30_001, '100'])('refuses %p with InvalidWaitError (400 INVALID_WAIT)', (value) => {
-    expect(() => checkWaitMs(value, 30_000)).toThrow(InvalidWaitError);
-    expect(() => checkWaitMs(value, 30_000)).toThrow('waitMs: must be an integer from 0 to 30000');
-  });
+  it.each([NaN, -1, 2.5, 30_001, '100'])(
+    'refuses %p with InvalidWaitError (400 INVALID_WAIT)',
+    (value) => {
+      expect(() => checkWaitMs(value, 30_000)).toThrow(InvalidWaitError);
+      expect(() => checkWaitMs(value, 30_000)).toThrow(
+        'waitMs: must be an integer from 0 to 30000',
+      );
+    },
+  );
 });
 
 describe('checkMultitask', () => {
@@ -71,9 +104,17 @@ describe('checkMultitask', () => {
     expect(checkMultitask('enqueue')).toBe('enqueue');
   });
 
-  it.each(['queue', 'Rollback', 'sometimes', ['interrupt', 'reject'], 3])('refuses %p with 400 INVALID_MULTITASK naming the field', (value) => {
-    expect(() => checkMultitask(value)).toThrow(
-      expect.objectContaining({ code: 'INVALID_MULTITASK', message: expect.stringMatching(/^multitask: must be one of reject, enqueue, interrupt, rollback/) }),
-    );
-  });
+  it.each(['queue', 'Rollback', 'sometimes', ['interrupt', 'reject'], 3])(
+    'refuses %p with 400 INVALID_MULTITASK naming the field',
+    (value) => {
+      expect(() => checkMultitask(value)).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_MULTITASK',
+          message: expect.stringMatching(
+            /^multitask: must be one of reject, enqueue, interrupt, rollback/,
+          ),
+        }),
+      );
+    },
+  );
 });

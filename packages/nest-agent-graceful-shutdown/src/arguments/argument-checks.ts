@@ -27,7 +27,8 @@ export function checkOptionalId(field: string, value: unknown): string | undefin
 
 /** The user a service acts for (`isValidUserId`); `InvalidIdError` naming `userId` otherwise. */
 export function checkUserId(value: unknown): string {
-  if (typeof value !== 'string' || !isValidUserId(value)) throw new InvalidIdError('userId', USER_ID_RULE);
+  if (typeof value !== 'string' || !isValidUserId(value))
+    throw new InvalidIdError('userId', USER_ID_RULE);
   return value;
 }
 
@@ -37,20 +38,23 @@ export function checkUserId(value: unknown): string {
  */
 export function checkEventId(field: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new InvalidEventIdError(field, value);
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw new InvalidEventIdError(field, value);
   return value as number;
 }
 
 /** A wait in milliseconds: unset, or an integer from 0 to `maxMs`. */
 export function checkWaitMs(value: unknown, maxMs = MAX_WAIT_MS): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > maxMs) throw new InvalidWaitError(maxMs);
+  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > maxMs)
+    throw new InvalidWaitError(maxMs);
   return value as number;
 }
 
 /** A run request's multitask strategy: unset, or one this version serves; `InvalidMultitaskError` (400) otherwise. */
 export function checkMultitask(value: unknown): MultitaskStrategy | undefined {
   if (value === undefined) return undefined;
-  if (!MULTITASK_STRATEGIES.includes(value as MultitaskStrategy)) throw new InvalidMultitaskError(value, MULTITASK_STRATEGIES);
+  if (!MULTITASK_STRATEGIES.includes(value as MultitaskStrategy))
+    throw new InvalidMultitaskError(value, MULTITASK_STRATEGIES);
   return value as MultitaskStrategy;
 }

@@ -20,7 +20,8 @@ export const MAX_USER_ID_LENGTH = 256;
 
 /** What a user id must be, for messages that name a bad one. */
 export const USER_ID_RULE =
-  `must be 1 to ${MAX_USER_ID_LENGTH} characters, without leading or trailing blanks, ` + 'control characters or lone UTF-16 surrogates';
+  `must be 1 to ${MAX_USER_ID_LENGTH} characters, without leading or trailing blanks, ` +
+  'control characters or lone UTF-16 surrogates';
 
 /**
  * Whether `id` is a user id every store holds and compares as sent: 1 to `MAX_USER_ID_LENGTH`
@@ -28,5 +29,11 @@ export const USER_ID_RULE =
  * no lone surrogate. Any other character (an email, `auth0|123`, a URL) is kept as sent.
  */
 export function isValidUserId(id: string): boolean {
-  return id.length > 0 && id.length <= MAX_USER_ID_LENGTH && id === id.trim() && !CONTROL.test(id) && isStorableText(id);
+  return (
+    id.length > 0 &&
+    id.length <= MAX_USER_ID_LENGTH &&
+    id === id.trim() &&
+    !CONTROL.test(id) &&
+    isStorableText(id)
+  );
 }

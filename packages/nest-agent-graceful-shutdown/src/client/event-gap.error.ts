@@ -15,6 +15,8 @@ export class EventGapError extends Error {
     readonly lastEventId: number,
     readonly receivedId: number,
   ) {
-    super(`the stream of run ${runId} skipped events: after event ${lastEventId} came event ${receivedId}, again after a re-join from event ${lastEventId}`);
+    super(
+      `the stream of run ${runId} skipped events: after event ${lastEventId} came event ${receivedId}, again after a re-join from event ${lastEventId}`,
+    );
   }
 }

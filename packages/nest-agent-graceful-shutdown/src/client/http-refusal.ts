@@ -27,7 +27,12 @@ export async function readRefusal(response: Response): Promise<HttpRefusal> {
     // not the service's JSON (a proxy's page): its text is the message
   }
   const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-  return { status: response.status, ...(code ? { code } : {}), message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  return {
+    status: response.status,
+    ...(code ? { code } : {}),
+    message,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  };
 }
 
 /**
@@ -37,7 +42,10 @@ export async function readRefusal(response: Response): Promise<HttpRefusal> {
  * @example
  * parseRetryAfter('2'); // 2000
  */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;

@@ -42,7 +42,10 @@ export const RECONNECT_DEFAULTS: ResolvedReconnectOptions = Object.freeze({
 });
 
 /** Every reconnect option: a finite number of milliseconds ≥ 0, refused with a `TypeError`. */
-const RECONNECT_OPTIONS = uniformOptionGroup<ReconnectOptions>(RECONNECT_DEFAULTS, { ...millisecondsAtLeastZero(), error: TypeError });
+const RECONNECT_OPTIONS = uniformOptionGroup<ReconnectOptions>(RECONNECT_DEFAULTS, {
+  ...millisecondsAtLeastZero(),
+  error: TypeError,
+});
 
 /**
  * Applies the defaults and checks the values (each a finite number ≥ 0).

@@ -4,7 +4,12 @@ import { ReconnectPolicy } from './reconnect-policy.js';
 function policyAt(clock: { now: number }, options = {}): ReconnectPolicy {
   // random() = 1 − ε: the jitter keeps (almost) the whole backoff, so the waits are predictable.
   return new ReconnectPolicy(
-    resolveReconnectOptions({ timeoutMs: 10_000, initialDelayMs: 100, maxDelayMs: 400, ...options }),
+    resolveReconnectOptions({
+      timeoutMs: 10_000,
+      initialDelayMs: 100,
+      maxDelayMs: 400,
+      ...options,
+    }),
     () => clock.now,
     () => 0.999999,
   );
@@ -24,7 +29,10 @@ describe('ReconnectPolicy', () => {
   });
 
   it('resends an interrupted run at once when the run was read already stopped', () => {
-    expect(policyAt({ now: 0 }).plan('interrupted', undefined, true)).toEqual({ attempt: 1, delayMs: 0 });
+    expect(policyAt({ now: 0 }).plan('interrupted', undefined, true)).toEqual({
+      attempt: 1,
+      delayMs: 0,
+    });
   });
 
   it('waits what Retry-After says instead of the backoff', () => {
@@ -71,6 +79,8 @@ describe('ReconnectPolicy', () => {
   });
 
   it('refuses a negative or non-numeric setting', () => {
-    expect(() => resolveReconnectOptions({ timeoutMs: -1 })).toThrow('reconnect.timeoutMs must be a finite number of milliseconds ≥ 0, got -1');
+    expect(() => resolveReconnectOptions({ timeoutMs: -1 })).toThrow(
+      'reconnect.timeoutMs must be a finite number of milliseconds ≥ 0, got -1',
+    );
   });
 });

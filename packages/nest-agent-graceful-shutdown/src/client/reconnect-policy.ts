@@ -74,7 +74,10 @@ export class ReconnectPolicy {
   }
 
   private backoff(failures: number): number {
-    const base = Math.min(this.options.maxDelayMs, this.options.initialDelayMs * 2 ** (failures - 1));
+    const base = Math.min(
+      this.options.maxDelayMs,
+      this.options.initialDelayMs * 2 ** (failures - 1),
+    );
     return Math.round(base / 2 + (this.random() * base) / 2);
   }
 }

@@ -17,6 +17,8 @@ export class ReconnectTimeoutError extends Error {
     readonly lastEventId: number,
     readonly lastFailure: string,
   ) {
-    super(`could not resume the stream of run ${runId} within ${timeoutMs} ms (last event id ${lastEventId}); last failure: ${lastFailure}`);
+    super(
+      `could not resume the stream of run ${runId} within ${timeoutMs} ms (last event id ${lastEventId}); last failure: ${lastFailure}`,
+    );
   }
 }

@@ -5,14 +5,28 @@ import { ReconnectTimeoutError } from './reconnect-timeout.error.js';
 import { ResumableHttpAgent } from './resumable-http-agent.js';
 import type { ReconnectInfo, ResumableHttpAgentConfig } from './resumable-http-agent-config.js';
 import { RunRequestError } from './run-request.error.js';
-import { numbered, refuse, ScriptedRunServer, stream, textMessage } from './scripted-run-server.fixtures.js';
+import {
+  numbered,
+  refuse,
+  ScriptedRunServer,
+  stream,
+  textMessage,
+} from './scripted-run-server.fixtures.js';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
 const started = { type: 'RUN_STARTED', threadId: THREAD, runId: RUN };
 const finished = { type: 'RUN_FINISHED', threadId: THREAD, runId: RUN };
-const interrupted = { type: 'RUN_ERROR', message: 'the service is shutting down; send the same request again', code: 'RUN_INTERRUPTED' };
-const handover = { type: 'CUSTOM', name: 'handover', value: { threadId: THREAD, runId: RUN, lastEventId: 3 } };
+const interrupted = {
+  type: 'RUN_ERROR',
+  message: 'the service is shutting down; send the same request again',
+  code: 'RUN_INTERRUPTED',
+};
+const handover = {
+  type: 'CUSTOM',
+  name: 'handover',
+  value: { threadId: THREAD, runId: RUN, lastEventId: 3 },
+};
 /** The whole run: RUN_STARTED (1), "Hello world" (2..5), RUN_FINISHED (6). */
 const wholeRun = numbered(1, [started, ...textMessage('a1', 'Hello ', 'world'), finished]);
 const HELLO_WORLD = [['a1', 'assistant', 'Hello world']];
@@ -70,7 +84,12 @@ describe('ResumableHttpAgent', () => {
     const join = server.requests[1];
     expect([join.method, join.url]).toEqual(['GET', `/v1/runs/${THREAD}/stream?runId=${RUN}`]);
     expect(join.headers).toMatchObject({ 'last-event-id': '3', authorization: 'Bearer token-1' });
-    expect(agent.stats).toMatchObject({ joins: 1, resends: 0, handovers: 0, interruptedRetries: 0 });
+    expect(agent.stats).toMatchObject({
+      joins: 1,
+      resends: 0,
+      handovers: 0,
+      interruptedRetries: 0,
+    });
   });
 
   it('sends its multitask strategy in the POST query only, the join keeping its own URL', async () => {
@@ -86,7 +105,10 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('joins after a handover notice and never hands the notice to the subscribers', async () => {
-    server.answer(stream([...wholeRun.slice(0, 3), { notice: handover }]), stream(wholeRun.slice(3)));
+    server.answer(
+      stream([...wholeRun.slice(0, 3), { notice: handover }]),
+      stream(wholeRun.slice(3)),
+    );
     const reconnects: ReconnectInfo[] = [];
     const agent = agentFor({ onReconnect: (info) => void reconnects.push(info) });
     const { events, subscriber } = recorder();
@@ -101,7 +123,11 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('retries a dropped join after the wait a 503 named in Retry-After', async () => {
-    server.answer(stream(wholeRun.slice(0, 2), 'destroy'), refuse(503, 'SHUTTING_DOWN', 'this instance is shutting down', 1), stream(wholeRun.slice(2)));
+    server.answer(
+      stream(wholeRun.slice(0, 2), 'destroy'),
+      refuse(503, 'SHUTTING_DOWN', 'this instance is shutting down', 1),
+      stream(wholeRun.slice(2)),
+    );
     const reconnects: ReconnectInfo[] = [];
     const agent = agentFor({ onReconnect: (info) => void reconnects.push(info) });
 
@@ -118,7 +144,10 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('resends the POST after the wait a 503 SHUTTING_DOWN named in Retry-After', async () => {
-    server.answer(refuse(503, 'SHUTTING_DOWN', 'this instance is shutting down', 1), stream(wholeRun));
+    server.answer(
+      refuse(503, 'SHUTTING_DOWN', 'this instance is shutting down', 1),
+      stream(wholeRun),
+    );
     const reconnects: ReconnectInfo[] = [];
     const agent = agentFor({ onReconnect: (info) => void reconnects.push(info) });
 
@@ -146,7 +175,10 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('joins the run instead of resending when the POST is answered 409 RUN_IN_PROGRESS', async () => {
-    server.answer(refuse(409, 'RUN_IN_PROGRESS', `thread ${THREAD} already has an active run (${RUN})`), stream(wholeRun));
+    server.answer(
+      refuse(409, 'RUN_IN_PROGRESS', `thread ${THREAD} already has an active run (${RUN})`),
+      stream(wholeRun),
+    );
     const agent = agentFor();
 
     const { newMessages } = await agent.runAgent({ runId: RUN });
@@ -158,7 +190,11 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('resends the same POST once when it delivered no event and the join answers 404', async () => {
-    server.answer(stream([{ comment: 'heartbeat' }], 'destroy'), refuse(404, 'RUN_NOT_FOUND', `run ${RUN} not found`), stream(wholeRun));
+    server.answer(
+      stream([{ comment: 'heartbeat' }], 'destroy'),
+      refuse(404, 'RUN_NOT_FOUND', `run ${RUN} not found`),
+      stream(wholeRun),
+    );
     const reconnects: ReconnectInfo[] = [];
     const agent = agentFor({ onReconnect: (info) => void reconnects.push(info) });
 
@@ -196,7 +232,11 @@ describe('ResumableHttpAgent', () => {
   it('resends the POST at once, without waiting initialDelayMs, when a join ends with RUN_INTERRUPTED', async () => {
     const firstPart = numbered(1, [started, ...textMessage('a1', 'step 1 done')]);
     const secondPart = numbered(5, [started, ...textMessage('a2', 'step 2 done'), finished]);
-    server.answer(stream(firstPart.slice(0, 3), 'destroy'), stream([...firstPart.slice(3), { notice: interrupted }]), stream(secondPart));
+    server.answer(
+      stream(firstPart.slice(0, 3), 'destroy'),
+      stream([...firstPart.slice(3), { notice: interrupted }]),
+      stream(secondPart),
+    );
     const reconnects: ReconnectInfo[] = [];
     // A wait of initialDelayMs would pass the outage's deadline: the resend must not wait.
     const reconnect = { timeoutMs: 5_000, initialDelayMs: 60_000, maxDelayMs: 60_000 };
@@ -216,9 +256,24 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('hides the run_interrupted and run_resumed notices a join reads earlier attempts as, as it hides those events live', async () => {
-    const attemptEnd = { type: 'CUSTOM', name: 'run_interrupted', value: { code: 'RUN_INTERRUPTED', message: interrupted.message } };
-    const attemptStart = { type: 'CUSTOM', name: 'run_resumed', value: { threadId: THREAD, runId: RUN } };
-    const log = numbered(1, [started, ...textMessage('a1', 'step 1 done'), attemptEnd, attemptStart, ...textMessage('a2', 'step 2 done'), finished]);
+    const attemptEnd = {
+      type: 'CUSTOM',
+      name: 'run_interrupted',
+      value: { code: 'RUN_INTERRUPTED', message: interrupted.message },
+    };
+    const attemptStart = {
+      type: 'CUSTOM',
+      name: 'run_resumed',
+      value: { threadId: THREAD, runId: RUN },
+    };
+    const log = numbered(1, [
+      started,
+      ...textMessage('a1', 'step 1 done'),
+      attemptEnd,
+      attemptStart,
+      ...textMessage('a2', 'step 2 done'),
+      finished,
+    ]);
     server.answer(stream(log.slice(0, 3), 'destroy'), stream(log.slice(3)));
     const agent = agentFor();
     const { events, subscriber } = recorder();
@@ -259,7 +314,10 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('re-joins from the last event when an id is skipped once', async () => {
-    server.answer(stream([...wholeRun.slice(0, 2), wholeRun[4]], 'keep-open'), stream(wholeRun.slice(2)));
+    server.answer(
+      stream([...wholeRun.slice(0, 2), wholeRun[4]], 'keep-open'),
+      stream(wholeRun.slice(2)),
+    );
     const agent = agentFor();
 
     const { newMessages } = await agent.runAgent({ runId: RUN });
@@ -269,7 +327,10 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('fails the run with an EventGapError when the re-joined stream skips the same events again', async () => {
-    server.answer(stream([...wholeRun.slice(0, 2), wholeRun[4]], 'keep-open'), stream(wholeRun.slice(4)));
+    server.answer(
+      stream([...wholeRun.slice(0, 2), wholeRun[4]], 'keep-open'),
+      stream(wholeRun.slice(4)),
+    );
     quietFailures();
     const agent = agentFor();
 
@@ -291,13 +352,18 @@ describe('ResumableHttpAgent', () => {
     const failure = await agent.runAgent({ runId: RUN }).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ReconnectTimeoutError);
-    expect((failure as Error).message).toMatch(/within 500 ms \(last event id 5\).*503 SHUTTING_DOWN/);
+    expect((failure as Error).message).toMatch(
+      /within 500 ms \(last event id 5\).*503 SHUTTING_DOWN/,
+    );
     expect(summary(agent.messages.slice(1))).toEqual(HELLO_WORLD);
     expect(agent.stats.joins).toBeGreaterThanOrEqual(1);
   });
 
   it('fails the run with a RunRequestError when the join is refused for good', async () => {
-    server.answer(stream(wholeRun.slice(0, 2), 'destroy'), refuse(403, 'THREAD_ACCESS_DENIED', 'thread belongs to another user'));
+    server.answer(
+      stream(wholeRun.slice(0, 2), 'destroy'),
+      refuse(403, 'THREAD_ACCESS_DENIED', 'thread belongs to another user'),
+    );
     quietFailures();
     const agent = agentFor();
 
@@ -310,12 +376,23 @@ describe('ResumableHttpAgent', () => {
   });
 
   it('stops a pending reconnect at once when abortRun() is called, leaving no timer behind', async () => {
-    server.answer(stream(wholeRun.slice(0, 5), 'destroy'), refuse(503, 'SHUTTING_DOWN', 'this instance is shutting down', 30));
+    server.answer(
+      stream(wholeRun.slice(0, 5), 'destroy'),
+      refuse(503, 'SHUTTING_DOWN', 'this instance is shutting down', 30),
+    );
     const reconnects: ReconnectInfo[] = [];
-    const agent = agentFor({ reconnect: { timeoutMs: 60_000 }, onReconnect: (info) => void reconnects.push(info) });
+    const agent = agentFor({
+      reconnect: { timeoutMs: 60_000 },
+      onReconnect: (info) => void reconnects.push(info),
+    });
 
     const running = agent.runAgent({ runId: RUN });
-    await waitFor(() => reconnects.length === 2, 'the reconnect that waits for Retry-After', 5_000, 5);
+    await waitFor(
+      () => reconnects.length === 2,
+      'the reconnect that waits for Retry-After',
+      5_000,
+      5,
+    );
     const timersWhileWaiting = activeTimers();
     const abortedAt = Date.now();
     agent.abortRun();

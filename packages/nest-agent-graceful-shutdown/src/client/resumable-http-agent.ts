@@ -2,7 +2,11 @@ import { HttpAgent, enforceOutgoingInput, type BaseEvent, type RunAgentInput } f
 import { Observable } from 'rxjs';
 import { defaultJoinUrl, withQuery } from './join-url.js';
 import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-options.js';
-import type { ReconnectInfo, ResumableHttpAgentConfig, ResumableRunStats } from './resumable-http-agent-config.js';
+import type {
+  ReconnectInfo,
+  ResumableHttpAgentConfig,
+  ResumableRunStats,
+} from './resumable-http-agent-config.js';
 import { RunFollower } from './run-follower.js';
 import type { RunRequest } from './stream-connection.js';
 

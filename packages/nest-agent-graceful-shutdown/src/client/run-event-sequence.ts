@@ -1,7 +1,13 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { EventGapError } from './event-gap.error.js';
 import type { SseFrame } from './sse-frame-parser.js';
-import { isAttemptNotice, isHandoverNotice, isInterruption, isTerminalEvent, parseStreamEvent } from './stream-events.js';
+import {
+  isAttemptNotice,
+  isHandoverNotice,
+  isInterruption,
+  isTerminalEvent,
+  parseStreamEvent,
+} from './stream-events.js';
 
 /** What one frame means for the run: the event to deliver, if any, and what the follower does next. */
 export interface FrameVerdict {
@@ -45,7 +51,8 @@ export class RunEventSequence {
    */
   accept(frame: SseFrame): FrameVerdict {
     const event = parseStreamEvent(frame.data);
-    const id = frame.id !== undefined && /^\d+$/.test(frame.id.trim()) ? Number(frame.id) : undefined;
+    const id =
+      frame.id !== undefined && /^\d+$/.test(frame.id.trim()) ? Number(frame.id) : undefined;
     if (id !== undefined) {
       if (id <= this.lastEventId) {
         this.onDuplicate();
@@ -64,9 +71,15 @@ export class RunEventSequence {
       if (this.started) return { action: 'continue', progressed: true };
       this.started = true;
     }
-    if (this.retryInterrupted && isInterruption(event)) return { action: 'interrupted', progressed: true };
+    if (this.retryInterrupted && isInterruption(event))
+      return { action: 'interrupted', progressed: true };
     // What a replay reads an earlier attempt as: hidden, as the same events are when they arrive live.
-    if (this.retryInterrupted && isAttemptNotice(event)) return { action: 'continue', progressed: true };
-    return { action: isTerminalEvent(event) ? 'finished' : 'continue', deliver: event, progressed: true };
+    if (this.retryInterrupted && isAttemptNotice(event))
+      return { action: 'continue', progressed: true };
+    return {
+      action: isTerminalEvent(event) ? 'finished' : 'continue',
+      deliver: event,
+      progressed: true,
+    };
   }
 }

@@ -6,7 +6,11 @@ import { InvalidStreamFrameError } from './invalid-stream-frame.error.js';
 import type { ResolvedReconnectOptions } from './reconnect-options.js';
 import { ReconnectPolicy } from './reconnect-policy.js';
 import { ReconnectTimeoutError } from './reconnect-timeout.error.js';
-import type { ReconnectInfo, ReconnectKind, ResumableRunStats } from './resumable-http-agent-config.js';
+import type {
+  ReconnectInfo,
+  ReconnectKind,
+  ResumableRunStats,
+} from './resumable-http-agent-config.js';
 import { RunEventSequence } from './run-event-sequence.js';
 import { RunRequestError } from './run-request.error.js';
 import { StreamConnection, type RunRequest } from './stream-connection.js';
@@ -38,7 +42,9 @@ type Step = { request: 'post' | 'join'; kind?: ReconnectKind };
 /** The next request, after the server's `Retry-After`, or `atOnce` (no wait even after `RUN_INTERRUPTED`). */
 type NextStep = { step: Step; retryAfterMs?: number; atOnce?: boolean };
 type Outcome =
-  { type: 'finished' | 'interrupted' | 'handover' | 'gap' } | { type: 'lost'; detail: string } | { type: 'refused'; refusal: HttpRefusal; request: RunRequest };
+  | { type: 'finished' | 'interrupted' | 'handover' | 'gap' }
+  | { type: 'lost'; detail: string }
+  | { type: 'refused'; refusal: HttpRefusal; request: RunRequest };
 
 /**
  * Follows one run from its POST to its terminal event, across dropped connections, handovers
@@ -65,7 +71,11 @@ export class RunFollower {
     private readonly sink: RunEventSink,
   ) {
     this.policy = new ReconnectPolicy(settings.reconnect);
-    this.sequence = new RunEventSequence(settings.runId, settings.retryInterrupted, () => settings.stats.duplicatesDropped++);
+    this.sequence = new RunEventSequence(
+      settings.runId,
+      settings.retryInterrupted,
+      () => settings.stats.duplicatesDropped++,
+    );
   }
 
   /** Sends the POST and follows the run until its terminal event, a failure, `close()` or the signal. */
@@ -74,7 +84,12 @@ export class RunFollower {
     else this.settings.signal.addEventListener('abort', this.onAbort, { once: true });
     this.follow().then(
       () => this.settle(() => this.sink.complete()),
-      (error: unknown) => this.settle(() => this.sink.error(this.settings.signal.aborted ? abortError(this.settings.signal.reason) : error)),
+      (error: unknown) =>
+        this.settle(() =>
+          this.sink.error(
+            this.settings.signal.aborted ? abortError(this.settings.signal.reason) : error,
+          ),
+        ),
     );
   }
 
@@ -98,8 +113,18 @@ export class RunFollower {
       if (!next) return;
       const kind = next.step.kind ?? 'dropped';
       const plan = this.policy.plan(kind, next.retryAfterMs, next.atOnce);
-      if (!plan) throw new ReconnectTimeoutError(this.settings.runId, this.settings.reconnect.timeoutMs, this.sequence.lastEventId, this.lastFailure);
-      this.settings.onReconnect?.({ kind, lastEventId: this.sequence.lastEventId, attempt: plan.attempt });
+      if (!plan)
+        throw new ReconnectTimeoutError(
+          this.settings.runId,
+          this.settings.reconnect.timeoutMs,
+          this.sequence.lastEventId,
+          this.lastFailure,
+        );
+      this.settings.onReconnect?.({
+        kind,
+        lastEventId: this.sequence.lastEventId,
+        attempt: plan.attempt,
+      });
       await abortableDelay(plan.delayMs, this.stop.signal);
       step = next.step;
     }
@@ -125,14 +150,25 @@ export class RunFollower {
         return { step: { request: 'join', kind: 'dropped' } };
       case 'lost':
         this.lastFailure = outcome.detail;
-        return { step: { request: 'join', kind: step.request === 'join' ? (step.kind ?? 'dropped') : 'dropped' } };
+        return {
+          step: {
+            request: 'join',
+            kind: step.request === 'join' ? (step.kind ?? 'dropped') : 'dropped',
+          },
+        };
       case 'refused':
         return this.afterRefusal(step, outcome.refusal, outcome.request);
     }
   }
 
   private afterRefusal(step: Step, refusal: HttpRefusal, request: RunRequest): NextStep {
-    const error = new RunRequestError(request.method, request.url, refusal.status, refusal.code, refusal.message);
+    const error = new RunRequestError(
+      request.method,
+      request.url,
+      refusal.status,
+      refusal.code,
+      refusal.message,
+    );
     this.lastFailure = error.message;
     if (step.request === 'post' && refusal.status === 409 && refusal.code === 'RUN_IN_PROGRESS') {
       this.conflict = error; // if the join does not know the run either, the thread is busy with another one
@@ -142,13 +178,20 @@ export class RunFollower {
       if (this.conflict) throw this.conflict;
       return { step: { request: 'post', kind: 'resend' } };
     }
-    if (isRetryableStatus(refusal.status)) return { step: { request: step.request, kind: step.kind ?? 'resend' }, retryAfterMs: refusal.retryAfterMs };
+    if (isRetryableStatus(refusal.status))
+      return {
+        step: { request: step.request, kind: step.kind ?? 'resend' },
+        retryAfterMs: refusal.retryAfterMs,
+      };
     throw error;
   }
 
   /** Sends one request and reads its answer to the end of what it can say. */
   private async attempt(step: Step): Promise<Outcome> {
-    const request = step.request === 'post' ? this.settings.post() : this.settings.join(this.sequence.lastEventId);
+    const request =
+      step.request === 'post'
+        ? this.settings.post()
+        : this.settings.join(this.sequence.lastEventId);
     this.count(step);
     const connection = new StreamConnection(this.stop.signal, () => this.policy.silenceMs());
     try {
@@ -160,13 +203,20 @@ export class RunFollower {
         if (verdict.deliver) this.sink.next(verdict.deliver);
         if (verdict.action !== 'continue') return { type: verdict.action };
       }
-      return { type: 'lost', detail: `the stream of ${request.method} ${request.url} ended without a terminal event` };
+      return {
+        type: 'lost',
+        detail: `the stream of ${request.method} ${request.url} ended without a terminal event`,
+      };
     } catch (error) {
       if (this.stop.signal.aborted) throw this.stop.signal.reason;
       if (error instanceof EventGapError || error instanceof InvalidStreamFrameError) throw error;
       // Cut by the outage's deadline: the failure before it says more.
-      if (connection.timedOutAfterMs !== undefined && this.policy.expired()) return { type: 'lost', detail: this.lastFailure };
-      const cause = connection.timedOutAfterMs !== undefined ? `no byte arrived for ${connection.timedOutAfterMs} ms` : describe(error);
+      if (connection.timedOutAfterMs !== undefined && this.policy.expired())
+        return { type: 'lost', detail: this.lastFailure };
+      const cause =
+        connection.timedOutAfterMs !== undefined
+          ? `no byte arrived for ${connection.timedOutAfterMs} ms`
+          : describe(error);
       return { type: 'lost', detail: `${request.method} ${request.url} failed: ${cause}` };
     } finally {
       connection.close();
@@ -197,5 +247,8 @@ function describe(error: unknown): string {
 /** The error a stopped run ends with: `AbortError`, which `runAgent` treats as a stop, not a failure. */
 function abortError(reason: unknown): Error {
   if (reason instanceof Error) return reason;
-  return new DOMException(typeof reason === 'string' ? reason : 'the run was aborted', 'AbortError');
+  return new DOMException(
+    typeof reason === 'string' ? reason : 'the run was aborted',
+    'AbortError',
+  );
 }

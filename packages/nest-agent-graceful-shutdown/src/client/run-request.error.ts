@@ -20,7 +20,9 @@ export class RunRequestError extends Error {
     code: string | undefined,
     detail: string,
   ) {
-    super(`${method} ${url} was answered ${status}${code ? ` ${code}` : ''}${detail ? `: ${detail}` : ''}`);
+    super(
+      `${method} ${url} was answered ${status}${code ? ` ${code}` : ''}${detail ? `: ${detail}` : ''}`,
+    );
     this.code = code ?? `HTTP_${status}`;
   }
 }

@@ -1,4 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request the server received, with the time it arrived (ms since the epoch). */
@@ -14,7 +19,8 @@ export interface RecordedRequest {
 export type Responder = (response: ServerResponse, request: RecordedRequest) => void;
 
 /** One frame of a scripted stream: an event with its id, or a notice without one. */
-export type ScriptedFrame = { id: number; event: object } | { notice: object } | { comment: string };
+export type ScriptedFrame =
+  { id: number; event: object } | { notice: object } | { comment: string };
 
 /**
  * A local `node:http` server answering each request with the next scripted responder (a request
@@ -33,9 +39,18 @@ export class ScriptedRunServer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request = {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         self!.requests.push(request);
-        const responder = self!.script.shift() ?? self!.fallback ?? refuse(500, 'UNSCRIPTED', 'no responder left for this request');
+        const responder =
+          self!.script.shift() ??
+          self!.fallback ??
+          refuse(500, 'UNSCRIPTED', 'no responder left for this request');
         responder(res, request);
       });
     });
@@ -62,9 +77,15 @@ export class ScriptedRunServer {
 }
 
 /** Answers `text/event-stream` with the frames; then ends the response, destroys the socket, or keeps it open. */
-export function stream(frames: ScriptedFrame[], then: 'end' | 'destroy' | 'keep-open' = 'end'): Responder {
+export function stream(
+  frames: ScriptedFrame[],
+  then: 'end' | 'destroy' | 'keep-open' = 'end',
+): Responder {
   return (response) => {
-    response.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' });
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+    });
     for (const frame of frames) response.write(encode(frame));
     if (then === 'end') response.end();
     else if (then === 'destroy') setImmediate(() => response.destroy());
@@ -72,7 +93,12 @@ export function stream(frames: ScriptedFrame[], then: 'end' | 'destroy' | 'keep-
 }
 
 /** Answers the service's error JSON `{ statusCode, code, message }`, with `Retry-After` (seconds) when given. */
-export function refuse(status: number, code: string, message: string, retryAfterSeconds?: number): Responder {
+export function refuse(
+  status: number,
+  code: string,
+  message: string,
+  retryAfterSeconds?: number,
+): Responder {
   return (response) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);

@@ -67,7 +67,10 @@ export class SseFrameParser {
   }
 
   private dispatch(): SseFrame | undefined {
-    const frame = this.data.length > 0 ? { data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) } : undefined;
+    const frame =
+      this.data.length > 0
+        ? { data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) }
+        : undefined;
     this.data = [];
     this.id = undefined;
     return frame;

@@ -43,7 +43,11 @@ export class StreamConnection {
   /** Sends the request; resolves with the response once its headers are in. */
   open(fetch: HttpAgentFetchFn, request: RunRequest): Promise<Response> {
     this.arm();
-    return fetch(request.url, { ...request.init, method: request.method, signal: this.controller.signal });
+    return fetch(request.url, {
+      ...request.init,
+      method: request.method,
+      signal: this.controller.signal,
+    });
   }
 
   /** The frames of the response's body, as they arrive; a frame cut off by the end of the body is dropped. */

@@ -23,9 +23,11 @@ export function parseStreamEvent(data: string): BaseEvent {
   } catch {
     throw new InvalidStreamFrameError(data, 'not JSON');
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InvalidStreamFrameError(data, 'not a JSON object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new InvalidStreamFrameError(data, 'not a JSON object');
   const type = (json as { type?: unknown }).type;
-  if (typeof type !== 'string' || type === '') throw new InvalidStreamFrameError(data, 'no event type');
+  if (typeof type !== 'string' || type === '')
+    throw new InvalidStreamFrameError(data, 'no event type');
   return json as BaseEvent;
 }
 
@@ -36,7 +38,9 @@ export function parseStreamEvent(data: string): BaseEvent {
  * @example
  * isHandoverNotice({ type: 'CUSTOM', name: 'handover', value: { threadId, runId, lastEventId: 7 } }); // true
  */
-export function isHandoverNotice(event: BaseEvent): event is BaseEvent & { name: 'handover'; value: HandoverNotice } {
+export function isHandoverNotice(
+  event: BaseEvent,
+): event is BaseEvent & { name: 'handover'; value: HandoverNotice } {
   return event.type === EventType.CUSTOM && (event as { name?: unknown }).name === 'handover';
 }
 
@@ -47,7 +51,9 @@ export function isTerminalEvent(event: BaseEvent): boolean {
 
 /** Whether an event is the `RUN_ERROR` of a run the server stopped for the client to send again (`RUN_INTERRUPTED`). */
 export function isInterruption(event: BaseEvent): boolean {
-  return event.type === EventType.RUN_ERROR && (event as { code?: unknown }).code === 'RUN_INTERRUPTED';
+  return (
+    event.type === EventType.RUN_ERROR && (event as { code?: unknown }).code === 'RUN_INTERRUPTED'
+  );
 }
 
 /**
@@ -56,5 +62,8 @@ export function isInterruption(event: BaseEvent): boolean {
  */
 export function isAttemptNotice(event: BaseEvent): boolean {
   const name = (event as { name?: unknown }).name;
-  return event.type === EventType.CUSTOM && (name === RUN_INTERRUPTED_NOTICE || name === RUN_RESUMED_NOTICE);
+  return (
+    event.type === EventType.CUSTOM &&
+    (name === RUN_INTERRUPTED_NOTICE || name === RUN_RESUMED_NOTICE)
+  );
 }

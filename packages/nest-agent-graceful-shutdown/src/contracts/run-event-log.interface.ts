@@ -45,7 +45,12 @@ export interface RunEventLog {
    * `options.contiguous`, throws `EventLogGapError` and stores nothing when the log ends before
    * the batch's first new event.
    */
-  append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void>;
+  append(
+    run: RunLogKey,
+    events: readonly LoggedEvent[],
+    writer?: string,
+    options?: RunLogAppendOptions,
+  ): Promise<void>;
   /**
    * Makes `writer` (a run attempt) the log's writer: from now on the appends of any other
    * writer are refused. Returns the log's last event (null when it has none), read in the same step.

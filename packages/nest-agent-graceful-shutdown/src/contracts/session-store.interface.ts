@@ -4,7 +4,13 @@ import type { AgentRelease, NotRunCall } from '../agent/agent-release.js';
 import type { RunPhase, StopReason } from '../agent/stop-reason.js';
 import type { InterruptedState } from './interrupted-state.js';
 import type { MessagePage, MessagePageQuery } from './message-page.js';
-import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ToolCallRecord } from './session-records.js';
+import type {
+  RunRecord,
+  RunStatus,
+  StoredMessage,
+  ThreadRecord,
+  ToolCallRecord,
+} from './session-records.js';
 import type { StepCommit } from './step-commit.js';
 import type { ThreadListPage, ThreadListQuery } from './thread-list.js';
 
@@ -248,7 +254,10 @@ export interface SessionStore {
    * file), every run held by another instance. Runs in `exceptRunKeys` (the caller's own,
    * whose leases it still renews) are never recorded. Returns how many.
    */
-  recoverCrashedRuns(options?: { exclusiveInstanceId?: string; exceptRunKeys?: readonly string[] }): Promise<number>;
+  recoverCrashedRuns(options?: {
+    exclusiveInstanceId?: string;
+    exceptRunKeys?: readonly string[];
+  }): Promise<number>;
   /**
    * Up to `limit` threads that read `interrupted` (a shutdown or a crash, not an approval
    * pause), the longest waiting first: what an instance in resume mode `auto` continues.

@@ -42,7 +42,11 @@ export interface SignalBus {
   /** Listens for cancels of one run; fires at once if one was published before. */
   onCancel(threadId: string, runId: string, handler: (signal?: CancelSignal) => void): Unsubscribe;
   publishRunEnded(signal: RunEndedSignal): Promise<void>;
-  onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe;
+  onRunEnded(
+    threadId: string,
+    runId: string,
+    handler: (signal: RunEndedSignal) => void,
+  ): Unsubscribe;
   /**
    * Listens for the end of every run, on every instance: how an instance in resume mode
    * `auto` learns at once of a run another one interrupted. Optional: without it, the

@@ -1,22 +1,49 @@
-import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { isTransientConnectionError, isTransactionConflict, retryThroughOutage } from './connection-retry.js';
+import {
+  QueryFailedError,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
+import {
+  isTransientConnectionError,
+  isTransactionConflict,
+  retryThroughOutage,
+} from './connection-retry.js';
 
 /** An error as node-postgres reports a deadlock (through TypeORM's QueryFailedError). */
-const deadlock = () => Object.assign(new Error('deadlock detected'), { driverError: { code: '40P01' } });
+const deadlock = () =>
+  Object.assign(new Error('deadlock detected'), { driverError: { code: '40P01' } });
 const QUICK = { deadlineMs: 5_000, initialDelayMs: 1, maxDelayMs: 1 };
 
 describe('isTransientConnectionError', () => {
   it.each([
-    ['a transaction whose connection the server dropped (repository call)', new QueryRunnerAlreadyReleasedError()],
-    ['a transaction whose connection the server dropped (manager.query)', new QueryRunnerProviderAlreadyReleasedError()],
-    ['a query cut by a restart', new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly'))],
-    ['a server shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    [
+      'a transaction whose connection the server dropped (repository call)',
+      new QueryRunnerAlreadyReleasedError(),
+    ],
+    [
+      'a transaction whose connection the server dropped (manager.query)',
+      new QueryRunnerProviderAlreadyReleasedError(),
+    ],
+    [
+      'a query cut by a restart',
+      new QueryFailedError('SELECT 1', [], new Error('Connection terminated unexpectedly')),
+    ],
+    [
+      'a server shutting down',
+      Object.assign(new Error('terminating connection due to administrator command'), {
+        code: '57P01',
+      }),
+    ],
   ])('treats %s as an outage', (_case, error) => {
     expect(isTransientConnectionError(error)).toBe(true);
   });
 
   it('treats an answer of the database (a constraint) as final', () => {
-    expect(isTransientConnectionError(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
+    expect(
+      isTransientConnectionError(
+        Object.assign(new Error('duplicate key value'), { code: '23505' }),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -37,11 +64,17 @@ describe('retryThroughOutage', () => {
 
 describe('isTransactionConflict', () => {
   it('treats a deadlock and a serialization failure as conflicts', () => {
-    expect([deadlock(), Object.assign(new Error('could not serialize access'), { code: '40001' })].map(isTransactionConflict)).toEqual([true, true]);
+    expect(
+      [deadlock(), Object.assign(new Error('could not serialize access'), { code: '40001' })].map(
+        isTransactionConflict,
+      ),
+    ).toEqual([true, true]);
   });
 
   it('treats an answer of the database (a constraint) as no conflict', () => {
-    expect(isTransactionConflict(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(
+      isTransactionConflict(Object.assign(new Error('duplicate key'), { code: '23505' })),
+    ).toBe(false);
   });
 });
 

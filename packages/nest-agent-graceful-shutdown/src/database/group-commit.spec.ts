@@ -8,7 +8,11 @@ function recordingWriter() {
   const write = async (items: readonly number[]): Promise<BatchOutcome<number>[]> => {
     batches.push([...items]);
     await gate;
-    return items.map((item) => (item < 0 ? { ok: false, error: new Error(`refused ${item}`) } : { ok: true, value: item * 10 }));
+    return items.map((item) =>
+      item < 0
+        ? { ok: false, error: new Error(`refused ${item}`) }
+        : { ok: true, value: item * 10 },
+    );
   };
   const hold = () => (gate = new Promise((resolve) => (release = resolve)));
   return { batches, write, hold, release: () => release() };

@@ -79,7 +79,10 @@ export class GroupCommit<T, R = void> {
     }
     batch.forEach((entry, i) => {
       const outcome = outcomes[i];
-      if (!outcome) entry.reject(new Error(`batch writer answered ${outcomes.length} outcomes for ${batch.length} items`));
+      if (!outcome)
+        entry.reject(
+          new Error(`batch writer answered ${outcomes.length} outcomes for ${batch.length} items`),
+        );
       else if (outcome.ok) entry.resolve(outcome.value);
       else entry.reject(outcome.error);
     });

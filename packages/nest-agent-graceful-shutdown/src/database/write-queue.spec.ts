@@ -34,7 +34,8 @@ describe('WriteQueue', () => {
     const log: string[] = [];
     const inFlight = heldJob(log, 'in flight');
     const results = [queue.run(inFlight.job)];
-    for (let i = 1; i <= 50; i++) results.push(queue.run(async () => String(log.push(`checkpoint ${i}`))));
+    for (let i = 1; i <= 50; i++)
+      results.push(queue.run(async () => String(log.push(`checkpoint ${i}`))));
     results.push(queue.run(async () => String(log.push('renewal')), { urgent: true }));
 
     inFlight.finish();

@@ -11,6 +11,8 @@ export class EventLogFencedError extends Error {
     readonly threadId: string,
     readonly runId: string,
   ) {
-    super(`the event log of run ${runId} on thread ${threadId} belongs to a newer attempt of the run; this attempt's events were not stored`);
+    super(
+      `the event log of run ${runId} on thread ${threadId} belongs to a newer attempt of the run; this attempt's events were not stored`,
+    );
   }
 }

@@ -14,6 +14,8 @@ export class EventLogGapError extends Error {
     /** The log's last event id (0: the log is empty or gone). */
     readonly lastId: number,
   ) {
-    super(`the event log of run ${runId} on thread ${threadId} ends at event ${lastId}, before the events appended; nothing was stored`);
+    super(
+      `the event log of run ${runId} on thread ${threadId} ends at event ${lastId}, before the events appended; nothing was stored`,
+    );
   }
 }

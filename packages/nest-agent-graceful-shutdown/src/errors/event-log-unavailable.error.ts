@@ -16,7 +16,11 @@ export class EventLogUnavailableError extends AgentServiceError {
     readonly retryAfterSeconds = 2,
     cause?: unknown,
   ) {
-    super('EVENT_LOG_UNAVAILABLE', 503, `the run event log is unreachable; retry the same request in ${retryAfterSeconds} s`);
+    super(
+      'EVENT_LOG_UNAVAILABLE',
+      503,
+      `the run event log is unreachable; retry the same request in ${retryAfterSeconds} s`,
+    );
     if (cause !== undefined) this.cause = cause;
   }
 }

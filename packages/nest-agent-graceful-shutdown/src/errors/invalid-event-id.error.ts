@@ -2,7 +2,8 @@ import { AgentServiceError } from './agent-service.error.js';
 
 /** What a malformed event id was, for the message: a number as it prints, a string quoted and cut short. */
 function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 32 ? `${value.slice(0, 32)}…` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 32 ? `${value.slice(0, 32)}…` : value);
   return typeof value === 'number' || value === null ? String(value) : typeof value;
 }
 

@@ -6,8 +6,13 @@ export class InvalidMultitaskError extends AgentServiceError {
 
   /** @param served the strategies accepted. */
   constructor(value: unknown, served: readonly string[]) {
-    super('INVALID_MULTITASK', 400, `multitask: must be one of ${served.join(', ')}, got ${JSON.stringify(String(value)).slice(0, 80)}`, {
-      field: 'multitask',
-    });
+    super(
+      'INVALID_MULTITASK',
+      400,
+      `multitask: must be one of ${served.join(', ')}, got ${JSON.stringify(String(value)).slice(0, 80)}`,
+      {
+        field: 'multitask',
+      },
+    );
   }
 }

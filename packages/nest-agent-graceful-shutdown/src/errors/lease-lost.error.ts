@@ -11,6 +11,8 @@ export class LeaseLostError extends Error {
     readonly threadId: string,
     readonly runKey: string,
   ) {
-    super(`run attempt ${runKey} no longer holds the lease of thread ${threadId}; a newer run owns it, so this write was refused`);
+    super(
+      `run attempt ${runKey} no longer holds the lease of thread ${threadId}; a newer run owns it, so this write was refused`,
+    );
   }
 }

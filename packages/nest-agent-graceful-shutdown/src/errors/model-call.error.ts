@@ -12,13 +12,19 @@ export type ModelCallErrorCode =
 /** What to check for each code; appended to the message so a log line alone says what to do. */
 const ADVICE: Record<ModelCallErrorCode, string> = {
   MODEL_AUTH_FAILED: 'check OPENAI_API_KEY and that the key may use this model',
-  MODEL_NOT_FOUND: 'check MODEL_NAME and OPENAI_BASE_URL (an OpenAI-compatible base URL usually ends in /v1)',
-  MODEL_RATE_LIMITED: 'the call was already retried with backoff; lower the request rate, raise the account limits, or retry the run later',
-  MODEL_UNAVAILABLE: 'the model server failed even after retries; check its health and retry the run later',
+  MODEL_NOT_FOUND:
+    'check MODEL_NAME and OPENAI_BASE_URL (an OpenAI-compatible base URL usually ends in /v1)',
+  MODEL_RATE_LIMITED:
+    'the call was already retried with backoff; lower the request rate, raise the account limits, or retry the run later',
+  MODEL_UNAVAILABLE:
+    'the model server failed even after retries; check its health and retry the run later',
   MODEL_TIMEOUT: 'check that the model server is up and not overloaded, or raise the model timeout',
-  MODEL_UNREACHABLE: 'check OPENAI_BASE_URL and that the model server is running and reachable from this host',
-  MODEL_BAD_RESPONSE: 'check that OPENAI_BASE_URL points at an OpenAI-compatible chat completions endpoint that supports streaming',
-  MODEL_REQUEST_REJECTED: 'the server refused the request; its message says why (check MODEL_NAME and that the model supports tools and streaming)',
+  MODEL_UNREACHABLE:
+    'check OPENAI_BASE_URL and that the model server is running and reachable from this host',
+  MODEL_BAD_RESPONSE:
+    'check that OPENAI_BASE_URL points at an OpenAI-compatible chat completions endpoint that supports streaming',
+  MODEL_REQUEST_REJECTED:
+    'the server refused the request; its message says why (check MODEL_NAME and that the model supports tools and streaming)',
 };
 
 /**

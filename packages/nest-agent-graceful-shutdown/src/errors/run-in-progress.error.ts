@@ -8,6 +8,10 @@ export class RunInProgressError extends AgentServiceError {
     readonly threadId: string,
     readonly activeRunId: string | null,
   ) {
-    super('RUN_IN_PROGRESS', 409, `thread ${threadId} already has an active run${activeRunId ? ` (${activeRunId})` : ''}; wait for it to end or cancel it`);
+    super(
+      'RUN_IN_PROGRESS',
+      409,
+      `thread ${threadId} already has an active run${activeRunId ? ` (${activeRunId})` : ''}; wait for it to end or cancel it`,
+    );
   }
 }

@@ -8,6 +8,10 @@ export class RunNotFoundError extends AgentServiceError {
     readonly threadId: string,
     readonly runId: string,
   ) {
-    super('RUN_NOT_FOUND', 404, `thread ${threadId} has no run ${runId}; omit runId to target the active run`);
+    super(
+      'RUN_NOT_FOUND',
+      404,
+      `thread ${threadId} has no run ${runId}; omit runId to target the active run`,
+    );
   }
 }

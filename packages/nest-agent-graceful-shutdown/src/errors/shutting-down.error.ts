@@ -6,6 +6,10 @@ export class ShuttingDownError extends AgentServiceError {
 
   /** @param retryAfterSeconds when the client should try again, in seconds. */
   constructor(readonly retryAfterSeconds: number) {
-    super('SHUTTING_DOWN', 503, `this instance is shutting down; retry the same request in ${retryAfterSeconds} s`);
+    super(
+      'SHUTTING_DOWN',
+      503,
+      `this instance is shutting down; retry the same request in ${retryAfterSeconds} s`,
+    );
   }
 }

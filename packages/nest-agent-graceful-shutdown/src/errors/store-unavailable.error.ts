@@ -6,6 +6,10 @@ export class StoreUnavailableError extends AgentServiceError {
 
   /** @param retryAfterSeconds when the client should try again, in seconds. */
   constructor(readonly retryAfterSeconds = 2) {
-    super('STORE_UNAVAILABLE', 503, `the session store is unreachable; retry the same request in ${retryAfterSeconds} s`);
+    super(
+      'STORE_UNAVAILABLE',
+      503,
+      `the session store is unreachable; retry the same request in ${retryAfterSeconds} s`,
+    );
   }
 }

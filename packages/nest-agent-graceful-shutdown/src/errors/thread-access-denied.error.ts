@@ -5,6 +5,10 @@ export class ThreadAccessDeniedError extends AgentServiceError {
   override readonly name = 'ThreadAccessDeniedError';
 
   constructor(readonly threadId: string) {
-    super('THREAD_FORBIDDEN', 403, `thread ${threadId} belongs to another user; use a thread id of your own`);
+    super(
+      'THREAD_FORBIDDEN',
+      403,
+      `thread ${threadId} belongs to another user; use a thread id of your own`,
+    );
   }
 }

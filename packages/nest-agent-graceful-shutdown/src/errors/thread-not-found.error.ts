@@ -5,6 +5,10 @@ export class ThreadNotFoundError extends AgentServiceError {
   override readonly name = 'ThreadNotFoundError';
 
   constructor(readonly threadId: string) {
-    super('THREAD_NOT_FOUND', 404, `thread ${threadId} does not exist; start it with a run request`);
+    super(
+      'THREAD_NOT_FOUND',
+      404,
+      `thread ${threadId} does not exist; start it with a run request`,
+    );
   }
 }

@@ -16,7 +16,10 @@ function handleWith(historyCharacters: number) {
     control,
     checkpointer: { append: async () => undefined },
     emit: () => undefined,
-    instruments: { ...NO_INSTRUMENTS, modelTokensDiscarded: (tokens) => void discarded.push(tokens) },
+    instruments: {
+      ...NO_INSTRUMENTS,
+      modelTokensDiscarded: (tokens) => void discarded.push(tokens),
+    },
   });
   return { handle, control, discarded };
 }

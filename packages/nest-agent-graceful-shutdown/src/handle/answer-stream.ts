@@ -46,11 +46,19 @@ export class RunAnswerStream implements AnswerStream {
     this.streamed.toolCallEnd(id);
   }
 
-  async complete(answer: { content: string; toolCalls?: readonly ToolCall[] }): Promise<AgentMessage> {
+  async complete(answer: {
+    content: string;
+    toolCalls?: readonly ToolCall[];
+  }): Promise<AgentMessage> {
     if (this.settled) throw new Error(`answer ${this.messageId} was already completed or cut off`);
     this.settled = true;
     const calls = answer.toolCalls ?? [];
-    const message: AgentMessage = { id: this.messageId, role: 'assistant', content: answer.content, ...(calls.length ? { toolCalls: [...calls] } : {}) };
+    const message: AgentMessage = {
+      id: this.messageId,
+      role: 'assistant',
+      content: answer.content,
+      ...(calls.length ? { toolCalls: [...calls] } : {}),
+    };
     // The owner emits the answer's end once it is durable: a client never sees the end of an
     // answer that a crash could lose.
     await this.owner.completeAnswer(message, this);
@@ -68,6 +76,12 @@ export class RunAnswerStream implements AnswerStream {
     this.streamed.abort();
     this.owner.modelCallCut(this.streamed.streamedCharacters);
     const text = this.streamed.streamedText;
-    if (text.length > 0) await this.owner.saveCutOff({ id: this.messageId, role: 'assistant', content: text, truncated: true });
+    if (text.length > 0)
+      await this.owner.saveCutOff({
+        id: this.messageId,
+        role: 'assistant',
+        content: text,
+        truncated: true,
+      });
   }
 }

@@ -6,7 +6,11 @@ import type { StepCheckpointer, StepProgress } from '../contracts/step-checkpoin
  * older methods one after another (the messages, the started calls, then the state), so a
  * checkpointer written before `commitStep` keeps working.
  */
-export async function writeStep(checkpointer: StepCheckpointer, step: StepCommit, progress: StepProgress): Promise<void> {
+export async function writeStep(
+  checkpointer: StepCheckpointer,
+  step: StepCommit,
+  progress: StepProgress,
+): Promise<void> {
   if (checkpointer.commitStep) return checkpointer.commitStep(step, progress);
   // Messages first: a held answer goes before the started record of its call.
   if (step.messages?.length) await checkpointer.append(step.messages, progress);

@@ -109,12 +109,19 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   /** Fires the run-start hooks (registration, lease, cancel subscription); the module calls it before the agent runs. */
   async begin(): Promise<void> {
-    await this.hooks.onRunStart({ ...this.base(), control: this.spec.control, messages: this.conversation });
+    await this.hooks.onRunStart({
+      ...this.base(),
+      control: this.spec.control,
+      messages: this.conversation,
+    });
   }
 
-  async prepare(execute: (call: ToolCall, signal: AbortSignal) => Promise<string>): Promise<readonly AgentMessage[]> {
+  async prepare(
+    execute: (call: ToolCall, signal: AbortSignal) => Promise<string>,
+  ): Promise<readonly AgentMessage[]> {
     this.pending.add(...this.pendingToolCalls);
-    for (const call of this.pendingToolCalls) await this.runTool(call, (signal) => execute(call, signal));
+    for (const call of this.pendingToolCalls)
+      await this.runTool(call, (signal) => execute(call, signal));
     if (this.spec.preludeStored) this.remember(this.prelude);
     else await this.checkpoint(this.prelude);
     return this.conversation;
@@ -126,7 +133,11 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     this.answeredFinal = false;
     const decision =
       this.requested() ??
-      (await this.hooks.decide('preReasoning', { ...this.base(), messages: this.conversation, expectedDurationMs: info.expectedDurationMs }));
+      (await this.hooks.decide('preReasoning', {
+        ...this.base(),
+        messages: this.conversation,
+        expectedDurationMs: info.expectedDurationMs,
+      }));
     if (decision) return this.decide(decision, 'reasoning');
     this.currentIteration++;
     this.instruments.stepStarted('reasoning', this.currentIteration);
@@ -134,14 +145,20 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     return GO;
   }
 
-  async beforeActing(call: ToolCall, info: { expectedDurationMs?: number } = {}): Promise<SafePoint> {
+  async beforeActing(
+    call: ToolCall,
+    info: { expectedDurationMs?: number } = {},
+  ): Promise<SafePoint> {
     const point = await this.preActing(call, info);
     // A call that does not pass leaves its answer durable on its own, and itself not started.
     if (point.stop) await this.writes.writeHeld();
     return point;
   }
 
-  private async preActing(call: ToolCall, info: { expectedDurationMs?: number }): Promise<SafePoint> {
+  private async preActing(
+    call: ToolCall,
+    info: { expectedDurationMs?: number },
+  ): Promise<SafePoint> {
     this.currentPhase = 'acting';
     this.pending.add(call);
     if (!this.actingOpen) {
@@ -151,7 +168,14 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     }
     if (this.awaitsApproval(call)) {
       const awaiting = this.pending.notStarted().filter((c) => this.awaitsApproval(c));
-      return this.decide({ stop: StopReason.AwaitingApproval, detail: `waiting for approval of ${awaiting.length} tool call(s)` }, 'acting', awaiting);
+      return this.decide(
+        {
+          stop: StopReason.AwaitingApproval,
+          detail: `waiting for approval of ${awaiting.length} tool call(s)`,
+        },
+        'acting',
+        awaiting,
+      );
     }
     const traits = this.spec.toolTraits?.(call.name);
     const notStarted = this.pending.notStarted();
@@ -167,7 +191,10 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   stopped(point: Extract<SafePoint, { stop: true }>): Error {
-    this.decided ??= { decision: { stop: point.reason, detail: point.detail }, phase: this.currentPhase };
+    this.decided ??= {
+      decision: { stop: point.reason, detail: point.detail },
+      phase: this.currentPhase,
+    };
     return new RunStoppedError(point.reason, point.detail);
   }
 
@@ -200,12 +227,17 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     // Only a stop counts: a model that failed mid-answer is the provider's cost, not a shutdown's.
     if (!this.signal.aborted) return;
     // A call cut off reports no usage: its input (the messages it was sent) and output are estimated.
-    this.instruments.modelTokensDiscarded({ input: estimateMessageTokens(this.messages), output: estimateTokens(streamedCharacters), source: 'estimate' });
+    this.instruments.modelTokensDiscarded({
+      input: estimateMessageTokens(this.messages),
+      output: estimateTokens(streamedCharacters),
+      source: 'estimate',
+    });
   }
 
   async saveCutOff(message: AgentMessage): Promise<void> {
     // Only a stop cuts an answer off; a model that failed mid-answer keeps nothing of it.
-    if ((this.spec.partialOutput ?? 'save') === 'save' && this.signal.aborted) await this.checkpoint([message]);
+    if ((this.spec.partialOutput ?? 'save') === 'save' && this.signal.aborted)
+      await this.checkpoint([message]);
   }
 
   async checkpoint(messages: readonly AgentMessage[]): Promise<void> {
@@ -218,7 +250,10 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     const messages = step.messages ?? [];
     const saving = step.state !== undefined;
     if (messages.length === 0 && !saving) return;
-    await this.writes.submit({ ...(messages.length ? { messages } : {}), ...(saving ? { state: step.state } : {}) });
+    await this.writes.submit({
+      ...(messages.length ? { messages } : {}),
+      ...(saving ? { state: step.state } : {}),
+    });
     this.remember(messages);
     if (saving) this.state = step.state;
   }
@@ -230,8 +265,13 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
 
   async toolFinished(call: ToolCall, content: string): Promise<AgentMessage> {
     const message = await this.answerCall(call, content);
-    const after = await this.hooks.decide('postActing', { ...this.base(), toolCall: call, result: message });
-    if (after) throw this.stopped(this.decide(after, 'acting') as Extract<SafePoint, { stop: true }>);
+    const after = await this.hooks.decide('postActing', {
+      ...this.base(),
+      toolCall: call,
+      result: message,
+    });
+    if (after)
+      throw this.stopped(this.decide(after, 'acting') as Extract<SafePoint, { stop: true }>);
     this.closeActingStep();
     return message;
   }
@@ -242,8 +282,13 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
     return message;
   }
 
-  runTool(call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult> {
-    const running = runThroughRecords(this, call, (signal) => this.instruments.tool(call, () => execute(signal)));
+  runTool(
+    call: ToolCall,
+    execute: (signal: AbortSignal) => Promise<string>,
+  ): Promise<ToolCallResult> {
+    const running = runThroughRecords(this, call, (signal) =>
+      this.instruments.tool(call, () => execute(signal)),
+    );
     this.running.add(running);
     void running.catch(() => undefined).finally(() => this.running.delete(running));
     return running;
@@ -348,7 +393,8 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   private remember(messages: readonly AgentMessage[]): void {
     for (const message of messages) {
       this.conversation.push(message);
-      if (message.role === 'tool' && message.toolCallId) this.results.set(message.toolCallId, message);
+      if (message.role === 'tool' && message.toolCallId)
+        this.results.set(message.toolCallId, message);
     }
   }
 
@@ -383,7 +429,10 @@ export class DurableRunHandle implements RunHandle, AnswerOwner, ToolRunHost {
   }
 
   private awaitsApproval(call: ToolCall): boolean {
-    return this.spec.toolTraits?.(call.name)?.requiresApproval === true && !this.spec.approvedToolCallIds?.has(call.id);
+    return (
+      this.spec.toolTraits?.(call.name)?.requiresApproval === true &&
+      !this.spec.approvedToolCallIds?.has(call.id)
+    );
   }
 
   private base() {

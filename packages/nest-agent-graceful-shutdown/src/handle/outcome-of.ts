@@ -38,10 +38,23 @@ export function outcomeOf(facts: RunEndFacts): RunOutcome {
     const { decision, phase, approvals } = decided;
     // A hook that relays the run's own stop request (the shutdown hook does) keeps its error.
     const relayed = request?.reason === decision.stop ? request.error : undefined;
-    return { ...common, stopReason: decision.stop, detail: decision.detail, error: relayed, phase, ...(approvals ? { approvals } : {}) };
+    return {
+      ...common,
+      stopReason: decision.stop,
+      detail: decision.detail,
+      error: relayed,
+      phase,
+      ...(approvals ? { approvals } : {}),
+    };
   }
   if (request && (facts.failed || !facts.answeredFinal)) {
-    return { ...common, stopReason: request.reason, detail: request.detail, error: request.error, phase: facts.phase };
+    return {
+      ...common,
+      stopReason: request.reason,
+      detail: request.detail,
+      error: request.error,
+      phase: facts.phase,
+    };
   }
   if (facts.failed) {
     const failure = facts.error instanceof Error ? facts.error : new Error(String(facts.error));

@@ -11,7 +11,8 @@ export class PendingCalls {
 
   /** Adds calls not yet known, as not started. */
   add(...calls: readonly ToolCall[]): void {
-    for (const call of calls) if (!this.calls.has(call.id)) this.calls.set(call.id, { ...call, started: false });
+    for (const call of calls)
+      if (!this.calls.has(call.id)) this.calls.set(call.id, { ...call, started: false });
   }
 
   /** The call may be running from now on: its outcome is unknown until it has a result. */
@@ -32,6 +33,8 @@ export class PendingCalls {
 
   /** The calls that have not started. */
   notStarted(): ToolCall[] {
-    return [...this.calls.values()].filter((call) => !call.started).map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
+    return [...this.calls.values()]
+      .filter((call) => !call.started)
+      .map(({ id, name, arguments: args }) => ({ id, name, arguments: args }));
   }
 }

@@ -1,7 +1,12 @@
 import type { BaseEvent } from '@ag-ui/core';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 import type { ModelStreamSink, ModelUsage } from '../agent/agent-model.interface.js';
-import type { AgentShape, AgentVersionChange, ToolInputCheck, VersionChangePolicy } from '../agent/agent-release.js';
+import type {
+  AgentShape,
+  AgentVersionChange,
+  ToolInputCheck,
+  VersionChangePolicy,
+} from '../agent/agent-release.js';
 import type { StopRequest } from '../agent/run-control.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
 import type { RunPhase, StopReason } from '../agent/stop-reason.js';
@@ -112,7 +117,9 @@ export interface RunHandle {
    * Begins the conversation; call it once, first. Runs the `pendingToolCalls` through `runTool`
    * with `execute`, then checkpoints the `prelude`. Resolves with `messages`.
    */
-  prepare(execute: (call: ToolCall, signal: AbortSignal) => Promise<string>): Promise<readonly AgentMessage[]>;
+  prepare(
+    execute: (call: ToolCall, signal: AbortSignal) => Promise<string>,
+  ): Promise<readonly AgentMessage[]>;
   /** The safe point before a model call. Going on starts a reasoning step (`STEP_STARTED reasoning`). */
   beforeReasoning(info?: { expectedDurationMs?: number }): Promise<SafePoint>;
   /**
@@ -148,7 +155,10 @@ export interface RunHandle {
    * passes the pre-acting safe point (throwing `stopped(...)` on a stop), is recorded as
    * started, runs with the run's signal, and is checkpointed with its result.
    */
-  runTool(call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult>;
+  runTool(
+    call: ToolCall,
+    execute: (signal: AbortSignal) => Promise<string>,
+  ): Promise<ToolCallResult>;
   /** Makes a framework's own state (JSON-serialisable, small: not its messages) durable on the thread, fenced like a checkpoint; the next run of the thread gets it back as `savedState`. `null` clears it. */
   saveState(state: unknown): Promise<void>;
   /** Adds one model call's token usage to the run's total. */

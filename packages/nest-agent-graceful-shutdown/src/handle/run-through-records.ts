@@ -6,7 +6,13 @@ import type { RunHandle, ToolCallResult } from './run-handle.interface.js';
 /** What running a tool call through its record needs of the run. */
 export interface ToolRunHost extends Pick<
   RunHandle,
-  'toolResult' | 'signal' | 'beforeActing' | 'stopped' | 'toolStarted' | 'toolFinished' | 'toolOutcomeUnknown'
+  | 'toolResult'
+  | 'signal'
+  | 'beforeActing'
+  | 'stopped'
+  | 'toolStarted'
+  | 'toolFinished'
+  | 'toolOutcomeUnknown'
 > {
   /** The record an earlier attempt left of a call this run did not ask for itself. */
   earlierRecord(call: ToolCall): Promise<ToolCallRecord | undefined>;
@@ -25,7 +31,11 @@ export interface ToolRunHost extends Pick<
  * and is not idempotent is answered as of unknown outcome; any other passes the pre-acting
  * safe point, is recorded as started, runs with the run's signal and is checkpointed.
  */
-export async function runThroughRecords(host: ToolRunHost, call: ToolCall, execute: (signal: AbortSignal) => Promise<string>): Promise<ToolCallResult> {
+export async function runThroughRecords(
+  host: ToolRunHost,
+  call: ToolCall,
+  execute: (signal: AbortSignal) => Promise<string>,
+): Promise<ToolCallResult> {
   const known = await knownResult(host, call);
   if (known) return known;
   const point = await host.beforeActing(call);
@@ -41,7 +51,10 @@ export async function runThroughRecords(host: ToolRunHost, call: ToolCall, execu
       throw error;
     }
     // The model is told of the failure; the record says it ran, so it is not run again.
-    await host.toolFinished(call, `error: ${error instanceof Error ? error.message : String(error)}`);
+    await host.toolFinished(
+      call,
+      `error: ${error instanceof Error ? error.message : String(error)}`,
+    );
     throw error;
   }
   const message = await host.toolFinished(call, content);

@@ -48,7 +48,10 @@ export class RunWrites {
   async submit(step: StepCommit): Promise<void> {
     const held = this.held;
     this.held = undefined;
-    await this.writes.submit(held ? { ...step, messages: [held.message, ...(step.messages ?? [])] } : step, this.progress());
+    await this.writes.submit(
+      held ? { ...step, messages: [held.message, ...(step.messages ?? [])] } : step,
+      this.progress(),
+    );
     if (held) this.answerWritten(held.message, held.answer);
   }
 

@@ -11,12 +11,20 @@ function recordingWriter() {
     writes.push({ step, progress });
     await gate;
   };
-  const hold = () => (gate = new Promise<void>((resolve, reject) => (release = (error?: Error) => (error ? reject(error) : resolve()))));
+  const hold = () =>
+    (gate = new Promise<void>(
+      (resolve, reject) => (release = (error?: Error) => (error ? reject(error) : resolve())),
+    ));
   return { writes, write, hold, release: (error?: Error) => release(error) };
 }
 
 const at = (iteration: number): StepProgress => ({ iteration, phase: 'acting' });
-const message = (id: string) => ({ id, role: 'tool' as const, content: id, toolCallId: `call-${id}` });
+const message = (id: string) => ({
+  id,
+  role: 'tool' as const,
+  content: id,
+  toolCallId: `call-${id}`,
+});
 const call = (id: string) => ({ id, name: 'search', arguments: '{}' });
 
 describe('StepWrites', () => {
@@ -47,7 +55,14 @@ describe('StepWrites', () => {
 
     expect(writer.writes).toEqual([
       { step: { startedCalls: [call('c1')] }, progress: at(1) },
-      { step: { messages: [message('a'), message('b')], startedCalls: [call('c2')], state: { n: 2 } }, progress: at(3) },
+      {
+        step: {
+          messages: [message('a'), message('b')],
+          startedCalls: [call('c2')],
+          state: { n: 2 },
+        },
+        progress: at(3),
+      },
     ]);
   });
 
@@ -57,13 +72,19 @@ describe('StepWrites', () => {
     writer.hold();
     const first = writes.submit({ messages: [message('a')] }, at(1));
     // Both asked for during the first write: they go together, and are refused together.
-    const refused = [writes.submit({ messages: [message('b')] }, at(1)), writes.submit({ startedCalls: [call('c1')] }, at(1))];
+    const refused = [
+      writes.submit({ messages: [message('b')] }, at(1)),
+      writes.submit({ startedCalls: [call('c1')] }, at(1)),
+    ];
     writer.release();
     writer.hold();
     await first;
     writer.release(new Error('lease lost'));
 
-    const leaseLost = { status: 'rejected', reason: expect.objectContaining({ message: 'lease lost' }) };
+    const leaseLost = {
+      status: 'rejected',
+      reason: expect.objectContaining({ message: 'lease lost' }),
+    };
     expect(await Promise.allSettled(refused)).toEqual([leaseLost, leaseLost]);
     expect(writer.writes).toHaveLength(2);
     writer.hold();

@@ -20,7 +20,9 @@ export class StepWrites {
   private draining?: Promise<void>;
 
   /** @param write makes one (merged) step durable; `progress` is the latest of its parts. */
-  constructor(private readonly write: (step: StepCommit, progress: StepProgress) => Promise<void>) {}
+  constructor(
+    private readonly write: (step: StepCommit, progress: StepProgress) => Promise<void>,
+  ) {}
 
   /** Writes `step` after every write asked for before it; settles once it is durable (or refused). */
   submit(step: StepCommit, progress: StepProgress): Promise<void> {

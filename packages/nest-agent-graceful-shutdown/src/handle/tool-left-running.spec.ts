@@ -36,7 +36,10 @@ describe('a tool call the run stops without waiting for', () => {
     const { handle, control, leftRunning } = handleReporting();
     const { started, mark } = startedSignal();
     let finish!: (value: string) => void;
-    const running = handle.runTool(call, () => (mark(), new Promise<string>((resolve) => (finish = resolve))));
+    const running = handle.runTool(
+      call,
+      () => (mark(), new Promise<string>((resolve) => (finish = resolve))),
+    );
     await started;
 
     control.requestStop(StopReason.Interrupted, 'shutdown');
@@ -52,7 +55,9 @@ describe('a tool call the run stops without waiting for', () => {
     const { started, mark } = startedSignal();
     const running = handle.runTool(call, (signal) => {
       mark();
-      return new Promise<string>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      return new Promise<string>((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     });
     await started;
 

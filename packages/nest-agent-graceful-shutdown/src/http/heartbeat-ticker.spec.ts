@@ -17,7 +17,11 @@ describe('HeartbeatTicker', () => {
     const streams = [target(), target(), target()];
     const releases = streams.map((stream) => ticker.add(stream));
 
-    await waitFor(() => streams.every((stream) => stream.beats >= 2), 'two beats on every stream', 2_000);
+    await waitFor(
+      () => streams.every((stream) => stream.beats >= 2),
+      'two beats on every stream',
+      2_000,
+    );
 
     releases.forEach((release) => release());
     expect(ticker.size).toBe(0);

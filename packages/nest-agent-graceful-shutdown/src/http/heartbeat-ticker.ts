@@ -41,7 +41,9 @@ export class HeartbeatTicker {
   /** Beats `target` whenever it was silent for a period; the returned release is safe to call twice. */
   add(target: HeartbeatTarget): () => void {
     this.targets.add(target);
-    this.stopTicking ??= SharedInterval.every(Math.max(MIN_TICK_MS, Math.floor(this.periodMs / TICKS_PER_PERIOD))).add(() => this.tick());
+    this.stopTicking ??= SharedInterval.every(
+      Math.max(MIN_TICK_MS, Math.floor(this.periodMs / TICKS_PER_PERIOD)),
+    ).add(() => this.tick());
     return () => {
       if (!this.targets.delete(target) || this.targets.size > 0) return;
       this.stopTicking?.();

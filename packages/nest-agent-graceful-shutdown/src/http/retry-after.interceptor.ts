@@ -1,4 +1,9 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { catchError, throwError, type Observable } from 'rxjs';
 import { AgentServiceError } from '../errors/agent-service.error.js';
@@ -17,9 +22,13 @@ export class RetryAfterInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     return next.handle().pipe(
       catchError((error: unknown) => {
-        const seconds = error instanceof AgentServiceError ? (error as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
+        const seconds =
+          error instanceof AgentServiceError
+            ? (error as { retryAfterSeconds?: unknown }).retryAfterSeconds
+            : undefined;
         const adapter = this.adapterHost.httpAdapter;
-        if (typeof seconds === 'number' && adapter) adapter.setHeader(context.switchToHttp().getResponse(), 'Retry-After', String(seconds));
+        if (typeof seconds === 'number' && adapter)
+          adapter.setHeader(context.switchToHttp().getResponse(), 'Retry-After', String(seconds));
         return throwError(() => error);
       }),
     );

@@ -30,7 +30,8 @@ export class SseEventStream implements HeartbeatTarget {
     });
     this.response.flushHeaders();
     this.lastWrite = performance.now();
-    if (this.heartbeatMs > 0) this.stopHeartbeat = HeartbeatTicker.every(this.heartbeatMs).add(this);
+    if (this.heartbeatMs > 0)
+      this.stopHeartbeat = HeartbeatTicker.every(this.heartbeatMs).add(this);
   }
 
   readonly write = ({ id, event }: ChannelEvent): void => {

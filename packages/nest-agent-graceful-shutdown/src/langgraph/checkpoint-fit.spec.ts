@@ -1,4 +1,10 @@
-import { Annotation, type Checkpoint, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import {
+  Annotation,
+  type Checkpoint,
+  MessagesAnnotation,
+  START,
+  StateGraph,
+} from '@langchain/langgraph';
 import { checkpointFit, nextNodes } from './checkpoint-fit.js';
 
 /** A checkpoint saved before `agent` ran: its trigger is newer than what `agent` saw. */
@@ -28,7 +34,9 @@ describe('checkpointFit', () => {
   });
 
   it('fits a new channel that starts from its default', () => {
-    const graph = graphWith({ count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }) });
+    const graph = graphWith({
+      count: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }),
+    });
 
     expect(checkpointFit(graph, checkpointBeforeAgent(), ['messages'])).toEqual({ fits: true });
   });
@@ -45,13 +53,17 @@ describe('checkpointFit', () => {
   it('fits a channel with no value that the saving graph already had', () => {
     const graph = graphWith({ plan: Annotation<{ budget: number }>() });
 
-    expect(checkpointFit(graph, checkpointBeforeAgent(), ['messages', 'plan'])).toEqual({ fits: true });
+    expect(checkpointFit(graph, checkpointBeforeAgent(), ['messages', 'plan'])).toEqual({
+      fits: true,
+    });
   });
 
   it('takes a channel neither valued nor versioned as new in a state saved without its channel list', () => {
     const graph = graphWith({ plan: Annotation<{ budget: number }>() });
 
     expect(checkpointFit(graph, checkpointBeforeAgent())).toMatchObject({ fits: false });
-    expect(checkpointFit(graph, checkpointBeforeAgent({ plan: { budget: 1 } }))).toEqual({ fits: true });
+    expect(checkpointFit(graph, checkpointBeforeAgent({ plan: { budget: 1 } }))).toEqual({
+      fits: true,
+    });
   });
 });

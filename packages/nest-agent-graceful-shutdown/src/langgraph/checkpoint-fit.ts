@@ -28,13 +28,18 @@ const TRIGGER_PREFIX = 'branch:to:';
  * ignores its value), a new channel with a default or that no next node reads, a checkpoint
  * with no next node (the next turn starts at the graph's entry).
  */
-export function checkpointFit(graph: CompiledGraph, checkpoint: Checkpoint, savedChannels?: readonly string[]): CheckpointFit {
+export function checkpointFit(
+  graph: CompiledGraph,
+  checkpoint: Checkpoint,
+  savedChannels?: readonly string[],
+): CheckpointFit {
   const next = nextNodes(checkpoint);
   const unknown = next.find((node) => !(node in graph.nodes));
   if (unknown) return { fits: false, reason: `unknown next node ${unknown}` };
   const { channel_values: values, channel_versions: versions } = checkpoint;
   const known = savedChannels ? new Set(savedChannels) : undefined;
-  const isNew = (channel: string) => (known ? !known.has(channel) : !(channel in values) && !(channel in versions));
+  const isNew = (channel: string) =>
+    known ? !known.has(channel) : !(channel in values) && !(channel in versions);
   for (const channel of graph.streamChannelsList) {
     if (!isNew(channel) || channel in values || !startsEmpty(graph.channels[channel])) continue;
     const reader = next.find((node) => readChannels(graph.nodes[node]).includes(channel));

@@ -34,15 +34,36 @@ export function durableTool(tool: StructuredToolInterface): StructuredToolInterf
   durable.invoke = async (input: unknown, config?: RunnableConfig) => {
     const handle = handleOf(config);
     if (!handle || !isToolCall(input)) return tool.invoke(input as never, config);
-    const call: ToolCall = { id: input.id ?? '', name: tool.name, arguments: JSON.stringify(input.args ?? {}) };
+    const call: ToolCall = {
+      id: input.id ?? '',
+      name: tool.name,
+      arguments: JSON.stringify(input.args ?? {}),
+    };
     try {
-      const fenced = fencedConfig(config, toolFenceOf(handle.threadId, call.id, handle.fencingToken));
-      const result = await handle.runTool(call, async (signal) => textOfOutput(await tool.invoke(input as never, { ...fenced, signal })));
-      return new ToolMessage({ id: result.messageId, content: result.content, tool_call_id: call.id, name: tool.name });
+      const fenced = fencedConfig(
+        config,
+        toolFenceOf(handle.threadId, call.id, handle.fencingToken),
+      );
+      const result = await handle.runTool(call, async (signal) =>
+        textOfOutput(await tool.invoke(input as never, { ...fenced, signal })),
+      );
+      return new ToolMessage({
+        id: result.messageId,
+        content: result.content,
+        tool_call_id: call.id,
+        name: tool.name,
+      });
     } catch (error) {
       // A tool that failed has its failure stored as its result: the graph gets that one.
       const stored = handle.toolResult(call.id);
-      if (stored) return new ToolMessage({ id: stored.id, content: stored.content, tool_call_id: call.id, name: tool.name, status: 'error' });
+      if (stored)
+        return new ToolMessage({
+          id: stored.id,
+          content: stored.content,
+          tool_call_id: call.id,
+          name: tool.name,
+          status: 'error',
+        });
       // A stop: past the ToolNode's error handling, which would turn it into a result.
       throw stopOf(error);
     }
@@ -51,12 +72,25 @@ export function durableTool(tool: StructuredToolInterface): StructuredToolInterf
 }
 
 /** Runs a call of an interrupted or approved step with the tool itself, outside a graph step. */
-export async function invokeDirectly(tools: readonly StructuredToolInterface[], call: ToolCall, signal: AbortSignal, handle: RunHandle): Promise<string> {
+export async function invokeDirectly(
+  tools: readonly StructuredToolInterface[],
+  call: ToolCall,
+  signal: AbortSignal,
+  handle: RunHandle,
+): Promise<string> {
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (!tool) return unknownToolResult(call.name);
   const args = parseToolArguments(call);
-  const config = fencedConfig({ configurable: { thread_id: handle.threadId } }, toolFenceOf(handle.threadId, call.id, handle.fencingToken));
-  return textOfOutput(await tool.invoke({ id: call.id, name: call.name, args, type: 'tool_call' } as never, { ...config, signal }));
+  const config = fencedConfig(
+    { configurable: { thread_id: handle.threadId } },
+    toolFenceOf(handle.threadId, call.id, handle.fencingToken),
+  );
+  return textOfOutput(
+    await tool.invoke({ id: call.id, name: call.name, args, type: 'tool_call' } as never, {
+      ...config,
+      signal,
+    }),
+  );
 }
 
 /** The config a tool runs with: `config`, with the call's fence in its `configurable` (read it with `toolFence(config)`). */
@@ -65,13 +99,17 @@ function fencedConfig(config: RunnableConfig | undefined, fence: ToolFence): Run
 }
 
 /** The module run a graph call belongs to, read from the config a node or tool gets; undefined outside one. */
-export function runOf(config: RunnableConfig | undefined): { threadId: string; runId: string } | undefined {
+export function runOf(
+  config: RunnableConfig | undefined,
+): { threadId: string; runId: string } | undefined {
   const handle = handleOf(config);
   return handle ? { threadId: handle.threadId, runId: handle.runId } : undefined;
 }
 
 function handleOf(config: RunnableConfig | undefined): RunHandle | undefined {
-  const configurable = config?.configurable ?? (config as { config?: RunnableConfig } | undefined)?.config?.configurable;
+  const configurable =
+    config?.configurable ??
+    (config as { config?: RunnableConfig } | undefined)?.config?.configurable;
   return configurable?.[RUN_HANDLE_KEY] as RunHandle | undefined;
 }
 

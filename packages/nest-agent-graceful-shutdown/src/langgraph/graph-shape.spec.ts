@@ -29,13 +29,18 @@ describe('LangGraph agent shape and tool input check', () => {
 
     expect(JSON.stringify(first)).toBe(JSON.stringify(second));
     expect(first?.graph).toEqual({ nodes: ['agent', 'tools'], channels: ['messages'] });
-    expect(first?.tools).toEqual([{ name: 'charge', inputSchema: expect.objectContaining({ required: ['amount'] }) }]);
+    expect(first?.tools).toEqual([
+      { name: 'charge', inputSchema: expect.objectContaining({ required: ['amount'] }) },
+    ]);
   });
 
   it('describes a new node and a new channel', () => {
     const shape = langGraphAgent(releaseTwo(model(), [])).describe?.();
 
-    expect(shape?.graph).toEqual({ nodes: ['agent', 'planner', 'tools'], channels: ['messages', 'plan'] });
+    expect(shape?.graph).toEqual({
+      nodes: ['agent', 'planner', 'tools'],
+      channels: ['messages', 'plan'],
+    });
     expect(shape).not.toEqual(langGraphAgent(releaseOne(model())).describe?.());
   });
 
@@ -50,19 +55,30 @@ describe('LangGraph agent shape and tool input check', () => {
   it('refuses a call missing a newly required field with the schema check of LangChain', async () => {
     const agent = langGraphAgent(reactGraph(model(), [chargeTool(2)]));
 
-    expect(await agent.checkToolInput?.(charge({ amount: 10, currency: 'EUR' }))).toEqual({ ok: true });
+    expect(await agent.checkToolInput?.(charge({ amount: 10, currency: 'EUR' }))).toEqual({
+      ok: true,
+    });
     const refused = await agent.checkToolInput?.(charge({ amount: 10 }));
     expect(refused).toMatchObject({ ok: false, error: expect.stringContaining('currency') });
-    expect(refused).toMatchObject({ error: expect.stringContaining('did not match expected schema') });
+    expect(refused).toMatchObject({
+      error: expect.stringContaining('did not match expected schema'),
+    });
   });
 
   it('never runs a tool on a call its schema refuses', async () => {
     const charged: unknown[] = [];
-    const scripted = new ScriptedChatModel([{ toolCalls: [charge({ amount: 10 })] }, { text: 'could not charge' }]);
-    const run = startMemoryRun(langGraphAgent(reactGraph(scripted, [chargeTool(2, charged)])), { history: [user] });
+    const scripted = new ScriptedChatModel([
+      { toolCalls: [charge({ amount: 10 })] },
+      { text: 'could not charge' },
+    ]);
+    const run = startMemoryRun(langGraphAgent(reactGraph(scripted, [chargeTool(2, charged)])), {
+      history: [user],
+    });
 
     expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
     expect(charged).toEqual([]);
-    expect(run.checkpointer.messages.find((m) => m.role === 'tool')?.content).toContain('did not match expected schema');
+    expect(run.checkpointer.messages.find((m) => m.role === 'tool')?.content).toContain(
+      'did not match expected schema',
+    );
   });
 });

@@ -13,11 +13,17 @@ const START_NODE = '__start__';
  * LangChain turns a zod or JSON schema into one for a model), its node names and its state
  * channels, each list sorted so the shape is the same in every process.
  */
-export function graphShape(graph: CompiledGraph, tools: readonly StructuredToolInterface[]): AgentShape {
+export function graphShape(
+  graph: CompiledGraph,
+  tools: readonly StructuredToolInterface[],
+): AgentShape {
   return {
     tools: [...tools]
       .sort((a, b) => a.name.localeCompare(b.name))
-      .map((tool) => ({ name: tool.name, inputSchema: toJsonSchema(tool.schema as LangChainSchema) })),
+      .map((tool) => ({
+        name: tool.name,
+        inputSchema: toJsonSchema(tool.schema as LangChainSchema),
+      })),
     graph: {
       nodes: Object.keys(graph.nodes)
         .filter((node) => node !== START_NODE)

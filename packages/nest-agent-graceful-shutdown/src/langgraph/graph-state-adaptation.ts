@@ -28,7 +28,11 @@ const logger = new EventLogger('LangGraphAgent');
  * Anything but a plain resume is logged at warn and emitted as a CUSTOM `graph_state_adapted`
  * event `{ decision, reason }`.
  */
-export async function adaptSavedGraphState(graph: CompiledGraph, handle: RunHandle, saver: HandleCheckpointer): Promise<void> {
+export async function adaptSavedGraphState(
+  graph: CompiledGraph,
+  handle: RunHandle,
+  saver: HandleCheckpointer,
+): Promise<void> {
   const change = handle.versionChange;
   const migrated = change !== null && handle.savedState !== change.savedState;
   if (migrated && !isSavedGraphState(handle.savedState)) {

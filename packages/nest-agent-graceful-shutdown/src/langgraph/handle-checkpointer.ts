@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { BaseCheckpointSaver, type Checkpoint, type CheckpointMetadata, type CheckpointTuple } from '@langchain/langgraph';
+import {
+  BaseCheckpointSaver,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+} from '@langchain/langgraph';
 import type { AgentMessage } from '../agent/agent-message.js';
 import type { RunHandle } from '../handle/run-handle.interface.js';
 import { fromLangChain, toLangChain } from './lc-messages.js';
-import { decodeGraphState, encodeGraphState, savedChannelsOf, type GraphEntry } from './saved-graph-state.js';
+import {
+  decodeGraphState,
+  encodeGraphState,
+  savedChannelsOf,
+  type GraphEntry,
+} from './saved-graph-state.js';
 
 type PendingWrite = Parameters<BaseCheckpointSaver['putWrites']>[1][number];
 
@@ -70,8 +80,13 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
     if (!root) return;
     const { channel_values, channel_versions } = root.checkpoint;
     const versions = { ...channel_versions };
-    for (const channel of Object.keys(values)) versions[channel] = this.getNextVersion(versions[channel] as number | undefined);
-    root.checkpoint = { ...root.checkpoint, channel_values: { ...channel_values, ...values }, channel_versions: versions };
+    for (const channel of Object.keys(values))
+      versions[channel] = this.getNextVersion(versions[channel] as number | undefined);
+    root.checkpoint = {
+      ...root.checkpoint,
+      channel_values: { ...channel_values, ...values },
+      channel_versions: versions,
+    };
     this.dirty = true;
   }
 
@@ -94,7 +109,13 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
       checkpoint,
       metadata: entry.metadata,
       pendingWrites: entry.writes,
-      ...(entry.parentId ? { parentConfig: { configurable: { thread_id, checkpoint_ns: ns, checkpoint_id: entry.parentId } } } : {}),
+      ...(entry.parentId
+        ? {
+            parentConfig: {
+              configurable: { thread_id, checkpoint_ns: ns, checkpoint_id: entry.parentId },
+            },
+          }
+        : {}),
     };
   }
 
@@ -103,7 +124,11 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
     if (tuple) yield tuple;
   }
 
-  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+  ): Promise<RunnableConfig> {
     await this.load();
     const ns = namespaceOf(config);
     let kept = checkpoint;
@@ -113,11 +138,25 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
       if (Array.isArray(messages)) fresh = this.newMessages(messages as BaseMessage[]);
       kept = { ...checkpoint, channel_values: rest };
     }
-    this.entries.set(ns, { checkpoint: kept, metadata, parentId: config.configurable?.checkpoint_id as string | undefined, writes: [] });
+    this.entries.set(ns, {
+      checkpoint: kept,
+      metadata,
+      parentId: config.configurable?.checkpoint_id as string | undefined,
+      writes: [],
+    });
     // The step's new messages and the graph's state go in one write.
     this.dirty = false;
-    await this.handle.commitStep({ messages: fresh, state: await encodeGraphState(this.serde, this.entries, this.channels) });
-    return { configurable: { thread_id: this.handle.threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
+    await this.handle.commitStep({
+      messages: fresh,
+      state: await encodeGraphState(this.serde, this.entries, this.channels),
+    });
+    return {
+      configurable: {
+        thread_id: this.handle.threadId,
+        checkpoint_ns: ns,
+        checkpoint_id: checkpoint.id,
+      },
+    };
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
@@ -148,7 +187,8 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
   private async load(): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
-    for (const [ns, entry] of await decodeGraphState(this.serde, this.sourceState())) this.entries.set(ns, entry);
+    for (const [ns, entry] of await decodeGraphState(this.serde, this.sourceState()))
+      this.entries.set(ns, entry);
   }
 
   private sourceState(): unknown {
@@ -158,14 +198,19 @@ export class HandleCheckpointer extends BaseCheckpointSaver {
   /** The checkpoint with the conversation as its messages channel. */
   private withMessages(checkpoint: Checkpoint): Checkpoint {
     const messages = this.handle.messages.map((message) => this.lc(message));
-    return { ...checkpoint, channel_values: { ...checkpoint.channel_values, [this.messagesKey]: messages } };
+    return {
+      ...checkpoint,
+      channel_values: { ...checkpoint.channel_values, [this.messagesKey]: messages },
+    };
   }
 
   /** The messages at the end of `channel` that the session does not hold, as the session stores them. */
   private newMessages(channel: readonly BaseMessage[]): AgentMessage[] {
-    for (; this.seen < this.handle.messages.length; this.seen++) this.known.add(this.handle.messages[this.seen].id);
+    for (; this.seen < this.handle.messages.length; this.seen++)
+      this.known.add(this.handle.messages[this.seen].id);
     let start = channel.length;
-    while (start > 0 && !(channel[start - 1].id && this.known.has(channel[start - 1].id as string))) start--;
+    while (start > 0 && !(channel[start - 1].id && this.known.has(channel[start - 1].id as string)))
+      start--;
     const fresh: AgentMessage[] = [];
     for (const message of channel.slice(start)) {
       message.id ??= randomUUID();

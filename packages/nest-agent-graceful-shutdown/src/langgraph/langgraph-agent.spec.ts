@@ -9,12 +9,22 @@ import { langChainTool, ScriptedChatModel } from './scripted-chat-model.fixtures
 
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
 const call: ToolCall = { id: 'c1', name: 'work', arguments: '{"step":1}' };
-const resumeMessage: AgentMessage = { id: 'resume', role: 'system', content: 'you were interrupted' };
+const resumeMessage: AgentMessage = {
+  id: 'resume',
+  role: 'system',
+  content: 'you were interrupted',
+};
 
 /** One run of `agent` on a memory store, after what an earlier run left; `history()` is the thread's after it. */
 function start(
   agent: ReturnType<typeof langGraphAgent>,
-  earlier: { history?: AgentMessage[]; state?: unknown; pending?: ToolCall[]; approved?: string[]; prelude?: AgentMessage[] } = {},
+  earlier: {
+    history?: AgentMessage[];
+    state?: unknown;
+    pending?: ToolCall[];
+    approved?: string[];
+    prelude?: AgentMessage[];
+  } = {},
 ) {
   const history = earlier.history ?? [user];
   const run = startMemoryRun(agent, {
@@ -29,7 +39,11 @@ function start(
 }
 
 /** A graph of two nodes without a model, the second working for as long as `gate` stays shut, then a model node. */
-function gatedGraph(model: ScriptedChatModel, gate: { opened: Promise<void>; entered: () => void }, ran: string[]) {
+function gatedGraph(
+  model: ScriptedChatModel,
+  gate: { opened: Promise<void>; entered: () => void },
+  ran: string[],
+) {
   return new StateGraph(MessagesAnnotation)
     .addNode('plan', () => {
       ran.push('plan');
@@ -66,7 +80,11 @@ describe('langGraphAgent', () => {
     expect(model.calls).toBe(0);
     expect(first.checkpointer.state).toMatchObject({ langgraph: 1 });
 
-    const again = start(agent, { history: first.history(), state: first.checkpointer.state, prelude: [resumeMessage] });
+    const again = start(agent, {
+      history: first.history(),
+      state: first.checkpointer.state,
+      prelude: [resumeMessage],
+    });
     expect(await again.outcome).toMatchObject({ stopReason: StopReason.Completed });
     // `gather` was cut by the stop, so it runs again; `plan` finished at a boundary before.
     expect(ran).toEqual(['plan', 'gather', 'gather']);
@@ -79,19 +97,36 @@ describe('langGraphAgent', () => {
     const run = start(langGraphAgent(graph));
 
     expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
-    expect(run.checkpointer.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
-    expect(run.checkpointer.state).toMatchObject({ langgraph: 1, namespaces: { '': expect.any(Object) } });
+    expect(run.checkpointer.messages.map((m) => m.role)).toEqual([
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(run.checkpointer.state).toMatchObject({
+      langgraph: 1,
+      namespaces: { '': expect.any(Object) },
+    });
     expect(JSON.stringify(run.checkpointer.state)).not.toContain('all done');
   });
 
   it("maps the graph's interrupt() to the approval pause, and hands the human's answer to it on the approved run", async () => {
     const answers: unknown[] = [];
     const model = new ScriptedChatModel([{ toolCalls: [call] }, { text: 'done' }]);
-    const agent = langGraphAgent(reactGraph(model, true, answers), { toolTraits: { work: { requiresApproval: true } } });
+    const agent = langGraphAgent(reactGraph(model, true, answers), {
+      toolTraits: { work: { requiresApproval: true } },
+    });
     const paused = start(agent);
 
-    expect(await paused.outcome).toMatchObject({ stopReason: StopReason.AwaitingApproval, approvals: [call] });
-    const approved = start(agent, { history: paused.history(), state: paused.checkpointer.state, pending: [call], approved: ['c1'] });
+    expect(await paused.outcome).toMatchObject({
+      stopReason: StopReason.AwaitingApproval,
+      approvals: [call],
+    });
+    const approved = start(agent, {
+      history: paused.history(),
+      state: paused.checkpointer.state,
+      pending: [call],
+      approved: ['c1'],
+    });
 
     expect(await approved.outcome).toMatchObject({ stopReason: StopReason.Completed });
     expect(answers).toEqual([{ approved: true, approvedToolCallIds: ['c1'] }]);
@@ -104,7 +139,10 @@ describe('langGraphAgent', () => {
 
 /** The ReAct graph, with a review node that calls interrupt() before the tools when `review` is set. */
 function reactGraph(model: ScriptedChatModel, review: boolean, answers: unknown[] = []) {
-  const work = langChainTool({ name: 'work', execute: async (args) => `step ${String(args.step)} done` });
+  const work = langChainTool({
+    name: 'work',
+    execute: async (args) => `step ${String(args.step)} done`,
+  });
   const builder = new StateGraph(MessagesAnnotation)
     .addNode('agent', async (state) => ({ messages: [await model.invoke(state.messages)] }))
     .addNode('review', () => {
@@ -113,7 +151,9 @@ function reactGraph(model: ScriptedChatModel, review: boolean, answers: unknown[
     })
     .addNode('tools', new ToolNode([work]))
     .addEdge(START, 'agent')
-    .addConditionalEdges('agent', (state) => (toolsCondition(state) === 'tools' ? (review ? 'review' : 'tools') : '__end__'))
+    .addConditionalEdges('agent', (state) =>
+      toolsCondition(state) === 'tools' ? (review ? 'review' : 'tools') : '__end__',
+    )
     .addEdge('review', 'tools')
     .addEdge('tools', 'agent');
   return builder.compile();

@@ -28,7 +28,10 @@ const CHECKPOINTER_KEY = '__pregel_checkpointer';
  * const graph = createReactAgent({ llm: new ChatOpenAI({ model: 'gpt-4o-mini' }), tools: [search] });
  * const run = await runs.start(userId, input, langGraphAgent(graph, { toolTraits: { search: { idempotent: true } } }));
  */
-export function langGraphAgent(graph: CompiledGraph, options: LangGraphAgentOptions = {}): DurableAgent {
+export function langGraphAgent(
+  graph: CompiledGraph,
+  options: LangGraphAgentOptions = {},
+): DurableAgent {
   return new LangGraphAgent(graph, options);
 }
 
@@ -82,18 +85,22 @@ export class LangGraphAgent implements DurableAgent {
     const saver = new HandleCheckpointer(handle, this.messagesKey, this.graph.streamChannelsList);
     const halt: Halt = { controller: new AbortController() };
     const config = this.configFor(handle, saver, halt);
-    const stream = (input: unknown, extra: Record<string, unknown> = {}) => this.drive(this.graph.stream(input, { ...config, ...extra }), handle, halt);
+    const stream = (input: unknown, extra: Record<string, unknown> = {}) =>
+      this.drive(this.graph.stream(input, { ...config, ...extra }), handle, halt);
     try {
       // A checkpoint that does not fit the graph (another release saved it) is not resumed blindly.
       await adaptSavedGraphState(this.graph, handle, saver);
       const resumed = await saver.hasCheckpoint();
       const before = resumed ? await this.graph.getState(config) : undefined;
       const interrupted = before?.tasks.some((task) => task.interrupts.length > 0) ?? false;
-      const cutToolStep = handle.pendingToolCalls.length > 0 && before?.next.some((node) => this.toolNodes.has(node));
+      const cutToolStep =
+        handle.pendingToolCalls.length > 0 && before?.next.some((node) => this.toolNodes.has(node));
       if (before?.next.length && (interrupted || cutToolStep)) {
         // The step a stop or an approval pause cut finishes inside the graph: its calls go through
         // the records, and an interrupt() gets the human's answer. The resume message comes after.
-        await stream(interrupted ? new Command({ resume: approvalAnswer(handle) }) : null, { interruptAfter: [...before.next] });
+        await stream(interrupted ? new Command({ resume: approvalAnswer(handle) }) : null, {
+          interruptAfter: [...before.next],
+        });
       }
       await handle.prepare((call, signal) => invokeDirectly(this.tools, call, signal, handle));
       const next = resumed ? (await this.graph.getState(config)).next : [];
@@ -105,21 +112,37 @@ export class LangGraphAgent implements DurableAgent {
     }
   }
 
-  private configFor(handle: RunHandle, saver: HandleCheckpointer, halt: Halt): RunnableConfig & Record<string, unknown> {
+  private configFor(
+    handle: RunHandle,
+    saver: HandleCheckpointer,
+    halt: Halt,
+  ): RunnableConfig & Record<string, unknown> {
     const extra = this.options.config ?? {};
-    const reasoning = this.options.reasoningNodes ? new Set(this.options.reasoningNodes) : undefined;
+    const reasoning = this.options.reasoningNodes
+      ? new Set(this.options.reasoningNodes)
+      : undefined;
     const callbacks = new ModelCallbacks(handle, {
       expectedReasoningMs: this.options.expectedReasoningMs,
-      reasons: (node) => (reasoning ? node !== undefined && reasoning.has(node) : !node || !this.toolNodes.has(node)),
+      reasons: (node) =>
+        reasoning ? node !== undefined && reasoning.has(node) : !node || !this.toolNodes.has(node),
       onStop: (cause) => {
         halt.cause ??= cause;
         halt.controller.abort(cause);
       },
     });
-    const own = Array.isArray(extra.callbacks) ? extra.callbacks : extra.callbacks ? [extra.callbacks] : [];
+    const own = Array.isArray(extra.callbacks)
+      ? extra.callbacks
+      : extra.callbacks
+        ? [extra.callbacks]
+        : [];
     return {
       ...extra,
-      configurable: { ...extra.configurable, thread_id: handle.threadId, [CHECKPOINTER_KEY]: saver, [RUN_HANDLE_KEY]: handle },
+      configurable: {
+        ...extra.configurable,
+        thread_id: handle.threadId,
+        [CHECKPOINTER_KEY]: saver,
+        [RUN_HANDLE_KEY]: handle,
+      },
       callbacks: [...(own as never[]), callbacks],
       // LangGraph starts no step once the signal aborted: a stop ends the graph at a boundary.
       signal: AbortSignal.any([handle.signal, halt.controller.signal]),
@@ -128,7 +151,11 @@ export class LangGraphAgent implements DurableAgent {
     };
   }
 
-  private async drive(started: Promise<AsyncIterable<unknown>>, handle: RunHandle, halt: Halt): Promise<void> {
+  private async drive(
+    started: Promise<AsyncIterable<unknown>>,
+    handle: RunHandle,
+    halt: Halt,
+  ): Promise<void> {
     try {
       for await (const chunk of await started) void chunk;
     } catch (error) {
@@ -144,7 +171,9 @@ export class LangGraphAgent implements DurableAgent {
     const nodes = state.tasks.filter((task) => task.interrupts.length > 0).map((task) => task.name);
     if (nodes.length === 0) return;
     const last = [...handle.messages].reverse().find((message) => message.role === 'assistant');
-    const waiting = (last?.toolCalls ?? []).filter((call) => !handle.toolResult(call.id) && this.toolTraits(call.name)?.requiresApproval);
+    const waiting = (last?.toolCalls ?? []).filter(
+      (call) => !handle.toolResult(call.id) && this.toolTraits(call.name)?.requiresApproval,
+    );
     if (waiting.length === 0) {
       throw new Error(
         `the graph called interrupt() in ${nodes.join(', ')} with no tool call waiting for approval; ` +
@@ -170,6 +199,9 @@ function approvalAnswer(handle: RunHandle): { approved: boolean; approvedToolCal
 
 function isToolNode(bound: unknown): bound is ToolNodeLike {
   return (
-    typeof bound === 'object' && bound !== null && (bound.constructor as { name?: string }).name === 'ToolNode' && Array.isArray((bound as ToolNodeLike).tools)
+    typeof bound === 'object' &&
+    bound !== null &&
+    (bound.constructor as { name?: string }).name === 'ToolNode' &&
+    Array.isArray((bound as ToolNodeLike).tools)
   );
 }

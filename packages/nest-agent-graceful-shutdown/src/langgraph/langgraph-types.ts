@@ -8,13 +8,19 @@ import type { ToolTraits } from '../handle/run-handle.interface.js';
  * adapter uses: its nodes (with the channels each reads), its channels, streaming, and its state.
  */
 export interface CompiledGraph {
-  nodes: Record<string, { bound?: unknown; channels?: string | readonly string[] | Record<string, string> }>;
+  nodes: Record<
+    string,
+    { bound?: unknown; channels?: string | readonly string[] | Record<string, string> }
+  >;
   /** Every channel, LangGraph's own (`__start__`, `branch:to:…`) included. */
   channels: Record<string, unknown>;
   /** The state channels (a StateGraph's: the keys of its state). */
   readonly streamChannelsList: readonly string[];
   stream(input: unknown, options?: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
-  getState(config: RunnableConfig): Promise<{ next: readonly string[]; tasks: ReadonlyArray<{ name: string; interrupts: readonly unknown[] }> }>;
+  getState(config: RunnableConfig): Promise<{
+    next: readonly string[];
+    tasks: ReadonlyArray<{ name: string; interrupts: readonly unknown[] }>;
+  }>;
 }
 
 /** A `ToolNode` of the graph, as the adapter sees it. */

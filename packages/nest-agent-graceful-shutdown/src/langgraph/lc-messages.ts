@@ -1,4 +1,11 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage, type MessageContent } from '@langchain/core/messages';
+import {
+  AIMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  type BaseMessage,
+  type MessageContent,
+} from '@langchain/core/messages';
 import type { AgentMessage, ToolCall } from '../agent/agent-message.js';
 
 /** A stored message as the LangChain message a graph's `messages` channel holds, under the same id. */
@@ -15,7 +22,12 @@ export function toLangChain(message: AgentMessage): BaseMessage {
       return new AIMessage({
         id,
         content,
-        tool_calls: (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, args: argsOf(call), type: 'tool_call' as const })),
+        tool_calls: (message.toolCalls ?? []).map((call) => ({
+          id: call.id,
+          name: call.name,
+          args: argsOf(call),
+          type: 'tool_call' as const,
+        })),
       });
   }
 }
@@ -41,13 +53,19 @@ export function fromLangChain(message: BaseMessage, id: string): AgentMessage | 
 
 /** The tool calls of a model answer in the module's form (arguments as JSON text). */
 export function toolCallsOf(message: AIMessage): ToolCall[] {
-  return (message.tool_calls ?? []).map((call) => ({ id: call.id ?? '', name: call.name, arguments: JSON.stringify(call.args ?? {}) }));
+  return (message.tool_calls ?? []).map((call) => ({
+    id: call.id ?? '',
+    name: call.name,
+    arguments: JSON.stringify(call.args ?? {}),
+  }));
 }
 
 /** The text of a message content: a string, or the text blocks of a block list. */
 export function textOf(content: MessageContent): string {
   if (typeof content === 'string') return content;
-  return content.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+  return content
+    .map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+    .join('');
 }
 
 function argsOf(call: ToolCall): Record<string, unknown> {

@@ -48,12 +48,21 @@ export class ModelCallbacks extends BaseCallbackHandler {
     metadata?: Record<string, unknown>,
   ): Promise<void> {
     if (!this.options.reasons(metadata?.langgraph_node as string | undefined)) return;
-    const point = await this.handle.beforeReasoning({ expectedDurationMs: this.options.expectedReasoningMs });
+    const point = await this.handle.beforeReasoning({
+      expectedDurationMs: this.options.expectedReasoningMs,
+    });
     if (point.stop) return this.options.onStop(this.handle.stopped(point));
     this.open.set(runId, { answer: this.handle.startAnswer(), calls: new Map() });
   }
 
-  override handleLLMNewToken(token: string, _idx: unknown, runId: string, _parent?: string, _tags?: string[], fields?: { chunk?: unknown }): void {
+  override handleLLMNewToken(
+    token: string,
+    _idx: unknown,
+    runId: string,
+    _parent?: string,
+    _tags?: string[],
+    fields?: { chunk?: unknown },
+  ): void {
     const open = this.open.get(runId);
     if (!open) return;
     if (token) open.answer.text(token);
@@ -77,9 +86,17 @@ export class ModelCallbacks extends BaseCallbackHandler {
     const message = (output.generations[0]?.[0] as { message?: AIMessage } | undefined)?.message;
     if (!message) return open.answer.cutOff();
     const usage = message.usage_metadata;
-    if (usage) this.handle.reportUsage({ promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, totalTokens: usage.total_tokens });
+    if (usage)
+      this.handle.reportUsage({
+        promptTokens: usage.input_tokens,
+        completionTokens: usage.output_tokens,
+        totalTokens: usage.total_tokens,
+      });
     try {
-      await open.answer.complete({ content: textOf(message.content), toolCalls: toolCallsOf(message) });
+      await open.answer.complete({
+        content: textOf(message.content),
+        toolCalls: toolCallsOf(message),
+      });
     } catch (error) {
       this.options.onStop(error instanceof Error ? error : new Error(String(error)));
     }

@@ -21,11 +21,18 @@ interface SavedGraphState {
   langgraph: 1;
   /** The graph's state channels when it was saved: what a later release's fit check compares with. */
   channels?: string[];
-  namespaces: Record<string, { checkpoint: Encoded; metadata: Encoded; parentId?: string; writes: Encoded }>;
+  namespaces: Record<
+    string,
+    { checkpoint: Encoded; metadata: Encoded; parentId?: string; writes: Encoded }
+  >;
 }
 
 /** The graph's checkpoints as framework state, through LangGraph's own serializer. */
-export async function encodeGraphState(serde: Serde, entries: ReadonlyMap<string, GraphEntry>, channels?: readonly string[]): Promise<SavedGraphState> {
+export async function encodeGraphState(
+  serde: Serde,
+  entries: ReadonlyMap<string, GraphEntry>,
+  channels?: readonly string[],
+): Promise<SavedGraphState> {
   const namespaces: SavedGraphState['namespaces'] = {};
   for (const [ns, entry] of entries) {
     namespaces[ns] = {
@@ -44,7 +51,10 @@ export function savedChannelsOf(state: unknown): string[] | undefined {
 }
 
 /** The checkpoints a run of the thread saved; none when the state is not a graph's (a new thread, another framework). */
-export async function decodeGraphState(serde: Serde, state: unknown): Promise<Map<string, GraphEntry>> {
+export async function decodeGraphState(
+  serde: Serde,
+  state: unknown,
+): Promise<Map<string, GraphEntry>> {
   const entries = new Map<string, GraphEntry>();
   if (!isSavedGraphState(state)) return entries;
   for (const [ns, saved] of Object.entries(state.namespaces)) {
@@ -60,7 +70,12 @@ export async function decodeGraphState(serde: Serde, state: unknown): Promise<Ma
 
 /** Whether `state` is a graph state as the adapter saves it (`{ langgraph: 1, namespaces }`). */
 export function isSavedGraphState(state: unknown): state is SavedGraphState {
-  return typeof state === 'object' && state !== null && (state as SavedGraphState).langgraph === 1 && typeof (state as SavedGraphState).namespaces === 'object';
+  return (
+    typeof state === 'object' &&
+    state !== null &&
+    (state as SavedGraphState).langgraph === 1 &&
+    typeof (state as SavedGraphState).namespaces === 'object'
+  );
 }
 
 async function encode(serde: Serde, value: unknown): Promise<Encoded> {
@@ -70,5 +85,8 @@ async function encode(serde: Serde, value: unknown): Promise<Encoded> {
 }
 
 function decode(serde: Serde, encoded: Encoded): Promise<unknown> {
-  return serde.loadsTyped(encoded.type, encoded.type === 'json' ? encoded.data : Buffer.from(encoded.data, 'base64'));
+  return serde.loadsTyped(
+    encoded.type,
+    encoded.type === 'json' ? encoded.data : Buffer.from(encoded.data, 'base64'),
+  );
 }

@@ -5,7 +5,11 @@ import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
 import { MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
-import { waitForHold, type ContractTool, type ScriptedTurn } from '../testing/run-handle-harness.js';
+import {
+  waitForHold,
+  type ContractTool,
+  type ScriptedTurn,
+} from '../testing/run-handle-harness.js';
 import { toolFence } from './tool-fence.js';
 
 /** A LangChain chat model that plays `turns` in order (the last one repeats), streamed; it counts its calls and keeps what it was sent. */
@@ -28,7 +32,10 @@ export class ScriptedChatModel extends BaseChatModel {
     return this;
   }
 
-  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+  async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+  ): Promise<ChatResult> {
     const turn = await this.next(messages, options.signal);
     const message = new AIMessage({ content: turn.text ?? '', tool_calls: toolCalls(turn) });
     return { generations: [{ text: turn.text ?? '', message }] };
@@ -44,18 +51,36 @@ export class ScriptedChatModel extends BaseChatModel {
     if (turn.text) chunks.push(new AIMessageChunk({ content: turn.text }));
     (turn.toolCalls ?? []).forEach((call, index) =>
       chunks.push(
-        new AIMessageChunk({ content: '', tool_call_chunks: [{ id: call.id, name: call.name, args: call.arguments, index, type: 'tool_call_chunk' }] }),
+        new AIMessageChunk({
+          content: '',
+          tool_call_chunks: [
+            { id: call.id, name: call.name, args: call.arguments, index, type: 'tool_call_chunk' },
+          ],
+        }),
       ),
     );
-    chunks.push(new AIMessageChunk({ content: '', usage_metadata: { input_tokens: 3, output_tokens: 2, total_tokens: 5 } }));
+    chunks.push(
+      new AIMessageChunk({
+        content: '',
+        usage_metadata: { input_tokens: 3, output_tokens: 2, total_tokens: 5 },
+      }),
+    );
     for (const message of chunks) {
-      const chunk = new ChatGenerationChunk({ message, text: typeof message.content === 'string' ? message.content : '' });
+      const chunk = new ChatGenerationChunk({
+        message,
+        text: typeof message.content === 'string' ? message.content : '',
+      });
       yield chunk;
-      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, { chunk });
+      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, {
+        chunk,
+      });
     }
   }
 
-  private async next(messages: BaseMessage[], signal: AbortSignal | undefined): Promise<ScriptedTurn> {
+  private async next(
+    messages: BaseMessage[],
+    signal: AbortSignal | undefined,
+  ): Promise<ScriptedTurn> {
     const n = this.calls++;
     this.requests.push(messages);
     await waitForHold(this.hold?.(n), signal);
@@ -74,12 +99,18 @@ export function toolCalls(turn: ScriptedTurn) {
 }
 
 /** A LangChain tool for a contract tool. */
-export function langChainTool(contract: Pick<ContractTool, 'name' | 'execute'>): StructuredToolInterface {
-  return tool((args: Record<string, unknown>, config) => contract.execute(args, config?.signal ?? new AbortController().signal, toolFence(config)), {
-    name: contract.name,
-    description: contract.name,
-    schema: { type: 'object', properties: { step: { type: 'number' } } },
-  });
+export function langChainTool(
+  contract: Pick<ContractTool, 'name' | 'execute'>,
+): StructuredToolInterface {
+  return tool(
+    (args: Record<string, unknown>, config) =>
+      contract.execute(args, config?.signal ?? new AbortController().signal, toolFence(config)),
+    {
+      name: contract.name,
+      description: contract.name,
+      schema: { type: 'object', properties: { step: { type: 'number' } } },
+    },
+  );
 }
 
 /** The ReAct graph most LangGraph agents are: a model node and a `ToolNode`, looping until an answer has no tool calls. */

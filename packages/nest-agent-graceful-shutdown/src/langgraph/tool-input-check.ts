@@ -11,7 +11,10 @@ import { parseToolArguments } from '../handle/tool-call-text.js';
  * `Validator` LangChain uses); a refusal is LangChain's `ToolInputParsingException` message with
  * its details. An unknown tool passes (the caller knows it is unknown).
  */
-export async function checkLangChainToolInput(tools: readonly StructuredToolInterface[], call: ToolCall): Promise<ToolInputCheck> {
+export async function checkLangChainToolInput(
+  tools: readonly StructuredToolInterface[],
+  call: ToolCall,
+): Promise<ToolInputCheck> {
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (!tool) return { ok: true };
   let args: unknown;
@@ -31,7 +34,9 @@ async function refusal(schema: unknown, args: unknown): Promise<string | undefin
   if (isInteropZodSchema(schema)) {
     const result = await interopSafeParseAsync(schema, args);
     if (result.success) return undefined;
-    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`);
+    const issues = result.error.issues.map(
+      (issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`,
+    );
     return issues.join('\n');
   }
   const result = new Validator(schema as ConstructorParameters<typeof Validator>[0]).validate(args);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { resolveShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { advanceLeaseClock } from '../typeorm-store/lease-clock.fixtures.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import { CrashedRunSweeper } from './crashed-run-sweeper.service.js';
 import { LeaseKeeper } from './lease-keeper.service.js';
 
@@ -14,7 +17,10 @@ describe('CrashedRunSweeper', () => {
 
   beforeEach(async () => {
     fixture = await openSqliteStore({ leaseTtlMs: LEASE_TTL_MS });
-    const options = resolveShutdownOptions({ leases: { ttlMs: LEASE_TTL_MS }, instanceId: 'instance-a' });
+    const options = resolveShutdownOptions({
+      leases: { ttlMs: LEASE_TTL_MS },
+      instanceId: 'instance-a',
+    });
     keeper = new LeaseKeeper(options, fixture.store);
     sweeper = new CrashedRunSweeper(options, fixture.store, keeper);
   });
@@ -27,7 +33,14 @@ describe('CrashedRunSweeper', () => {
 
   const running = async (threadId: string): Promise<string> => {
     const runKey = randomUUID();
-    await fixture.store.startRun({ threadId, ownerId: 'alice', runKey, runId: 'r1', instanceId: 'instance-a', messages: [] });
+    await fixture.store.startRun({
+      threadId,
+      ownerId: 'alice',
+      runKey,
+      runId: 'r1',
+      instanceId: 'instance-a',
+      messages: [],
+    });
     return runKey;
   };
 
@@ -38,8 +51,14 @@ describe('CrashedRunSweeper', () => {
 
     await expect(sweeper.sweep()).resolves.toBe(1);
 
-    expect(await fixture.store.findThread('orphan')).toMatchObject({ status: 'interrupted', interrupt: { reason: 'crash' } });
+    expect(await fixture.store.findThread('orphan')).toMatchObject({
+      status: 'interrupted',
+      interrupt: { reason: 'crash' },
+    });
     await keeper.renew();
-    expect(await fixture.store.findThread('held')).toMatchObject({ status: 'running', activeRunId: 'r1' });
+    expect(await fixture.store.findThread('held')).toMatchObject({
+      status: 'running',
+      activeRunId: 'r1',
+    });
   });
 });

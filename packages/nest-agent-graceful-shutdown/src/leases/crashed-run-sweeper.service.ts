@@ -1,4 +1,9 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
@@ -53,8 +58,12 @@ export class CrashedRunSweeper implements OnApplicationBootstrap, OnApplicationS
   /** @param exclusiveInstanceId set at boot on a store no other instance shares: every other instance's run is orphaned. */
   async sweep(exclusiveInstanceId?: string): Promise<number> {
     try {
-      const recovered = await this.store.recoverCrashedRuns({ exclusiveInstanceId, exceptRunKeys: this.leases.heldRunKeys() });
-      if (recovered > 0) this.logger.warn('runs of a lost instance recorded as interrupted', { count: recovered });
+      const recovered = await this.store.recoverCrashedRuns({
+        exclusiveInstanceId,
+        exceptRunKeys: this.leases.heldRunKeys(),
+      });
+      if (recovered > 0)
+        this.logger.warn('runs of a lost instance recorded as interrupted', { count: recovered });
       return recovered;
     } catch (error) {
       this.logger.warn('crashed-run sweep failed', { error: String(error) });

@@ -28,7 +28,10 @@ describe('LeaseKeeper', () => {
       migrationsRun: true,
     }).initialize();
     store = new TypeOrmSessionStore(dataSource, { leaseTtlMs: LEASE_TTL_MS });
-    keeper = new LeaseKeeper(resolveShutdownOptions({ leases: { ttlMs: LEASE_TTL_MS }, instanceId: 'instance-a' }), store);
+    keeper = new LeaseKeeper(
+      resolveShutdownOptions({ leases: { ttlMs: LEASE_TTL_MS }, instanceId: 'instance-a' }),
+      store,
+    );
   });
 
   afterEach(async () => {
@@ -39,7 +42,14 @@ describe('LeaseKeeper', () => {
 
   async function running(threadId: string, instanceId = 'instance-a'): Promise<string> {
     const runKey = randomUUID();
-    await store.startRun({ threadId, ownerId: 'alice', runKey, runId: 'r1', instanceId, messages: [] });
+    await store.startRun({
+      threadId,
+      ownerId: 'alice',
+      runKey,
+      runId: 'r1',
+      instanceId,
+      messages: [],
+    });
     return runKey;
   }
 
@@ -72,7 +82,12 @@ describe('LeaseKeeper', () => {
 
   describe('confirm, before a tool call', () => {
     const leaseUntil = async (threadId: string) =>
-      (await dataSource.query(`SELECT lease_expires_at AS until FROM agent_threads WHERE thread_id = ?`, [threadId]))[0].until as string;
+      (
+        await dataSource.query(
+          `SELECT lease_expires_at AS until FROM agent_threads WHERE thread_id = ?`,
+          [threadId],
+        )
+      )[0].until as string;
 
     it('trusts a lease extended less than half its length ago, without a write', async () => {
       const runKey = await running('t1');
@@ -106,7 +121,9 @@ describe('LeaseKeeper', () => {
       await advanceLeaseClock(dataSource, LEASE_TTL_MS + 1);
       await store.recoverCrashedRuns();
 
-      await expect(keeper.confirm(runKey, 't1', performance.now() - 2 * LEASE_TTL_MS)).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(
+        keeper.confirm(runKey, 't1', performance.now() - 2 * LEASE_TTL_MS),
+      ).rejects.toBeInstanceOf(LeaseLostError);
       await keeper.renew();
 
       expect(lost).toEqual(['t1']);
@@ -122,6 +139,9 @@ describe('LeaseKeeper', () => {
     await keeper.renew();
 
     expect(keeper.size).toBe(0);
-    expect(await store.findThread('t1')).toMatchObject({ status: 'interrupted', interrupt: { reason: 'crash' } });
+    expect(await store.findThread('t1')).toMatchObject({
+      status: 'interrupted',
+      interrupt: { reason: 'crash' },
+    });
   });
 });

@@ -8,6 +8,9 @@ import type { ModuleRef, NestContainer } from '@nestjs/core';
  */
 export function nestContainerOf(moduleRef: ModuleRef): NestContainer {
   const container = (moduleRef as unknown as { container?: NestContainer }).container;
-  if (!container?.getModules) throw new Error('nest-agent-graceful-shutdown: this version of @nestjs/core is not supported (no container behind ModuleRef)');
+  if (!container?.getModules)
+    throw new Error(
+      'nest-agent-graceful-shutdown: this version of @nestjs/core is not supported (no container behind ModuleRef)',
+    );
   return container;
 }

@@ -3,7 +3,13 @@ import { Logger, type LoggerService } from '@nestjs/common';
 
 /** A value of a log event's context: a primitive, a list, or one level of named numbers (`phaseMs`). */
 export type LogValue =
-  string | number | boolean | null | undefined | readonly (string | number)[] | Readonly<Record<string, string | number | boolean | undefined>>;
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number)[]
+  | Readonly<Record<string, string | number | boolean | undefined>>;
 
 /** A log event's context: flat fields such as `threadId`, `runId`, `phase`. */
 export type LogFields = Readonly<Record<string, LogValue>>;
@@ -20,7 +26,9 @@ function formatValue(value: Exclude<LogValue, undefined>): string {
 function formatPairs(key: string, value: LogValue): string[] {
   if (value === undefined) return [];
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    return Object.entries(value as Record<string, LogValue>).flatMap(([name, inner]) => formatPairs(`${key}.${name}`, inner));
+    return Object.entries(value as Record<string, LogValue>).flatMap(([name, inner]) =>
+      formatPairs(`${key}.${name}`, inner),
+    );
   }
   return [`${key}=${formatValue(value)}`];
 }
@@ -38,7 +46,8 @@ export class LogEvent {
   constructor(msg: string, fields: LogFields = {}) {
     this.msg = msg;
     for (const [key, value] of Object.entries(fields)) {
-      if (value !== undefined && key !== 'msg') Object.defineProperty(this, key, { value, enumerable: true });
+      if (value !== undefined && key !== 'msg')
+        Object.defineProperty(this, key, { value, enumerable: true });
     }
   }
 

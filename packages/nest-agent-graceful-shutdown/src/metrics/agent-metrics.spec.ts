@@ -17,7 +17,8 @@ describe('AgentMetrics', () => {
 
   const valueOf = async (registry: Registry, name: string, labels: Record<string, string> = {}) => {
     const metric = await registry.getSingleMetric(name)?.get();
-    return metric?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))?.value;
+    return metric?.values.find((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))
+      ?.value;
   };
 
   it('adds its metrics to the host registry, counting what the telemetry reports', async () => {
@@ -35,18 +36,32 @@ describe('AgentMetrics', () => {
     expect(await valueOf(registry, 'agent_run_resumes_total', { mode: 'auto' })).toBe(1);
     expect(await valueOf(registry, 'agent_lease_lost_total')).toBe(1);
     expect(await valueOf(registry, 'agent_tool_calls_abandoned_total')).toBe(1);
-    expect(await registry.metrics()).toContain('agent_shutdown_duration_seconds_bucket{le="5",phase="drain"} 1');
+    expect(await registry.metrics()).toContain(
+      'agent_shutdown_duration_seconds_bucket{le="5",phase="drain"} 1',
+    );
   });
 
   it('counts the tokens of model calls a stop cut off, by kind, starting at zero', async () => {
     const { telemetry, registry } = setUp();
-    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'output' })).toBe(0);
+    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'output' })).toBe(
+      0,
+    );
 
     telemetry.notify('modelTokensDiscarded', run, { input: 1_200, output: 35, source: 'estimate' });
     telemetry.notify('modelTokensDiscarded', run, { input: 800, output: 5, source: 'estimate' });
 
-    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'input', source: 'estimate' })).toBe(2_000);
-    expect(await valueOf(registry, 'agent_model_tokens_discarded_total', { kind: 'output', source: 'estimate' })).toBe(40);
+    expect(
+      await valueOf(registry, 'agent_model_tokens_discarded_total', {
+        kind: 'input',
+        source: 'estimate',
+      }),
+    ).toBe(2_000);
+    expect(
+      await valueOf(registry, 'agent_model_tokens_discarded_total', {
+        kind: 'output',
+        source: 'estimate',
+      }),
+    ).toBe(40);
   });
 
   it('leaves the registry and stops counting once disposed', async () => {

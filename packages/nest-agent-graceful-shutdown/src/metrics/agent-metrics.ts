@@ -1,11 +1,34 @@
-import { Counter, Gauge, Histogram, register as globalRegistry, type Metric, type Registry } from 'prom-client';
+import {
+  Counter,
+  Gauge,
+  Histogram,
+  register as globalRegistry,
+  type Metric,
+  type Registry,
+} from 'prom-client';
 import type { AgentTelemetry } from '../telemetry/agent-telemetry.js';
-import type { AgentObserver, RunOutcomeLabel, ShutdownPhaseLabel } from '../telemetry/agent-observer.interface.js';
+import type {
+  AgentObserver,
+  RunOutcomeLabel,
+  ShutdownPhaseLabel,
+} from '../telemetry/agent-observer.interface.js';
 import type { ResumeMode } from '../options/resume-mode.js';
 import type { NotRunReason } from '../agent/agent-release.js';
-import { AgentMetricName as Name, CANCEL_BUCKETS, CHECKPOINT_BUCKETS, SHUTDOWN_BUCKETS } from './metric-names.js';
+import {
+  AgentMetricName as Name,
+  CANCEL_BUCKETS,
+  CHECKPOINT_BUCKETS,
+  SHUTDOWN_BUCKETS,
+} from './metric-names.js';
 
-const OUTCOMES: readonly RunOutcomeLabel[] = ['completed', 'canceled', 'interrupted', 'handed_over', 'awaiting_approval', 'failed'];
+const OUTCOMES: readonly RunOutcomeLabel[] = [
+  'completed',
+  'canceled',
+  'interrupted',
+  'handed_over',
+  'awaiting_approval',
+  'failed',
+];
 const MODES: readonly ResumeMode[] = ['client', 'auto'];
 const NOT_RUN_REASONS: readonly NotRunReason[] = ['tool_removed', 'invalid_arguments', 'policy'];
 const PHASES: readonly ShutdownPhaseLabel[] = ['drain', 'interrupt', 'close'];
@@ -47,8 +70,18 @@ export class AgentMetrics {
         this.set(telemetry.signalBusConnected ? 1 : 0);
       },
     });
-    const runs = new Counter({ name: Name.runsTotal, help: 'Run attempts ended on this instance, by outcome.', labelNames: ['outcome'], registers });
-    const resumes = new Counter({ name: Name.runResumesTotal, help: 'Interrupted runs resumed here, by who resumed them.', labelNames: ['mode'], registers });
+    const runs = new Counter({
+      name: Name.runsTotal,
+      help: 'Run attempts ended on this instance, by outcome.',
+      labelNames: ['outcome'],
+      registers,
+    });
+    const resumes = new Counter({
+      name: Name.runResumesTotal,
+      help: 'Interrupted runs resumed here, by who resumed them.',
+      labelNames: ['mode'],
+      registers,
+    });
     const shutdown = new Histogram({
       name: Name.shutdownDurationSeconds,
       help: 'Time spent per shutdown phase (drain, interrupt, close).',
@@ -56,10 +89,28 @@ export class AgentMetrics {
       buckets: SHUTDOWN_BUCKETS,
       registers,
     });
-    const checkpoint = new Histogram({ name: Name.checkpointDurationSeconds, help: 'One step checkpoint write.', buckets: CHECKPOINT_BUCKETS, registers });
-    const cancel = new Histogram({ name: Name.cancelDeliverySeconds, help: 'From a cancel accepted to its run stopped.', buckets: CANCEL_BUCKETS, registers });
-    const leaseLost = new Counter({ name: Name.leaseLostTotal, help: 'Runs that lost their lease on their thread.', registers });
-    const joins = new Counter({ name: Name.streamJoinsTotal, help: 'Run event stream joins served.', registers });
+    const checkpoint = new Histogram({
+      name: Name.checkpointDurationSeconds,
+      help: 'One step checkpoint write.',
+      buckets: CHECKPOINT_BUCKETS,
+      registers,
+    });
+    const cancel = new Histogram({
+      name: Name.cancelDeliverySeconds,
+      help: 'From a cancel accepted to its run stopped.',
+      buckets: CANCEL_BUCKETS,
+      registers,
+    });
+    const leaseLost = new Counter({
+      name: Name.leaseLostTotal,
+      help: 'Runs that lost their lease on their thread.',
+      registers,
+    });
+    const joins = new Counter({
+      name: Name.streamJoinsTotal,
+      help: 'Run event stream joins served.',
+      registers,
+    });
     const abandoned = new Counter({
       name: Name.toolCallsAbandonedTotal,
       help: 'Tool calls still running when the process exited (their outcome is recorded as unknown).',
@@ -87,7 +138,21 @@ export class AgentMetrics {
     for (const outcome of OUTCOMES) runs.inc({ outcome }, 0);
     for (const mode of MODES) resumes.inc({ mode }, 0);
     for (const phase of PHASES) shutdown.zero({ phase });
-    this.metrics = [inFlight, busConnected, runs, resumes, shutdown, checkpoint, cancel, leaseLost, joins, abandoned, acrossVersions, notRun, discarded];
+    this.metrics = [
+      inFlight,
+      busConnected,
+      runs,
+      resumes,
+      shutdown,
+      checkpoint,
+      cancel,
+      leaseLost,
+      joins,
+      abandoned,
+      acrossVersions,
+      notRun,
+      discarded,
+    ];
     const observer: AgentObserver = {
       runEnded: (_run, outcome) => runs.inc({ outcome }),
       runResumed: (_run, mode) => resumes.inc({ mode }),
@@ -110,6 +175,7 @@ export class AgentMetrics {
   /** Stops counting and removes the metrics from their registry. */
   dispose(): void {
     this.stopObserving();
-    for (const metric of this.metrics) this.registry.removeSingleMetric((metric as unknown as { name: string }).name);
+    for (const metric of this.metrics)
+      this.registry.removeSingleMetric((metric as unknown as { name: string }).name);
   }
 }

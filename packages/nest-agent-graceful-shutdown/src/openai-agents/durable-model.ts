@@ -27,7 +27,10 @@ export class DurableModel implements Model {
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const answer = await this.begin();
     try {
-      const response = await abortable(this.inner.getResponse({ ...request, signal: request.signal ?? this.handle.signal }), this.handle.signal);
+      const response = await abortable(
+        this.inner.getResponse({ ...request, signal: request.signal ?? this.handle.signal }),
+        this.handle.signal,
+      );
       await this.settle(answer, response);
       return response;
     } catch (error) {
@@ -38,7 +41,9 @@ export class DurableModel implements Model {
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const answer = await this.begin();
-    const events = this.inner.getStreamedResponse({ ...request, signal: request.signal ?? this.handle.signal })[Symbol.asyncIterator]();
+    const events = this.inner
+      .getStreamedResponse({ ...request, signal: request.signal ?? this.handle.signal })
+      [Symbol.asyncIterator]();
     try {
       for (;;) {
         // A model that ignores its signal cannot hold the run past a stop.
@@ -57,7 +62,9 @@ export class DurableModel implements Model {
   }
 
   private async begin(): Promise<AnswerStream> {
-    const point = await this.handle.beforeReasoning({ expectedDurationMs: this.expectedDurationMs });
+    const point = await this.handle.beforeReasoning({
+      expectedDurationMs: this.expectedDurationMs,
+    });
     if (point.stop) {
       this.marks.beforeReasoning = true;
       throw this.handle.stopped(point);
@@ -65,9 +72,17 @@ export class DurableModel implements Model {
     return this.handle.startAnswer();
   }
 
-  private async settle(answer: AnswerStream, response: { output: ModelResponse['output']; usage?: UsageCounts }): Promise<void> {
+  private async settle(
+    answer: AnswerStream,
+    response: { output: ModelResponse['output']; usage?: UsageCounts },
+  ): Promise<void> {
     const usage = response.usage;
-    if (usage) this.handle.reportUsage({ promptTokens: usage.inputTokens, completionTokens: usage.outputTokens, totalTokens: usage.totalTokens });
+    if (usage)
+      this.handle.reportUsage({
+        promptTokens: usage.inputTokens,
+        completionTokens: usage.outputTokens,
+        totalTokens: usage.totalTokens,
+      });
     await answer.complete(answerOf(response.output));
   }
 }

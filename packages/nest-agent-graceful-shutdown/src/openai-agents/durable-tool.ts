@@ -1,4 +1,9 @@
-import { RunContext, ToolTimeoutError, invokeFunctionTool, type FunctionTool } from '@openai/agents';
+import {
+  RunContext,
+  ToolTimeoutError,
+  invokeFunctionTool,
+  type FunctionTool,
+} from '@openai/agents';
 import type { ToolCall } from '../agent/agent-message.js';
 import type { RunHandle } from '../handle/run-handle.interface.js';
 import { toolOutputText } from '../handle/tool-call-text.js';
@@ -13,13 +18,22 @@ type InvokeDetails = Parameters<FunctionTool['invoke']>[2];
  * have run is answered as of unknown outcome unless the tool is idempotent, and the
  * pre-acting safe point is passed before the tool starts.
  */
-export function durableTool<TContext>(tool: FunctionTool<TContext>, handle: RunHandle): FunctionTool<TContext> {
+export function durableTool<TContext>(
+  tool: FunctionTool<TContext>,
+  handle: RunHandle,
+): FunctionTool<TContext> {
   return {
     ...tool,
     invoke: async (runContext, input, details) => {
-      const call: ToolCall = { id: details?.toolCall?.callId ?? '', name: tool.name, arguments: input };
+      const call: ToolCall = {
+        id: details?.toolCall?.callId ?? '',
+        name: tool.name,
+        arguments: input,
+      };
       const fence = toolFenceOf(handle.threadId, call.id, handle.fencingToken);
-      const result = await handle.runTool(call, (signal) => invokeOnce(tool, runContext, input, details, signal, fence));
+      const result = await handle.runTool(call, (signal) =>
+        invokeOnce(tool, runContext, input, details, signal, fence),
+      );
       return result.content;
     },
   };
@@ -36,7 +50,13 @@ export async function runToolDirectly<TContext>(
   signal: AbortSignal,
   fence: ToolFence,
 ): Promise<string> {
-  const toolCall = { type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' } as const;
+  const toolCall = {
+    type: 'function_call',
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    status: 'completed',
+  } as const;
   const output: unknown = await invokeFunctionTool({
     tool,
     runContext: new RunContext(context),
@@ -56,7 +76,13 @@ async function invokeOnce<TContext>(
 ): Promise<string> {
   const { signal, release } = shieldedSignal(runSignal, details?.signal);
   try {
-    return toolOutputText(await tool.invoke(runContext, input, withToolFence({ ...details, signal }, fence) as InvokeDetails));
+    return toolOutputText(
+      await tool.invoke(
+        runContext,
+        input,
+        withToolFence({ ...details, signal }, fence) as InvokeDetails,
+      ),
+    );
   } finally {
     release();
   }
@@ -67,7 +93,10 @@ async function invokeOnce<TContext>(
  * SDK's sibling cancellation. When another call of the step stops the run at its safe point,
  * a call already running finishes and is recorded, instead of ending as "outcome unknown".
  */
-function shieldedSignal(runSignal: AbortSignal, sdkSignal: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+function shieldedSignal(
+  runSignal: AbortSignal,
+  sdkSignal: AbortSignal | undefined,
+): { signal: AbortSignal; release: () => void } {
   if (!sdkSignal) return { signal: runSignal, release: () => undefined };
   const controller = new AbortController();
   const onRun = () => controller.abort(runSignal.reason);

@@ -27,7 +27,10 @@ type AnyAgent<TContext> = SdkAgent<TContext>;
  * const agent = new Agent({ name: 'assistant', instructions: '…', tools: [search], model });
  * const run = await runs.start(userId, input, openAiAgent(agent, { toolTraits: { search: { idempotent: true } } }));
  */
-export function openAiAgent<TContext = DurableRunContext>(agent: AnyAgent<TContext>, options: OpenAiAgentOptions<TContext> = {}): DurableAgent {
+export function openAiAgent<TContext = DurableRunContext>(
+  agent: AnyAgent<TContext>,
+  options: OpenAiAgentOptions<TContext> = {},
+): DurableAgent {
   return new OpenAiAgentsAdapter(agent, options);
 }
 
@@ -98,10 +101,17 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
   }
 
   /** The SDK paused for `needsApproval`: the module's approval pause, with the SDK's state kept for the answer. */
-  private async pauseForApproval(handle: RunHandle, state: RunState<TContext, AnyAgent<TContext>>): Promise<void> {
+  private async pauseForApproval(
+    handle: RunHandle,
+    state: RunState<TContext, AnyAgent<TContext>>,
+  ): Promise<void> {
     const calls: ToolCall[] = state.getInterruptions().map((item) => {
       const raw = item.rawItem as { type: string; name?: string; arguments?: string };
-      return { id: callIdOf(raw), name: raw.name ?? item.toolName ?? raw.type, arguments: raw.arguments ?? '{}' };
+      return {
+        id: callIdOf(raw),
+        name: raw.name ?? item.toolName ?? raw.type,
+        arguments: raw.arguments ?? '{}',
+      };
     });
     for (const call of calls) {
       const point = await handle.beforeActing(call);
@@ -116,7 +126,10 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
   }
 
   /** Keeps the SDK's state with the thread, or clears one left by an earlier run that no longer applies. */
-  private async keepState(handle: RunHandle, state: RunState<TContext, AnyAgent<TContext>> | null): Promise<void> {
+  private async keepState(
+    handle: RunHandle,
+    state: RunState<TContext, AnyAgent<TContext>> | null,
+  ): Promise<void> {
     const saved = state ? savedRunState(state) : null;
     if (saved === null && handle.savedState == null) return;
     try {
@@ -127,9 +140,20 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
   }
 
   /** The agent as one run drives it: its model and function tools wrapped, everything else its own. */
-  private async durableCopy(agent: AnyAgent<TContext>, handle: RunHandle, marks: StopMarks): Promise<AnyAgent<TContext>> {
-    const model = new DurableModel(await this.modelOf(agent), handle, marks, this.options.expectedReasoningMs);
-    const tools = agent.tools.map((tool) => (tool.type === 'function' ? durableTool(tool, handle) : tool));
+  private async durableCopy(
+    agent: AnyAgent<TContext>,
+    handle: RunHandle,
+    marks: StopMarks,
+  ): Promise<AnyAgent<TContext>> {
+    const model = new DurableModel(
+      await this.modelOf(agent),
+      handle,
+      marks,
+      this.options.expectedReasoningMs,
+    );
+    const tools = agent.tools.map((tool) =>
+      tool.type === 'function' ? durableTool(tool, handle) : tool,
+    );
     return agent.clone({ model, tools });
   }
 
@@ -140,10 +164,21 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
   }
 
   /** A call of the interrupted or approved step, run before the first turn. */
-  private runPending(call: ToolCall, context: TContext, signal: AbortSignal, handle: RunHandle): Promise<string> {
+  private runPending(
+    call: ToolCall,
+    context: TContext,
+    signal: AbortSignal,
+    handle: RunHandle,
+  ): Promise<string> {
     const tool = functionTools(this.agent.tools).find((candidate) => candidate.name === call.name);
     if (!tool) return Promise.resolve(unknownToolResult(call.name));
-    return runToolDirectly(tool, call, context, signal, toolFenceOf(handle.threadId, call.id, handle.fencingToken));
+    return runToolDirectly(
+      tool,
+      call,
+      context,
+      signal,
+      toolFenceOf(handle.threadId, call.id, handle.fencingToken),
+    );
   }
 
   private contextOf(handle: RunHandle): TContext {
@@ -153,7 +188,9 @@ export class OpenAiAgentsAdapter<TContext = DurableRunContext> implements Durabl
 }
 
 /** Reads a streamed run to its end (AG-UI events come from the model wrapper), surfacing its error. */
-async function drain<TContext>(result: StreamedRunResult<TContext, SdkAgent<TContext>>): Promise<void> {
+async function drain<TContext>(
+  result: StreamedRunResult<TContext, SdkAgent<TContext>>,
+): Promise<void> {
   for await (const event of result) void event;
   await result.completed;
 }

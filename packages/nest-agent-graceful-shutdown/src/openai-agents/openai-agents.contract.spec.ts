@@ -14,13 +14,28 @@ describeRunHandleContract('openai-agents', {
         parameters: { type: 'object', properties: {}, additionalProperties: true, required: [] },
         strict: false,
         needsApproval: t.requiresApproval ?? false,
-        execute: (args, _context, details) => t.execute(args as Record<string, unknown>, details?.signal ?? new AbortController().signal, toolFence(details)),
+        execute: (args, _context, details) =>
+          t.execute(
+            args as Record<string, unknown>,
+            details?.signal ?? new AbortController().signal,
+            toolFence(details),
+          ),
       }),
     );
-    const agent = new Agent({ name: 'scripted', instructions: 'do the steps', model, tools: agentTools });
+    const agent = new Agent({
+      name: 'scripted',
+      instructions: 'do the steps',
+      model,
+      tools: agentTools,
+    });
     const sequential = tools.some((t) => !t.parallelSafe);
-    const runner = new Runner({ tracingDisabled: true, ...(sequential ? { toolExecution: { maxFunctionToolConcurrency: 1 } } : {}) });
-    const toolTraits = Object.fromEntries(tools.map((t) => [t.name, { idempotent: t.idempotent ?? false }]));
+    const runner = new Runner({
+      tracingDisabled: true,
+      ...(sequential ? { toolExecution: { maxFunctionToolConcurrency: 1 } } : {}),
+    });
+    const toolTraits = Object.fromEntries(
+      tools.map((t) => [t.name, { idempotent: t.idempotent ?? false }]),
+    );
     return { agent: openAiAgent(agent, { runner, toolTraits }), modelCalls: () => model.calls };
   },
 });

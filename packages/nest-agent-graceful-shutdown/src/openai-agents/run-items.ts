@@ -23,10 +23,21 @@ export function toInputItems(messages: readonly AgentMessage[]): AgentInputItem[
         items.push({ role: 'system', content: message.content });
         break;
       case 'assistant':
-        if (message.content) items.push({ role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: message.content }] });
+        if (message.content)
+          items.push({
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text: message.content }],
+          });
         for (const call of message.toolCalls ?? []) {
           names.set(call.id, call.name);
-          items.push({ type: 'function_call', callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' });
+          items.push({
+            type: 'function_call',
+            callId: call.id,
+            name: call.name,
+            arguments: call.arguments,
+            status: 'completed',
+          });
         }
         break;
       case 'tool': {
@@ -89,5 +100,10 @@ export function outlineOfItems(items: readonly AgentInputItem[]): string[] {
 
 function hasText(content: unknown): boolean {
   if (typeof content === 'string') return content.length > 0;
-  return Array.isArray(content) && content.some((part: { type?: string; text?: string }) => part.type === 'output_text' && !!part.text);
+  return (
+    Array.isArray(content) &&
+    content.some(
+      (part: { type?: string; text?: string }) => part.type === 'output_text' && !!part.text,
+    )
+  );
 }

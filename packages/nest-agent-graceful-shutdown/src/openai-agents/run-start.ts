@@ -7,7 +7,11 @@ import { callIdOf, usableRunState } from './saved-run-state.js';
 
 /** What one run hands the SDK's runner: the agent to start with and its input. */
 export type RunStart<TContext> =
-  | { from: 'approval-state'; agent: SdkAgent<TContext>; input: RunState<TContext, SdkAgent<TContext>> }
+  | {
+      from: 'approval-state';
+      agent: SdkAgent<TContext>;
+      input: RunState<TContext, SdkAgent<TContext>>;
+    }
   | { from: 'saved-state' | 'messages'; agent: SdkAgent<TContext>; input: AgentInputItem[] };
 
 /**
@@ -26,7 +30,11 @@ export async function runStart<TContext>(
 ): Promise<RunStart<TContext>> {
   const saved = await usableRunState(handle.savedState, entry, stored);
   if (saved && saved.getInterruptions().length > 0 && handle.prelude.length === 0) {
-    const state = await RunState.fromStringWithContext(entry, saved.toString(), new RunContext(context));
+    const state = await RunState.fromStringWithContext(
+      entry,
+      saved.toString(),
+      new RunContext(context),
+    );
     const approved = new Set(handle.pendingToolCalls.map((call) => call.id));
     for (const item of state.getInterruptions()) {
       const callId = callIdOf(item.rawItem);

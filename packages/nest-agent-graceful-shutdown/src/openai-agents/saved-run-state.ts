@@ -30,7 +30,8 @@ export async function usableRunState<TAgent extends SdkAgent>(
   history: readonly AgentMessage[],
 ): Promise<RunState<unknown, TAgent> | undefined> {
   const tagged = saved as Partial<SavedRunState> | null | undefined;
-  if (tagged?.format !== 'openai-agents/run-state' || typeof tagged.runState !== 'string') return undefined;
+  if (tagged?.format !== 'openai-agents/run-state' || typeof tagged.runState !== 'string')
+    return undefined;
   let state: RunState<unknown, TAgent>;
   try {
     state = await RunState.fromString(agent, tagged.runState);
@@ -42,7 +43,9 @@ export async function usableRunState<TAgent extends SdkAgent>(
     outlineOfMessages(history),
     state.getInterruptions().map((item) => `call:${callIdOf(item.rawItem)}`),
   );
-  return own.length === stored.length && own.every((token, i) => token === stored[i]) ? state : undefined;
+  return own.length === stored.length && own.every((token, i) => token === stored[i])
+    ? state
+    : undefined;
 }
 
 /**
@@ -50,7 +53,9 @@ export async function usableRunState<TAgent extends SdkAgent>(
  * turn (the assistant message carrying the paused calls, and what followed it).
  */
 function conversationBefore(outline: string[], pausedCalls: string[]): string[] {
-  let end = pausedCalls.length ? outline.findIndex((token) => pausedCalls.includes(token)) : outline.length;
+  let end = pausedCalls.length
+    ? outline.findIndex((token) => pausedCalls.includes(token))
+    : outline.length;
   if (end < 0) return ['paused call not stored'];
   while (end > 0 && outline[end - 1].startsWith('call:')) end--;
   if (pausedCalls.length && outline[end - 1] === 'assistant') end--;

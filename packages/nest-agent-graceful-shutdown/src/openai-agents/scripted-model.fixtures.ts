@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Usage, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
+import {
+  Usage,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type StreamEvent,
+} from '@openai/agents';
 
 type DoneOutput = Extract<StreamEvent, { type: 'response_done' }>['response']['output'];
 
@@ -24,15 +30,27 @@ export class ScriptedModel implements Model {
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const output = await this.next(request);
-    return { usage: new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 }), output, responseId: randomUUID() };
+    return {
+      usage: new Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 }),
+      output,
+      responseId: randomUUID(),
+    };
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const output = await this.next(request);
     yield { type: 'response_started' };
     const text = this.answers[Math.min(this.calls - 1, this.answers.length - 1)].text ?? '';
-    for (const word of text.split(/(?<= )/)) if (word) yield { type: 'output_text_delta', delta: word };
-    yield { type: 'response_done', response: { id: randomUUID(), usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 }, output } };
+    for (const word of text.split(/(?<= )/))
+      if (word) yield { type: 'output_text_delta', delta: word };
+    yield {
+      type: 'response_done',
+      response: {
+        id: randomUUID(),
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        output,
+      },
+    };
   }
 
   private async next(request: ModelRequest): Promise<DoneOutput> {
@@ -42,10 +60,23 @@ export class ScriptedModel implements Model {
     if (wait) await untilAborted(wait, request.signal);
     const answer = this.answers[Math.min(n, this.answers.length - 1)];
     const output: DoneOutput = [];
-    if (answer.text) output.push({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text }] });
+    if (answer.text)
+      output.push({
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: answer.text }],
+      });
     for (const call of answer.toolCalls ?? []) {
       // The item id only the SDK's own state keeps: it tells a run continued from a saved RunState.
-      output.push({ type: 'function_call', id: `item_${call.id}`, callId: call.id, name: call.name, arguments: call.arguments, status: 'completed' });
+      output.push({
+        type: 'function_call',
+        id: `item_${call.id}`,
+        callId: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        status: 'completed',
+      });
     }
     return output;
   }
@@ -55,7 +86,11 @@ function untilAborted(wait: Promise<void>, signal: AbortSignal | undefined): Pro
   if (!signal) return wait;
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')),
+      { once: true },
+    );
     wait.then(resolve, reject);
   });
 }

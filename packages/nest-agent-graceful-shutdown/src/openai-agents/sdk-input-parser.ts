@@ -25,7 +25,9 @@ export function sdkInputParser(): Promise<PrepareInput | null> {
 
 async function load(): Promise<PrepareInput | null> {
   const entry = (await importEntry()) as { prepareFunctionToolInput?: unknown };
-  return typeof entry.prepareFunctionToolInput === 'function' ? (entry.prepareFunctionToolInput as PrepareInput) : null;
+  return typeof entry.prepareFunctionToolInput === 'function'
+    ? (entry.prepareFunctionToolInput as PrepareInput)
+    : null;
 }
 
 /**

@@ -14,7 +14,10 @@ export function openAiAgentShape(tools: readonly SdkFunctionTool[]): AgentShape 
  * ("Invalid JSON input for tool"). A call of a tool the SDK has no parser for (one not made by
  * `tool()`) passes: its `invoke` alone knows its input.
  */
-export async function checkOpenAiToolInput(tools: readonly SdkFunctionTool[], call: ToolCall): Promise<ToolInputCheck> {
+export async function checkOpenAiToolInput(
+  tools: readonly SdkFunctionTool[],
+  call: ToolCall,
+): Promise<ToolInputCheck> {
   const tool = tools.find((candidate) => candidate.name === call.name);
   const prepare = tool && (await sdkInputParser());
   if (!tool || !prepare) return { ok: true };

@@ -27,7 +27,10 @@ export class ToolTraitsTable {
   of(name: string): ToolTraits | undefined {
     const declared = this.declared[name];
     if (!declared && !this.known.has(name)) return undefined;
-    return { ...declared, requiresApproval: declared?.requiresApproval ?? this.approvalBySdk.has(name) };
+    return {
+      ...declared,
+      requiresApproval: declared?.requiresApproval ?? this.approvalBySdk.has(name),
+    };
   }
 
   private async askPolicy(tool: SdkFunctionTool): Promise<void> {

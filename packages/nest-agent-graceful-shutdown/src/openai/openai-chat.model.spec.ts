@@ -1,7 +1,17 @@
-import { completionChunk, FakeOpenAiServer, textChunks, toolCallChunks, waitFor } from 'dev-services';
+import {
+  completionChunk,
+  FakeOpenAiServer,
+  textChunks,
+  toolCallChunks,
+  waitFor,
+} from 'dev-services';
 import { CallAbortedError } from '../agent/abortable.js';
 import type { AgentMessage } from '../agent/agent-message.js';
-import type { ModelCallContext, ModelRequest, ModelStreamSink } from '../agent/agent-model.interface.js';
+import type {
+  ModelCallContext,
+  ModelRequest,
+  ModelStreamSink,
+} from '../agent/agent-model.interface.js';
 import type { ToolDefinition } from '../agent/agent-tool.interface.js';
 import { ModelCallError } from '../errors/model-call.error.js';
 import { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat.model.js';
@@ -27,7 +37,10 @@ function recordingSink(): { sink: ModelStreamSink; events: string[] } {
   };
 }
 
-function contextWith(sink?: ModelStreamSink, signal: AbortSignal = new AbortController().signal): ModelCallContext {
+function contextWith(
+  sink?: ModelStreamSink,
+  signal: AbortSignal = new AbortController().signal,
+): ModelCallContext {
   return { threadId: 'thread-1', runId: 'run-1', signal, stream: sink };
 }
 
@@ -53,7 +66,12 @@ describe('OpenAiChatModel', () => {
   });
 
   function modelWith(options: Partial<OpenAiChatModelOptions> = {}): OpenAiChatModel {
-    return new OpenAiChatModel({ baseUrl: server.baseUrl, apiKey: 'test-key', model: 'test-model', ...options });
+    return new OpenAiChatModel({
+      baseUrl: server.baseUrl,
+      apiKey: 'test-key',
+      model: 'test-model',
+      ...options,
+    });
   }
 
   it('is named after the model', () => {
@@ -63,7 +81,9 @@ describe('OpenAiChatModel', () => {
   it('streams text deltas to the sink in order and returns the full text with its usage', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: textChunks(['Hel', 'lo, ', 'world'], { usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 } }),
+      chunks: textChunks(['Hel', 'lo, ', 'world'], {
+        usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+      }),
     });
     const { sink, events } = recordingSink();
 
@@ -106,8 +126,18 @@ describe('OpenAiChatModel', () => {
     server.enqueue({
       kind: 'stream',
       chunks: [
-        { data: completionChunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }) },
-        { data: completionChunk({ tool_calls: [{ index: 0, id: 'call_9', function: { name: 'weather', arguments: '"Rome"}' } }] }) },
+        {
+          data: completionChunk({
+            tool_calls: [{ index: 0, function: { arguments: '{"city":' } }],
+          }),
+        },
+        {
+          data: completionChunk({
+            tool_calls: [
+              { index: 0, id: 'call_9', function: { name: 'weather', arguments: '"Rome"}' } },
+            ],
+          }),
+        },
         { data: completionChunk({}, 'tool_calls') },
       ],
     });
@@ -116,7 +146,9 @@ describe('OpenAiChatModel', () => {
     const response = await modelWith().generate(HELLO, contextWith(sink));
 
     expect(events).toEqual(['start:call_9:weather', 'args:call_9:{"city":"Rome"}', 'end:call_9']);
-    expect(response.toolCalls).toEqual([{ id: 'call_9', name: 'weather', arguments: '{"city":"Rome"}' }]);
+    expect(response.toolCalls).toEqual([
+      { id: 'call_9', name: 'weather', arguments: '{"city":"Rome"}' },
+    ]);
   });
 
   it('sends the model name, the tools and the history in the chat format, tool calls and results included', async () => {
@@ -124,7 +156,12 @@ describe('OpenAiChatModel', () => {
     const messages: AgentMessage[] = [
       { id: 'm0', role: 'system', content: 'Be brief.' },
       { id: 'm1', role: 'user', content: 'Weather in Paris?' },
-      { id: 'm2', role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }] },
+      {
+        id: 'm2',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' }],
+      },
       { id: 'm3', role: 'tool', content: 'sunny', toolCallId: 'call_1' },
     ];
 
@@ -143,7 +180,13 @@ describe('OpenAiChatModel', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }],
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'weather', arguments: '{"city":"Paris"}' },
+            },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       ],
@@ -169,7 +212,10 @@ describe('OpenAiChatModel', () => {
   it('rejects with CallAbortedError and closes the connection when the signal aborts mid-stream', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: [{ data: completionChunk({ role: 'assistant', content: 'first' }) }, { delayMs: 60_000, data: completionChunk({ content: 'never sent' }) }],
+      chunks: [
+        { data: completionChunk({ role: 'assistant', content: 'first' }) },
+        { delayMs: 60_000, data: completionChunk({ content: 'never sent' }) },
+      ],
     });
     const { sink, events } = recordingSink();
     const controller = new AbortController();
@@ -187,7 +233,9 @@ describe('OpenAiChatModel', () => {
     const controller = new AbortController();
     controller.abort();
 
-    expect(await failureOf(modelWith().generate(HELLO, contextWith(undefined, controller.signal)))).toBeInstanceOf(CallAbortedError);
+    expect(
+      await failureOf(modelWith().generate(HELLO, contextWith(undefined, controller.signal))),
+    ).toBeInstanceOf(CallAbortedError);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -207,7 +255,12 @@ describe('OpenAiChatModel', () => {
 
   it('retries a 429 after the delay the server asks for and then succeeds', async () => {
     server.enqueue(
-      { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' }, body: { error: { message: 'slow down' } } },
+      {
+        kind: 'error',
+        status: 429,
+        headers: { 'retry-after-ms': '10' },
+        body: { error: { message: 'slow down' } },
+      },
       { kind: 'stream', chunks: textChunks(['ok']) },
     );
 
@@ -218,7 +271,10 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_RATE_LIMITED when the server still answers 429 after the retries', async () => {
-    server.enqueue({ kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } }, { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } });
+    server.enqueue(
+      { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } },
+      { kind: 'error', status: 429, headers: { 'retry-after-ms': '10' } },
+    );
 
     const error = await failureOf(modelWith({ maxRetries: 1 }).generate(HELLO, contextWith()));
 
@@ -227,7 +283,10 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_UNAVAILABLE after maxRetries + 1 requests when the server keeps answering 500', async () => {
-    server.enqueue({ kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } }, { kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } });
+    server.enqueue(
+      { kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } },
+      { kind: 'error', status: 500, headers: { 'retry-after-ms': '10' } },
+    );
 
     const error = await failureOf(modelWith({ maxRetries: 1 }).generate(HELLO, contextWith()));
 
@@ -237,7 +296,11 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_AUTH_FAILED on a 401, without retrying, and says to check OPENAI_API_KEY', async () => {
-    server.enqueue({ kind: 'error', status: 401, body: { error: { message: 'Incorrect API key provided' } } });
+    server.enqueue({
+      kind: 'error',
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided' } },
+    });
 
     const error = await failureOf(modelWith().generate(HELLO, contextWith()));
 
@@ -251,11 +314,18 @@ describe('OpenAiChatModel', () => {
   it('fails with MODEL_AUTH_FAILED on a 403', async () => {
     server.enqueue({ kind: 'error', status: 403 });
 
-    expect(await failureOf(modelWith().generate(HELLO, contextWith()))).toMatchObject({ code: 'MODEL_AUTH_FAILED', status: 403 });
+    expect(await failureOf(modelWith().generate(HELLO, contextWith()))).toMatchObject({
+      code: 'MODEL_AUTH_FAILED',
+      status: 403,
+    });
   });
 
   it('fails with MODEL_NOT_FOUND on a 404, without retrying, and says to check MODEL_NAME', async () => {
-    server.enqueue({ kind: 'error', status: 404, body: { error: { message: 'The model `test-model` does not exist' } } });
+    server.enqueue({
+      kind: 'error',
+      status: 404,
+      body: { error: { message: 'The model `test-model` does not exist' } },
+    });
 
     const error = await failureOf(modelWith().generate(HELLO, contextWith()));
 
@@ -266,7 +336,11 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_REQUEST_REJECTED on a 400, without retrying', async () => {
-    server.enqueue({ kind: 'error', status: 400, body: { error: { message: 'tools are not supported' } } });
+    server.enqueue({
+      kind: 'error',
+      status: 400,
+      body: { error: { message: 'tools are not supported' } },
+    });
 
     const error = await failureOf(modelWith().generate(HELLO, contextWith()));
 
@@ -278,7 +352,10 @@ describe('OpenAiChatModel', () => {
   it('fails with MODEL_BAD_RESPONSE when a stream chunk is not JSON', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: [{ data: completionChunk({ role: 'assistant', content: 'Hi' }) }, { data: '{"choices": [ not json' }],
+      chunks: [
+        { data: completionChunk({ role: 'assistant', content: 'Hi' }) },
+        { data: '{"choices": [ not json' },
+      ],
     });
 
     const error = await failureOf(modelWith().generate(HELLO, contextWith()));
@@ -291,18 +368,27 @@ describe('OpenAiChatModel', () => {
     server.enqueue({
       kind: 'stream',
       chunks: [
-        { data: completionChunk({ tool_calls: [{ index: 0, function: { name: 'weather', arguments: '{}' } }] }) },
+        {
+          data: completionChunk({
+            tool_calls: [{ index: 0, function: { name: 'weather', arguments: '{}' } }],
+          }),
+        },
         { data: completionChunk({}, 'tool_calls') },
       ],
     });
 
-    expect(await failureOf(modelWith().generate(HELLO, contextWith()))).toMatchObject({ code: 'MODEL_BAD_RESPONSE' });
+    expect(await failureOf(modelWith().generate(HELLO, contextWith()))).toMatchObject({
+      code: 'MODEL_BAD_RESPONSE',
+    });
   });
 
   it('fails with MODEL_UNAVAILABLE when the server sends an error event mid-stream', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: [{ data: completionChunk({ content: 'Hi' }) }, { data: { error: { message: 'overloaded' } } }],
+      chunks: [
+        { data: completionChunk({ content: 'Hi' }) },
+        { data: { error: { message: 'overloaded' } } },
+      ],
     });
 
     const error = await failureOf(modelWith().generate(HELLO, contextWith()));
@@ -312,9 +398,14 @@ describe('OpenAiChatModel', () => {
   });
 
   it('fails with MODEL_TIMEOUT when the server does not answer within timeoutMs', async () => {
-    server.enqueue({ kind: 'stream', chunks: [{ delayMs: 60_000, data: completionChunk({ content: 'too late' }) }] });
+    server.enqueue({
+      kind: 'stream',
+      chunks: [{ delayMs: 60_000, data: completionChunk({ content: 'too late' }) }],
+    });
 
-    const error = await failureOf(modelWith({ maxRetries: 0, timeoutMs: 300 }).generate(HELLO, contextWith()));
+    const error = await failureOf(
+      modelWith({ maxRetries: 0, timeoutMs: 300 }).generate(HELLO, contextWith()),
+    );
 
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error.code).toBe('MODEL_TIMEOUT');
@@ -324,10 +415,15 @@ describe('OpenAiChatModel', () => {
   it('fails with MODEL_TIMEOUT when a started stream stalls for longer than timeoutMs', async () => {
     server.enqueue({
       kind: 'stream',
-      chunks: [{ data: completionChunk({ role: 'assistant', content: 'Hi' }) }, { delayMs: 60_000, data: completionChunk({ content: 'too late' }) }],
+      chunks: [
+        { data: completionChunk({ role: 'assistant', content: 'Hi' }) },
+        { delayMs: 60_000, data: completionChunk({ content: 'too late' }) },
+      ],
     });
 
-    const error = await failureOf(modelWith({ maxRetries: 0, timeoutMs: 300 }).generate(HELLO, contextWith()));
+    const error = await failureOf(
+      modelWith({ maxRetries: 0, timeoutMs: 300 }).generate(HELLO, contextWith()),
+    );
 
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error.code).toBe('MODEL_TIMEOUT');
@@ -338,7 +434,9 @@ describe('OpenAiChatModel', () => {
     const gone = await FakeOpenAiServer.start();
     await gone.close();
 
-    const error = await failureOf(modelWith({ baseUrl: gone.baseUrl, maxRetries: 0 }).generate(HELLO, contextWith()));
+    const error = await failureOf(
+      modelWith({ baseUrl: gone.baseUrl, maxRetries: 0 }).generate(HELLO, contextWith()),
+    );
 
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error.code).toBe('MODEL_UNREACHABLE');

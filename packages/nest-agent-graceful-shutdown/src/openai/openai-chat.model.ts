@@ -1,7 +1,17 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } from 'openai';
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  OpenAIError,
+} from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { abortable, CallAbortedError } from '../agent/abortable.js';
-import type { AgentModel, ModelCallContext, ModelRequest, ModelResponse } from '../agent/agent-model.interface.js';
+import type {
+  AgentModel,
+  ModelCallContext,
+  ModelRequest,
+  ModelResponse,
+} from '../agent/agent-model.interface.js';
 import { ModelCallError } from '../errors/model-call.error.js';
 import { toChatMessages, toChatTools } from './openai-messages.js';
 import { OpenAiStreamAssembler } from './openai-stream-assembler.js';
@@ -78,7 +88,8 @@ export class OpenAiChatModel implements AgentModel {
       timeout: this.timeoutMs,
       // Every failure is reported as a ModelCallError; the SDK would also print bad chunks to the console.
       logLevel: 'off',
-      fetch: (url, init) => globalThis.fetch(url, init).catch((error: unknown) => Promise.reject(inThisRealm(error))),
+      fetch: (url, init) =>
+        globalThis.fetch(url, init).catch((error: unknown) => Promise.reject(inThisRealm(error))),
     });
   }
 
@@ -87,7 +98,10 @@ export class OpenAiChatModel implements AgentModel {
     return abortable(this.stream(request, context), context.signal);
   }
 
-  private async stream(request: ModelRequest, { signal, stream: sink }: ModelCallContext): Promise<ModelResponse> {
+  private async stream(
+    request: ModelRequest,
+    { signal, stream: sink }: ModelCallContext,
+  ): Promise<ModelResponse> {
     if (signal.aborted) throw new CallAbortedError();
     // One controller per call for both ways it is cut short (the run stops, the stream stalls); it
     // also keeps the SDK's per-attempt abort listeners off the run's long-lived signal.
@@ -106,7 +120,12 @@ export class OpenAiChatModel implements AgentModel {
     };
     const fail = (error: unknown): Error => {
       if (signal.aborted) return new CallAbortedError();
-      if (stalled) return new ModelCallError('MODEL_TIMEOUT', `${this.target()} stopped streaming for ${this.timeoutMs} ms`, { cause: error });
+      if (stalled)
+        return new ModelCallError(
+          'MODEL_TIMEOUT',
+          `${this.target()} stopped streaming for ${this.timeoutMs} ms`,
+          { cause: error },
+        );
       return this.toModelCallError(error);
     };
     try {
@@ -151,18 +170,32 @@ export class OpenAiChatModel implements AgentModel {
     const cause = { cause: error };
     // The timeout error is a connection error too, so it is checked first.
     if (error instanceof APIConnectionTimeoutError) {
-      return new ModelCallError('MODEL_TIMEOUT', `${target} did not answer within ${this.timeoutMs} ms`, cause);
+      return new ModelCallError(
+        'MODEL_TIMEOUT',
+        `${target} did not answer within ${this.timeoutMs} ms`,
+        cause,
+      );
     }
     if (error instanceof APIConnectionError) {
-      return new ModelCallError('MODEL_UNREACHABLE', `could not connect to ${target}: ${rootMessage(error)}`, cause);
+      return new ModelCallError(
+        'MODEL_UNREACHABLE',
+        `could not connect to ${target}: ${rootMessage(error)}`,
+        cause,
+      );
     }
     if (error instanceof APIError) {
       const { status } = error;
       const said = `${target} answered ${error.message}`;
       const withStatus = { cause: error, status };
       // No status: the server sent an error event inside a stream that had started fine.
-      if (status === undefined) return new ModelCallError('MODEL_UNAVAILABLE', `${target} failed mid-stream: ${error.message}`, cause);
-      if (status === 401 || status === 403) return new ModelCallError('MODEL_AUTH_FAILED', said, withStatus);
+      if (status === undefined)
+        return new ModelCallError(
+          'MODEL_UNAVAILABLE',
+          `${target} failed mid-stream: ${error.message}`,
+          cause,
+        );
+      if (status === 401 || status === 403)
+        return new ModelCallError('MODEL_AUTH_FAILED', said, withStatus);
       if (status === 404) return new ModelCallError('MODEL_NOT_FOUND', said, withStatus);
       if (status === 408) return new ModelCallError('MODEL_TIMEOUT', said, withStatus);
       if (status === 429) return new ModelCallError('MODEL_RATE_LIMITED', said, withStatus);
@@ -171,10 +204,18 @@ export class OpenAiChatModel implements AgentModel {
     }
     // The SDK lets JSON.parse's error out of the iteration when a chunk is not JSON.
     if (error instanceof SyntaxError || error instanceof OpenAIError) {
-      return new ModelCallError('MODEL_BAD_RESPONSE', `${target} sent a stream that could not be read: ${rootMessage(error)}`, cause);
+      return new ModelCallError(
+        'MODEL_BAD_RESPONSE',
+        `${target} sent a stream that could not be read: ${rootMessage(error)}`,
+        cause,
+      );
     }
     // What is left comes from fetch while reading the body, e.g. undici's "terminated" when the server hangs up.
-    return new ModelCallError('MODEL_UNREACHABLE', `the connection to ${target} broke off: ${rootMessage(error)}`, cause);
+    return new ModelCallError(
+      'MODEL_UNREACHABLE',
+      `the connection to ${target} broke off: ${rootMessage(error)}`,
+      cause,
+    );
   }
 
   private target(): string {
@@ -183,7 +224,10 @@ export class OpenAiChatModel implements AgentModel {
 }
 
 /** Re-throws what the SDK's iteration throws as mapped by `fail`, and only that: sink errors pass unchanged. */
-async function* guard<T>(source: AsyncIterable<T>, fail: (error: unknown) => Error): AsyncGenerator<T> {
+async function* guard<T>(
+  source: AsyncIterable<T>,
+  fail: (error: unknown) => Error,
+): AsyncGenerator<T> {
   try {
     for await (const item of source) yield item;
   } catch (error) {
@@ -203,7 +247,12 @@ function inThisRealm(error: unknown): unknown {
 }
 
 function isErrorLike(value: unknown): value is { name: string; message: string; cause?: unknown } {
-  return typeof value === 'object' && value !== null && typeof (value as Error).message === 'string' && typeof (value as Error).name === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Error).message === 'string' &&
+    typeof (value as Error).name === 'string'
+  );
 }
 
 /** The innermost cause's message: fetch wraps the useful part ("connect ECONNREFUSED …") in causes. */

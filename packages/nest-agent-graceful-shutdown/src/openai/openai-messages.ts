@@ -1,4 +1,7 @@
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import type { AgentMessage } from '../agent/agent-message.js';
 import type { ToolDefinition } from '../agent/agent-tool.interface.js';
 

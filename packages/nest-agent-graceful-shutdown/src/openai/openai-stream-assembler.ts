@@ -33,11 +33,13 @@ export class OpenAiStreamAssembler {
 
   /** Takes the next chunk, in stream order. */
   push(chunk: ChatCompletionChunk): void {
-    if (typeof chunk !== 'object' || chunk === null) throw badResponse(`a stream chunk is not an object: ${JSON.stringify(chunk)}`);
+    if (typeof chunk !== 'object' || chunk === null)
+      throw badResponse(`a stream chunk is not an object: ${JSON.stringify(chunk)}`);
     if (chunk.usage) this.usage = toUsage(chunk.usage);
     // The usage chunk that `include_usage` adds has no choices; some servers omit the field there.
     const choices = chunk.choices ?? [];
-    if (!Array.isArray(choices)) throw badResponse('a stream chunk has a "choices" field that is not a list');
+    if (!Array.isArray(choices))
+      throw badResponse('a stream chunk has a "choices" field that is not a list');
     for (const choice of choices) {
       // Only one completion is asked for (n = 1); anything else is not ours to assemble.
       if ((choice?.index ?? 0) !== 0) continue;
@@ -47,7 +49,8 @@ export class OpenAiStreamAssembler {
         this.sink?.text(delta.content);
       }
       if (delta.tool_calls != null) {
-        if (!Array.isArray(delta.tool_calls)) throw badResponse('a stream chunk has "tool_calls" that are not a list');
+        if (!Array.isArray(delta.tool_calls))
+          throw badResponse('a stream chunk has "tool_calls" that are not a list');
         delta.tool_calls.forEach((fragment, position) => this.pushToolCall(fragment, position));
       }
       // The calls are complete once the model says why it stopped; the usage chunk may still follow.
@@ -60,17 +63,22 @@ export class OpenAiStreamAssembler {
     this.endToolCalls();
     const calls = [...this.calls.values()].sort((a, b) => a.index - b.index);
     const toolCalls: ToolCall[] = calls.map((call) => {
-      if (!call.started) throw badResponse(`tool call #${call.index} ended without ${call.id === undefined ? 'an id' : 'a name'}`);
+      if (!call.started)
+        throw badResponse(
+          `tool call #${call.index} ended without ${call.id === undefined ? 'an id' : 'a name'}`,
+        );
       return { id: call.id!, name: call.name!, arguments: call.arguments };
     });
     return { content: this.content, toolCalls, ...(this.usage && { usage: this.usage }) };
   }
 
   private pushToolCall(fragment: ToolCallFragment, position: number): void {
-    if (typeof fragment !== 'object' || fragment === null) throw badResponse('a streamed tool call is not an object');
+    if (typeof fragment !== 'object' || fragment === null)
+      throw badResponse('a streamed tool call is not an object');
     // Fragments are matched by `index`; a server that leaves it out sends whole calls, in order.
     const index = fragment.index ?? position;
-    if (typeof index !== 'number') throw badResponse('a streamed tool call has an index that is not a number');
+    if (typeof index !== 'number')
+      throw badResponse('a streamed tool call has an index that is not a number');
     let call = this.calls.get(index);
     if (!call) {
       call = { index, arguments: '', unsent: '', started: false, ended: false };
@@ -79,9 +87,12 @@ export class OpenAiStreamAssembler {
     const { id } = fragment;
     const name = fragment.function?.name;
     const args = fragment.function?.arguments;
-    if (id != null && typeof id !== 'string') throw badResponse('a streamed tool call has an id that is not a string');
-    if (name != null && typeof name !== 'string') throw badResponse('a streamed tool call has a name that is not a string');
-    if (args != null && typeof args !== 'string') throw badResponse('streamed tool call arguments are not a string');
+    if (id != null && typeof id !== 'string')
+      throw badResponse('a streamed tool call has an id that is not a string');
+    if (name != null && typeof name !== 'string')
+      throw badResponse('a streamed tool call has a name that is not a string');
+    if (args != null && typeof args !== 'string')
+      throw badResponse('streamed tool call arguments are not a string');
     // Id and name arrive whole on the first fragment; later fragments repeat them at most.
     if (id && call.id === undefined) call.id = id;
     if (name && call.name === undefined) call.name = name;
@@ -118,5 +129,8 @@ function toUsage(usage: NonNullable<ChatCompletionChunk['usage']>): ModelUsage {
 }
 
 function badResponse(detail: string): ModelCallError {
-  return new ModelCallError('MODEL_BAD_RESPONSE', `the model server sent an unreadable stream: ${detail}`);
+  return new ModelCallError(
+    'MODEL_BAD_RESPONSE',
+    `the model server sent an unreadable stream: ${detail}`,
+  );
 }

@@ -11,7 +11,9 @@ export const UNVERSIONED = 'unversioned';
  */
 export function defaultAgentVersion(directory: string = process.cwd()): string {
   try {
-    const { version } = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version?: unknown };
+    const { version } = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
     return typeof version === 'string' && version.length > 0 ? version : UNVERSIONED;
   } catch {
     return UNVERSIONED;

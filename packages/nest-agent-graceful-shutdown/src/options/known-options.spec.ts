@@ -1,13 +1,20 @@
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface.js';
 import { assertKnownOptions } from './known-options.js';
 
-const check = (options: unknown) => () => assertKnownOptions(options as GracefulShutdownModuleOptions);
+const check = (options: unknown) => () =>
+  assertKnownOptions(options as GracefulShutdownModuleOptions);
 
 describe('assertKnownOptions', () => {
   it('accepts every group and option the module declares', () => {
     expect(
       check({
-        shutdown: { drainTimeoutMs: 1, timeoutMs: 2, retryAfterSeconds: 1, handleSignals: false, signals: ['SIGTERM'] },
+        shutdown: {
+          drainTimeoutMs: 1,
+          timeoutMs: 2,
+          retryAfterSeconds: 1,
+          handleSignals: false,
+          signals: ['SIGTERM'],
+        },
         leases: { ttlMs: 3, renewIntervalMs: 1, recoverOrphanedRunsOnBoot: true },
         signals: { redisUrl: 'redis://x', cancelTtlMs: 1 },
         runs: { hooks: [], partialOutput: 'save', resumeMode: 'auto' },
@@ -28,11 +35,15 @@ describe('assertKnownOptions', () => {
   });
 
   it('maps a name of the flat shape to its grouped option', () => {
-    expect(check({ leaseTtlMs: 5_000 })).toThrow('unknown option leaseTtlMs: it belongs at leases.ttlMs');
+    expect(check({ leaseTtlMs: 5_000 })).toThrow(
+      'unknown option leaseTtlMs: it belongs at leases.ttlMs',
+    );
   });
 
   it('refuses an option in the wrong group, saying which group has it', () => {
-    expect(check({ shutdown: { ttlMs: 5_000 } })).toThrow('unknown option shutdown.ttlMs: it belongs at leases.ttlMs');
+    expect(check({ shutdown: { ttlMs: 5_000 } })).toThrow(
+      'unknown option shutdown.ttlMs: it belongs at leases.ttlMs',
+    );
   });
 
   it('refuses a name no group has, listing what the group takes', () => {
@@ -42,14 +53,20 @@ describe('assertKnownOptions', () => {
   });
 
   it('refuses a group that is not an object', () => {
-    expect(check({ leases: 5_000 })).toThrow('option leases must be an object of leases options (ttlMs, renewIntervalMs, recoverOrphanedRunsOnBoot), got 5000');
+    expect(check({ leases: 5_000 })).toThrow(
+      'option leases must be an object of leases options (ttlMs, renewIntervalMs, recoverOrphanedRunsOnBoot), got 5000',
+    );
   });
 
   it('sends an array of process signals under signals to shutdown.signals', () => {
-    expect(check({ signals: ['SIGTERM'] })).toThrow('the process signals to handle belong at shutdown.signals');
+    expect(check({ signals: ['SIGTERM'] })).toThrow(
+      'the process signals to handle belong at shutdown.signals',
+    );
   });
 
   it("lets forRoot's module settings through", () => {
-    expect(check({ isGlobal: false, store: { useValue: {} }, threadAccess: { useValue: {} } })).not.toThrow();
+    expect(
+      check({ isGlobal: false, store: { useValue: {} }, threadAccess: { useValue: {} } }),
+    ).not.toThrow();
   });
 });

@@ -40,26 +40,36 @@ export function assertKnownOptions(options: object): void {
       if (isGroup(key) && value !== undefined) assertKnownGroupKeys(key, value);
       continue;
     }
-    throw new TypeError(`unknown option ${key}${whereItBelongs(key) ?? `; the options are ${Object.keys(TOP_LEVEL).join(', ')}`}`);
+    throw new TypeError(
+      `unknown option ${key}${whereItBelongs(key) ?? `; the options are ${Object.keys(TOP_LEVEL).join(', ')}`}`,
+    );
   }
 }
 
 function assertKnownGroupKeys(group: OptionGroupName, values: unknown): void {
   if (group === 'signals' && Array.isArray(values)) {
-    throw new TypeError('option signals takes the signals between instances; the process signals to handle belong at shutdown.signals');
+    throw new TypeError(
+      'option signals takes the signals between instances; the process signals to handle belong at shutdown.signals',
+    );
   }
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    throw new TypeError(`option ${group} must be an object of ${group} options (${Object.keys(OPTION_GROUPS[group]).join(', ')}), got ${String(values)}`);
+    throw new TypeError(
+      `option ${group} must be an object of ${group} options (${Object.keys(OPTION_GROUPS[group]).join(', ')}), got ${String(values)}`,
+    );
   }
   for (const key of Object.keys(values)) {
     if (Object.hasOwn(OPTION_GROUPS[group], key)) continue;
-    throw new TypeError(`unknown option ${group}.${key}${whereItBelongs(key) ?? `; ${group} takes ${Object.keys(OPTION_GROUPS[group]).join(', ')}`}`);
+    throw new TypeError(
+      `unknown option ${group}.${key}${whereItBelongs(key) ?? `; ${group} takes ${Object.keys(OPTION_GROUPS[group]).join(', ')}`}`,
+    );
   }
 }
 
 /** `: it belongs at <path>` for a name some group has, or one of the flat shape; else undefined. */
 function whereItBelongs(key: string): string | undefined {
-  const group = (Object.keys(OPTION_GROUPS) as OptionGroupName[]).find((name) => Object.hasOwn(OPTION_GROUPS[name], key));
+  const group = (Object.keys(OPTION_GROUPS) as OptionGroupName[]).find((name) =>
+    Object.hasOwn(OPTION_GROUPS[name], key),
+  );
   const path = group ? `${group}.${key}` : FLAT_NAMES[key];
   if (!path) return undefined;
   const [outer, inner] = path.split('.');

@@ -1,4 +1,9 @@
-import { resolveOptionGroup, uniformOptionGroup, type OptionGroupDeclaration, type OptionRule } from './option-group.js';
+import {
+  resolveOptionGroup,
+  uniformOptionGroup,
+  type OptionGroupDeclaration,
+  type OptionRule,
+} from './option-group.js';
 
 interface Sizes {
   small?: number;
@@ -6,9 +11,13 @@ interface Sizes {
 }
 
 const DEFAULTS = { small: 1, large: 10 } as const;
-const wholeNumber: OptionRule = { accepts: (value) => Number.isInteger(value) && (value as number) >= 0, says: 'a whole number ≥ 0' };
+const wholeNumber: OptionRule = {
+  accepts: (value) => Number.isInteger(value) && (value as number) >= 0,
+  says: 'a whole number ≥ 0',
+};
 const SIZES = uniformOptionGroup<Sizes>(DEFAULTS, wholeNumber);
-const sizes = (options: Sizes, declaration = SIZES) => resolveOptionGroup('sizes', declaration, options);
+const sizes = (options: Sizes, declaration = SIZES) =>
+  resolveOptionGroup('sizes', declaration, options);
 
 interface Pool {
   sizeMs?: number;
@@ -21,9 +30,18 @@ interface Pool {
 const POOL = {
   sizeMs: { rule: wholeNumber, default: 900 },
   checkMs: { rule: wholeNumber, derive: ({ sizeMs }) => sizeMs / 3 },
-  name: { rule: { accepts: (value) => typeof value === 'string', says: 'a string', error: TypeError }, default: undefined },
-  tags: { rule: { accepts: Array.isArray, says: 'an array of tags', error: TypeError }, default: ['a'] },
-  mode: { rule: { accepts: (value) => value === 'fast' || value === 'safe', says: "'fast' or 'safe'" }, default: 'safe' },
+  name: {
+    rule: { accepts: (value) => typeof value === 'string', says: 'a string', error: TypeError },
+    default: undefined,
+  },
+  tags: {
+    rule: { accepts: Array.isArray, says: 'an array of tags', error: TypeError },
+    default: ['a'],
+  },
+  mode: {
+    rule: { accepts: (value) => value === 'fast' || value === 'safe', says: "'fast' or 'safe'" },
+    default: 'safe',
+  },
 } satisfies OptionGroupDeclaration<Pool>;
 const pool = (options: Pool) => resolveOptionGroup('pool', POOL, options);
 
@@ -37,19 +55,34 @@ describe('resolveOptionGroup', () => {
   });
 
   it('refuses a value the rule does not accept, naming the option and what it must be', () => {
-    expect(() => sizes({ small: -1 })).toThrow(new RangeError('sizes.small must be a whole number ≥ 0, got -1'));
+    expect(() => sizes({ small: -1 })).toThrow(
+      new RangeError('sizes.small must be a whole number ≥ 0, got -1'),
+    );
   });
 
   it('refuses a key the group does not have with a TypeError listing the ones it has', () => {
-    expect(() => sizes({ smal: 2 } as Sizes)).toThrow(new TypeError('sizes.smal is not an option; sizes takes small, large'));
+    expect(() => sizes({ smal: 2 } as Sizes)).toThrow(
+      new TypeError('sizes.smal is not an option; sizes takes small, large'),
+    );
   });
 
   it("throws the rule's error class", () => {
-    expect(() => sizes({ large: 1.5 }, uniformOptionGroup<Sizes>(DEFAULTS, { ...wholeNumber, error: TypeError }))).toThrow(TypeError);
+    expect(() =>
+      sizes(
+        { large: 1.5 },
+        uniformOptionGroup<Sizes>(DEFAULTS, { ...wholeNumber, error: TypeError }),
+      ),
+    ).toThrow(TypeError);
   });
 
   it('applies each option its own default, leaving an option declared without one undefined', () => {
-    expect(pool({})).toEqual({ sizeMs: 900, checkMs: 300, name: undefined, tags: ['a'], mode: 'safe' });
+    expect(pool({})).toEqual({
+      sizeMs: 900,
+      checkMs: 300,
+      name: undefined,
+      tags: ['a'],
+      mode: 'safe',
+    });
   });
 
   it('derives a default from the values of the group, given or defaulted', () => {
@@ -61,8 +94,12 @@ describe('resolveOptionGroup', () => {
   });
 
   it('checks each option against its own rule, naming the option', () => {
-    expect(() => pool({ mode: 'slow' as 'fast' })).toThrow(new RangeError("pool.mode must be 'fast' or 'safe', got 'slow'"));
-    expect(() => pool({ name: 7 as unknown as string })).toThrow(new TypeError('pool.name must be a string, got 7'));
+    expect(() => pool({ mode: 'slow' as 'fast' })).toThrow(
+      new RangeError("pool.mode must be 'fast' or 'safe', got 'slow'"),
+    );
+    expect(() => pool({ name: 7 as unknown as string })).toThrow(
+      new TypeError('pool.name must be a string, got 7'),
+    );
   });
 
   it('checks a value given to an option without a default', () => {
@@ -70,8 +107,12 @@ describe('resolveOptionGroup', () => {
   });
 
   it('shows an object or a function by its kind in the message', () => {
-    expect(() => pool({ tags: { a: 1 } as unknown as string[] })).toThrow('pool.tags must be an array of tags, got an object');
-    expect(() => pool({ sizeMs: (() => 1) as unknown as number })).toThrow('pool.sizeMs must be a whole number ≥ 0, got a function');
+    expect(() => pool({ tags: { a: 1 } as unknown as string[] })).toThrow(
+      'pool.tags must be an array of tags, got an object',
+    );
+    expect(() => pool({ sizeMs: (() => 1) as unknown as number })).toThrow(
+      'pool.sizeMs must be a whole number ≥ 0, got a function',
+    );
   });
 
   it('gives each resolution its own copy of an array default', () => {

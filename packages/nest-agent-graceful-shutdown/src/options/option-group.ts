@@ -18,14 +18,22 @@ export interface OptionRule {
  */
 export type OptionDeclaration<T extends object, K extends keyof T> =
   | { readonly rule: OptionRule; readonly default: T[K]; readonly derive?: never }
-  | { readonly rule: OptionRule; readonly derive: (values: Readonly<Required<T>>) => Exclude<T[K], undefined>; readonly default?: never };
+  | {
+      readonly rule: OptionRule;
+      readonly derive: (values: Readonly<Required<T>>) => Exclude<T[K], undefined>;
+      readonly default?: never;
+    };
 
 /** Every option of the group `T`, each declared once, in the order messages list them: leaving one out fails to compile. */
-export type OptionGroupDeclaration<T extends object> = { readonly [K in keyof Required<T>]: OptionDeclaration<T, K> };
+export type OptionGroupDeclaration<T extends object> = {
+  readonly [K in keyof Required<T>]: OptionDeclaration<T, K>;
+};
 
 /** The values of group `T` declared by `D`, resolved: set, except the options declared with `default: undefined`. */
 export type ResolvedOptionGroup<T extends object, D extends OptionGroupDeclaration<T>> = {
-  [K in keyof Required<T>]: D[K] extends { readonly default: undefined } ? T[K] : Exclude<T[K], undefined>;
+  [K in keyof Required<T>]: D[K] extends { readonly default: undefined }
+    ? T[K]
+    : Exclude<T[K], undefined>;
 };
 
 /**
@@ -51,19 +59,26 @@ export function resolveOptionGroup<T extends object, D extends OptionGroupDeclar
   options: T | undefined,
 ): ResolvedOptionGroup<T, D> {
   const given = (options ?? {}) as Record<string, unknown>;
-  const declared = declaration as Readonly<Record<string, OptionDeclaration<Record<string, unknown>, string>>>;
+  const declared = declaration as Readonly<
+    Record<string, OptionDeclaration<Record<string, unknown>, string>>
+  >;
   for (const [key, value] of Object.entries(given)) {
     if (!Object.hasOwn(declared, key)) {
-      throw new TypeError(`${group}.${key} is not an option; ${group} takes ${Object.keys(declared).join(', ')}`);
+      throw new TypeError(
+        `${group}.${key} is not an option; ${group} takes ${Object.keys(declared).join(', ')}`,
+      );
     }
     const { rule } = declared[key];
     if (value !== undefined && !rule.accepts(value)) {
-      throw new (rule.error ?? RangeError)(`${group}.${key} must be ${rule.says}, got ${describeValue(value)}`);
+      throw new (rule.error ?? RangeError)(
+        `${group}.${key} must be ${rule.says}, got ${describeValue(value)}`,
+      );
     }
   }
   const resolved: Record<string, unknown> = {};
   for (const [key, option] of Object.entries(declared)) {
-    resolved[key] = given[key] !== undefined ? given[key] : option.derive ? undefined : copied(option.default);
+    resolved[key] =
+      given[key] !== undefined ? given[key] : option.derive ? undefined : copied(option.default);
   }
   for (const [key, option] of Object.entries(declared)) {
     if (option.derive && resolved[key] === undefined) resolved[key] = option.derive(resolved);
@@ -79,13 +94,21 @@ export function resolveOptionGroup<T extends object, D extends OptionGroupDeclar
  * const RECONNECT = uniformOptionGroup<ReconnectOptions>({ timeoutMs: 60_000, maxDelayMs: 5_000 }, millisecondsAtLeastZero());
  * resolveOptionGroup('reconnect', RECONNECT, { timeoutMs: 1_000 }); // { timeoutMs: 1000, maxDelayMs: 5000 }
  */
-export function uniformOptionGroup<T extends object>(defaults: Readonly<Required<T>>, rule: OptionRule): UniformOptionGroup<T> {
+export function uniformOptionGroup<T extends object>(
+  defaults: Readonly<Required<T>>,
+  rule: OptionRule,
+): UniformOptionGroup<T> {
   const entries = Object.entries(defaults).map(([key, value]) => [key, { rule, default: value }]);
   return Object.freeze(Object.fromEntries(entries)) as UniformOptionGroup<T>;
 }
 
 /** The declaration `uniformOptionGroup` makes: every option of `T` with one rule and a value as default. */
-export type UniformOptionGroup<T extends object> = { readonly [K in keyof Required<T>]: { readonly rule: OptionRule; readonly default: Required<T>[K] } };
+export type UniformOptionGroup<T extends object> = {
+  readonly [K in keyof Required<T>]: {
+    readonly rule: OptionRule;
+    readonly default: Required<T>[K];
+  };
+};
 
 function copied(value: unknown): unknown {
   return Array.isArray(value) ? [...value] : value;

@@ -37,7 +37,10 @@ export const SHUTDOWN_OPTIONS = {
   retryAfterSeconds: { rule: wholeNumberAtLeastZero(), default: 2 },
   handleSignals: { rule: BOOLEAN, default: true },
   signals: {
-    rule: arrayOf("process signal names ('SIGTERM')", (name) => typeof name === 'string' && Object.hasOwn(constants.signals, name)),
+    rule: arrayOf(
+      "process signal names ('SIGTERM')",
+      (name) => typeof name === 'string' && Object.hasOwn(constants.signals, name),
+    ),
     default: ['SIGTERM', 'SIGINT'],
   },
 } satisfies OptionGroupDeclaration<ShutdownOptions>;
@@ -55,8 +58,19 @@ export const SIGNAL_OPTIONS = {
   // Unset (and no bus): signals stay in the process.
   redisUrl: { rule: NON_EMPTY_STRING, default: undefined },
   redisCluster: { rule: BOOLEAN, default: false },
-  redisClient: { rule: objectWithMethods('an ioredis Redis or Cluster client', ['duplicate']), default: undefined },
-  bus: { rule: objectWithMethods('a SignalBus', ['publishCancel', 'onCancel', 'publishRunEnded', 'onRunEnded']), default: undefined },
+  redisClient: {
+    rule: objectWithMethods('an ioredis Redis or Cluster client', ['duplicate']),
+    default: undefined,
+  },
+  bus: {
+    rule: objectWithMethods('a SignalBus', [
+      'publishCancel',
+      'onCancel',
+      'publishRunEnded',
+      'onRunEnded',
+    ]),
+    default: undefined,
+  },
   // Unset: no PostgreSQL bus; `true` or settings: LISTEN/NOTIFY on the session store's database.
   postgres: { rule: POSTGRES_SIGNALS, default: undefined },
   // Redis keeps a cancel with `PX`, which takes whole milliseconds only.
@@ -65,7 +79,10 @@ export const SIGNAL_OPTIONS = {
 
 /** The options of `runs`. */
 export const RUN_OPTIONS = {
-  hooks: { rule: arrayOf('AgentHook objects', (hook) => typeof hook === 'object' && hook !== null), default: [] },
+  hooks: {
+    rule: arrayOf('AgentHook objects', (hook) => typeof hook === 'object' && hook !== null),
+    default: [],
+  },
   partialOutput: { rule: oneOf('save', 'discard'), default: 'save' },
   defaultStepDurationMs: { rule: millisecondsAtLeastZero(), default: DEFAULT_STEP_DURATION_MS },
   sseHeartbeatMs: { rule: millisecondsAtLeastZero('off'), default: 15_000 },
@@ -83,14 +100,31 @@ export const RUN_OPTIONS = {
 export const STREAM_OPTIONS = {
   retentionMs: { rule: POSITIVE_MILLISECONDS, default: 3_600_000 },
   // Unset: the log providers pick Redis Streams, the session database or memory.
-  log: { rule: objectWithMethods('a RunEventLog', ['append', 'claim', 'read', 'last', 'follow', 'retain']), default: undefined },
+  log: {
+    rule: objectWithMethods('a RunEventLog', [
+      'append',
+      'claim',
+      'read',
+      'last',
+      'follow',
+      'retain',
+    ]),
+    default: undefined,
+  },
 } satisfies OptionGroupDeclaration<StreamOptions>;
 
 /** The groups of `GracefulShutdownModuleOptions`: the options beside them are not grouped. */
-export type OptionGroupName = keyof Omit<GracefulShutdownModuleOptions, 'dataSourceName' | 'instanceId'>;
+export type OptionGroupName = keyof Omit<
+  GracefulShutdownModuleOptions,
+  'dataSourceName' | 'instanceId'
+>;
 
 /** Every group of the module's options and its declaration: a group left out fails to compile. */
-export const OPTION_GROUPS: { readonly [G in OptionGroupName]: OptionGroupDeclaration<Required<GracefulShutdownModuleOptions>[G]> } = {
+export const OPTION_GROUPS: {
+  readonly [G in OptionGroupName]: OptionGroupDeclaration<
+    Required<GracefulShutdownModuleOptions>[G]
+  >;
+} = {
   shutdown: SHUTDOWN_OPTIONS,
   leases: LEASE_OPTIONS,
   signals: SIGNAL_OPTIONS,

@@ -5,7 +5,8 @@ import { defaultResumeMessage } from '../resume/resume-message.js';
 import type { GracefulShutdownModuleOptions } from './graceful-shutdown-options.interface.js';
 import { resolveShutdownOptions } from './resolve-shutdown-options.js';
 
-const resolve = (options: unknown) => () => resolveShutdownOptions(options as GracefulShutdownModuleOptions);
+const resolve = (options: unknown) => () =>
+  resolveShutdownOptions(options as GracefulShutdownModuleOptions);
 
 describe('resolveShutdownOptions', () => {
   it('applies the documented default of every option', () => {
@@ -37,7 +38,12 @@ describe('resolveShutdownOptions', () => {
       eventLog: undefined,
       dataSourceName: undefined,
       instanceId: 'a',
-      limits: { maxActiveRunsPerUser: 0, maxMessagesPerRequest: 0, maxHistoryMessages: 0, maxThreadBytes: 0 },
+      limits: {
+        maxActiveRunsPerUser: 0,
+        maxMessagesPerRequest: 0,
+        maxHistoryMessages: 0,
+        maxThreadBytes: 0,
+      },
     });
   });
 
@@ -75,30 +81,54 @@ describe('resolveShutdownOptions', () => {
 
   it('refuses a number out of range, naming the option and what it must be', () => {
     expect(resolve({ shutdown: { drainTimeoutMs: -1 } })).toThrow(
-      new RangeError('shutdown.drainTimeoutMs must be a finite number of milliseconds ≥ 0 (0: stop runs at once), got -1'),
+      new RangeError(
+        'shutdown.drainTimeoutMs must be a finite number of milliseconds ≥ 0 (0: stop runs at once), got -1',
+      ),
     );
-    expect(resolve({ streams: { retentionMs: 0 } })).toThrow(new RangeError('streams.retentionMs must be a finite number of milliseconds > 0, got 0'));
-    expect(resolve({ signals: { cancelTtlMs: 2.5 } })).toThrow(new RangeError('signals.cancelTtlMs must be a whole number of milliseconds > 0, got 2.5'));
-    expect(resolve({ shutdown: { retryAfterSeconds: 1.5 } })).toThrow(new RangeError('shutdown.retryAfterSeconds must be a whole number ≥ 0, got 1.5'));
+    expect(resolve({ streams: { retentionMs: 0 } })).toThrow(
+      new RangeError('streams.retentionMs must be a finite number of milliseconds > 0, got 0'),
+    );
+    expect(resolve({ signals: { cancelTtlMs: 2.5 } })).toThrow(
+      new RangeError('signals.cancelTtlMs must be a whole number of milliseconds > 0, got 2.5'),
+    );
+    expect(resolve({ shutdown: { retryAfterSeconds: 1.5 } })).toThrow(
+      new RangeError('shutdown.retryAfterSeconds must be a whole number ≥ 0, got 1.5'),
+    );
   });
 
   it('refuses a value of the wrong kind with a TypeError naming the option', () => {
-    expect(resolve({ shutdown: { handleSignals: 'no' } })).toThrow(new TypeError("shutdown.handleSignals must be true or false, got 'no'"));
-    expect(resolve({ runs: { resumeMessage: 'resumed' } })).toThrow(new TypeError("runs.resumeMessage must be a function, got 'resumed'"));
-    expect(resolve({ signals: { redisUrl: '' } })).toThrow(new TypeError("signals.redisUrl must be a non-empty string, got ''"));
+    expect(resolve({ shutdown: { handleSignals: 'no' } })).toThrow(
+      new TypeError("shutdown.handleSignals must be true or false, got 'no'"),
+    );
+    expect(resolve({ runs: { resumeMessage: 'resumed' } })).toThrow(
+      new TypeError("runs.resumeMessage must be a function, got 'resumed'"),
+    );
+    expect(resolve({ signals: { redisUrl: '' } })).toThrow(
+      new TypeError("signals.redisUrl must be a non-empty string, got ''"),
+    );
     expect(resolve({ signals: { bus: {} } })).toThrow(
-      new TypeError('signals.bus must be a SignalBus (an object with publishCancel, onCancel, publishRunEnded, onRunEnded), got an object'),
+      new TypeError(
+        'signals.bus must be a SignalBus (an object with publishCancel, onCancel, publishRunEnded, onRunEnded), got an object',
+      ),
     );
   });
 
   it('takes signals.postgres as true or settings, and refuses it beside signals.redisUrl', () => {
     expect(resolveShutdownOptions({ signals: { postgres: true } }).postgresSignals).toEqual({});
-    expect(resolveShutdownOptions({ signals: { postgres: { channelPrefix: 'app_' } } }).postgresSignals).toEqual({ channelPrefix: 'app_' });
-    expect(resolve({ signals: { postgres: 'yes' } })).toThrow(new TypeError("signals.postgres must be true or { channelPrefix?: string }, got 'yes'"));
+    expect(
+      resolveShutdownOptions({ signals: { postgres: { channelPrefix: 'app_' } } }).postgresSignals,
+    ).toEqual({ channelPrefix: 'app_' });
+    expect(resolve({ signals: { postgres: 'yes' } })).toThrow(
+      new TypeError("signals.postgres must be true or { channelPrefix?: string }, got 'yes'"),
+    );
     expect(resolve({ signals: { postgres: true, redisUrl: 'redis://cache:6379' } })).toThrow(
       /^signals\.postgres and signals\.redisUrl \(or signals\.redisClient\) cannot both be set/,
     );
-    expect(resolve({ signals: { postgres: true, redisClient: { isCluster: false, duplicate: () => undefined } } })).toThrow(
+    expect(
+      resolve({
+        signals: { postgres: true, redisClient: { isCluster: false, duplicate: () => undefined } },
+      }),
+    ).toThrow(
       /^signals\.postgres and signals\.redisUrl \(or signals\.redisClient\) cannot both be set/,
     );
   });
@@ -108,8 +138,12 @@ describe('resolveShutdownOptions', () => {
     expect(resolve({ signals: { redisUrl: 'redis://a:6379', redisClient: client } })).toThrow(
       new TypeError('signals.redisUrl and signals.redisClient both name a Redis: give one of them'),
     );
-    expect(resolve({ signals: { redisCluster: true } })).toThrow(/signals.redisCluster needs signals.redisUrl/);
-    expect(resolveShutdownOptions({ signals: { redisUrl: 'redis://a:6379', redisCluster: true } })).toMatchObject({ redisCluster: true });
+    expect(resolve({ signals: { redisCluster: true } })).toThrow(
+      /signals.redisCluster needs signals.redisUrl/,
+    );
+    expect(
+      resolveShutdownOptions({ signals: { redisUrl: 'redis://a:6379', redisCluster: true } }),
+    ).toMatchObject({ redisCluster: true });
     expect(resolveShutdownOptions({ signals: { redisClient: client } }).redisClient).toBe(client);
   });
 
@@ -120,38 +154,57 @@ describe('resolveShutdownOptions', () => {
   });
 
   it('refuses a value outside a choice, listing the choices', () => {
-    expect(resolve({ runs: { resumeMode: 'manual' } })).toThrow(new RangeError("runs.resumeMode must be 'client' or 'auto', got 'manual'"));
-    expect(resolve({ runs: { onDisconnect: 'stop' } })).toThrow(new RangeError("runs.onDisconnect must be 'continue' or 'cancel', got 'stop'"));
+    expect(resolve({ runs: { resumeMode: 'manual' } })).toThrow(
+      new RangeError("runs.resumeMode must be 'client' or 'auto', got 'manual'"),
+    );
+    expect(resolve({ runs: { onDisconnect: 'stop' } })).toThrow(
+      new RangeError("runs.onDisconnect must be 'continue' or 'cancel', got 'stop'"),
+    );
     expect(resolve({ runs: { multitask: 'queue' } })).toThrow(
-      new RangeError("runs.multitask must be 'reject', 'enqueue', 'interrupt' or 'rollback', got 'queue'"),
+      new RangeError(
+        "runs.multitask must be 'reject', 'enqueue', 'interrupt' or 'rollback', got 'queue'",
+      ),
     );
   });
 
   it('refuses a limit that is not a whole number, saying 0 is no limit', () => {
-    expect(resolve({ limits: { maxHistoryMessages: -5 } })).toThrow('limits.maxHistoryMessages must be a whole number ≥ 0 (0: no limit), got -5');
+    expect(resolve({ limits: { maxHistoryMessages: -5 } })).toThrow(
+      'limits.maxHistoryMessages must be a whole number ≥ 0 (0: no limit), got -5',
+    );
   });
 
   it('refuses a hard deadline not after the drain, naming both options', () => {
-    expect(resolve({ shutdown: { drainTimeoutMs: 30_000 } })).toThrow(/^shutdown\.timeoutMs \(25000\) must be greater than shutdown\.drainTimeoutMs \(30000\)/);
+    expect(resolve({ shutdown: { drainTimeoutMs: 30_000 } })).toThrow(
+      /^shutdown\.timeoutMs \(25000\) must be greater than shutdown\.drainTimeoutMs \(30000\)/,
+    );
   });
 
   it('renews every third of the lease length by default', () => {
-    expect(resolveShutdownOptions({ leases: { ttlMs: 1_500 } })).toMatchObject({ leaseTtlMs: 1_500, leaseRenewIntervalMs: 500 });
+    expect(resolveShutdownOptions({ leases: { ttlMs: 1_500 } })).toMatchObject({
+      leaseTtlMs: 1_500,
+      leaseRenewIntervalMs: 500,
+    });
   });
 
   it('refuses a renewal interval longer than a third of the lease, naming both options', () => {
-    expect(() => resolveShutdownOptions({ leases: { ttlMs: 15_000, renewIntervalMs: 5_001 } })).toThrow(
+    expect(() =>
+      resolveShutdownOptions({ leases: { ttlMs: 15_000, renewIntervalMs: 5_001 } }),
+    ).toThrow(
       /leases\.renewIntervalMs \(5001\) must be more than 0 and at most a third of leases\.ttlMs \(15000\)/,
     );
   });
 
   it('refuses a lease too short for its derived renewal', () => {
-    expect(resolve({ leases: { ttlMs: 2 } })).toThrow(/^leases\.renewIntervalMs \(0\) must be more than 0 and at most a third of leases\.ttlMs \(2\)/);
+    expect(resolve({ leases: { ttlMs: 2 } })).toThrow(
+      /^leases\.renewIntervalMs \(0\) must be more than 0 and at most a third of leases\.ttlMs \(2\)/,
+    );
   });
 
   it('refuses a misplaced option before any value is checked, saying where it belongs', () => {
     expect(resolve({ shutdown: { ttlMs: -1 } })).toThrow(
-      new TypeError('unknown option shutdown.ttlMs: it belongs at leases.ttlMs, as in GracefulShutdownModule.forRoot({ leases: { ttlMs: … } })'),
+      new TypeError(
+        'unknown option shutdown.ttlMs: it belongs at leases.ttlMs, as in GracefulShutdownModule.forRoot({ leases: { ttlMs: … } })',
+      ),
     );
   });
 });

@@ -1,13 +1,23 @@
 import type { MultitaskStrategy } from '../agent/multitask.js';
 import { hostname } from 'node:os';
 import type { AgentHook } from '../agent/agent-hook.interface.js';
-import type { GracefulShutdownModuleOptions, PostgresSignalSettings, RedisClientLike } from './graceful-shutdown-options.interface.js';
+import type {
+  GracefulShutdownModuleOptions,
+  PostgresSignalSettings,
+  RedisClientLike,
+} from './graceful-shutdown-options.interface.js';
 import { assertKnownOptions } from './known-options.js';
 import type { ResumeMessageTemplate } from '../resume/resume-message.js';
 import type { VersionChangePolicy } from '../agent/agent-release.js';
 import { defaultAgentVersion } from './default-agent-version.js';
 import { resolveOptionGroup } from './option-group.js';
-import { LEASE_OPTIONS, RUN_OPTIONS, SHUTDOWN_OPTIONS, SIGNAL_OPTIONS, STREAM_OPTIONS } from './option-groups.js';
+import {
+  LEASE_OPTIONS,
+  RUN_OPTIONS,
+  SHUTDOWN_OPTIONS,
+  SIGNAL_OPTIONS,
+  STREAM_OPTIONS,
+} from './option-groups.js';
 import { resolveRunLimits, type ResolvedRunLimits } from './run-limits.js';
 import type { SignalBus } from '../contracts/signal-bus.interface.js';
 import type { RunEventLog } from '../contracts/run-event-log.interface.js';
@@ -58,7 +68,9 @@ export interface ResolvedShutdownOptions {
  * @throws `TypeError` for an unknown or misplaced option, or a bad value of a boolean, string,
  * function, object or array option; `RangeError` for a bad number or choice. Each names the option.
  */
-export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = {}): ResolvedShutdownOptions {
+export function resolveShutdownOptions(
+  options: GracefulShutdownModuleOptions = {},
+): ResolvedShutdownOptions {
   assertKnownOptions(options);
   const shutdown = resolveOptionGroup('shutdown', SHUTDOWN_OPTIONS, options.shutdown);
   const leases = resolveOptionGroup('leases', LEASE_OPTIONS, options.leases);
@@ -103,12 +115,20 @@ export function resolveShutdownOptions(options: GracefulShutdownModuleOptions = 
   };
 }
 
-function assertOneRedis(url: string | undefined, cluster: boolean, client: RedisClientLike | undefined): void {
+function assertOneRedis(
+  url: string | undefined,
+  cluster: boolean,
+  client: RedisClientLike | undefined,
+): void {
   if (url !== undefined && client !== undefined) {
-    throw new TypeError('signals.redisUrl and signals.redisClient both name a Redis: give one of them');
+    throw new TypeError(
+      'signals.redisUrl and signals.redisClient both name a Redis: give one of them',
+    );
   }
   if (cluster && url === undefined) {
-    throw new TypeError('signals.redisCluster needs signals.redisUrl, a seed node of the cluster (or pass a Cluster as signals.redisClient)');
+    throw new TypeError(
+      'signals.redisCluster needs signals.redisUrl, a seed node of the cluster (or pass a Cluster as signals.redisClient)',
+    );
   }
 }
 

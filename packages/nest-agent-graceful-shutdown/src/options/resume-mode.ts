@@ -17,6 +17,10 @@ export function resolveResumeMode(
   if (options.resumeMode) return options.resumeMode;
   const shared = store.isExclusive?.() !== true;
   const transport = bus.health?.().transport;
-  const crossInstance = options.redisUrl !== undefined || options.postgresSignals !== undefined || transport === 'redis' || transport === 'postgres';
+  const crossInstance =
+    options.redisUrl !== undefined ||
+    options.postgresSignals !== undefined ||
+    transport === 'redis' ||
+    transport === 'postgres';
   return shared && crossInstance ? 'auto' : 'client';
 }

@@ -63,7 +63,10 @@ export const RUN_LIMIT_DEFAULTS: ResolvedRunLimits = Object.freeze({
 });
 
 /** The options of `limits`: each a whole number ≥ 0, 0 meaning no limit. */
-export const RUN_LIMIT_OPTIONS = uniformOptionGroup<RunLimitOptions>(RUN_LIMIT_DEFAULTS, wholeNumberAtLeastZero('no limit'));
+export const RUN_LIMIT_OPTIONS = uniformOptionGroup<RunLimitOptions>(
+  RUN_LIMIT_DEFAULTS,
+  wholeNumberAtLeastZero('no limit'),
+);
 
 /** Applies the defaults; throws a `RangeError` naming a value that is not a whole number ≥ 0, or a `TypeError` naming a key `limits` does not have. */
 export function resolveRunLimits(options: RunLimitOptions = {}): ResolvedRunLimits {
@@ -75,7 +78,12 @@ export function resolveRunLimits(options: RunLimitOptions = {}): ResolvedRunLimi
  * (nothing is written yet when this runs). `history` is the thread's stored history, empty for
  * a new thread: admission reads it anyway to skip echoed messages, so its size costs no query.
  */
-export function assertMessageLimits(limits: ResolvedRunLimits, threadId: string, history: readonly AgentMessage[], added: readonly AgentMessage[]): void {
+export function assertMessageLimits(
+  limits: ResolvedRunLimits,
+  threadId: string,
+  history: readonly AgentMessage[],
+  added: readonly AgentMessage[],
+): void {
   if (added.length === 0) return;
   const stored = history.length;
   if (limits.maxMessagesPerRequest > 0 && added.length > limits.maxMessagesPerRequest) {

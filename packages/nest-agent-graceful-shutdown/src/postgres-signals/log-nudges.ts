@@ -16,5 +16,8 @@ export interface LogNudges {
 /** True for a signal bus that also carries log nudges. */
 export function carriesLogNudges(bus: unknown): bus is LogNudges {
   const candidate = bus as Partial<LogNudges> | null;
-  return typeof candidate?.publishLogAppended === 'function' && typeof candidate.onLogAppended === 'function';
+  return (
+    typeof candidate?.publishLogAppended === 'function' &&
+    typeof candidate.onLogAppended === 'function'
+  );
 }

@@ -15,12 +15,17 @@ export class PostgresLinkState extends LinkState {
   /** The listening connection is up (first time, or again). */
   up(): void {
     if (!this.change(true)) return;
-    this.logger.log(this.everConnected ? 'postgres signal connection restored' : 'postgres signals connected');
+    this.logger.log(
+      this.everConnected ? 'postgres signal connection restored' : 'postgres signals connected',
+    );
     this.everConnected = true;
   }
 
   /** The listening connection was lost, or an attempt failed; only the change from up is an outage to log. */
   down(error: Error): void {
-    if (this.change(false)) this.logger.warn('postgres signal connection lost, signals stay on this instance', { error: error.message });
+    if (this.change(false))
+      this.logger.warn('postgres signal connection lost, signals stay on this instance', {
+        error: error.message,
+      });
   }
 }

@@ -86,7 +86,9 @@ export class PostgresListenConnection {
     this.client = client;
     client.on('error', (error: Error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));
-    client.on('notification', (message: { channel: string; payload?: string }) => this.events.notification(message.channel, message.payload ?? ''));
+    client.on('notification', (message: { channel: string; payload?: string }) =>
+      this.events.notification(message.channel, message.payload ?? ''),
+    );
     // Channel names are checked when the bus is made: lower-case letters, digits and `_` only.
     const listen = this.channels.map((channel) => `LISTEN "${channel}"`).join('; ');
     client
@@ -97,7 +99,13 @@ export class PostgresListenConnection {
           if (this.client !== client) return;
           this.attempt = 0;
           this.listening = true;
-          this.ping = setInterval(() => void client.query('SELECT 1').catch((error: unknown) => this.lost(client, asError(error))), PING_EVERY_MS).unref();
+          this.ping = setInterval(
+            () =>
+              void client
+                .query('SELECT 1')
+                .catch((error: unknown) => this.lost(client, asError(error))),
+            PING_EVERY_MS,
+          ).unref();
           this.events.up();
         },
         (error: unknown) => this.lost(client, asError(error)),
@@ -116,15 +124,22 @@ export class PostgresListenConnection {
     void client?.end().catch(() => undefined);
     if (this.closed) return;
     this.events.down(error);
-    const ceiling = Math.min(this.backoff.maxDelayMs, this.backoff.initialDelayMs * 2 ** this.attempt++);
+    const ceiling = Math.min(
+      this.backoff.maxDelayMs,
+      this.backoff.initialDelayMs * 2 ** this.attempt++,
+    );
     this.retry = setTimeout(() => this.open(), ceiling / 2 + Math.random() * (ceiling / 2)).unref();
   }
 }
 
 /** A node-postgres client with the settings of the data source's pool, from the driver TypeORM loaded. */
 function newClient(dataSource: DataSource): ListenClient {
-  const driver = dataSource.driver as unknown as { postgres?: { Client: new (config: object) => ListenClient }; master?: { options?: object } };
-  if (!driver.postgres?.Client || !driver.master?.options) throw new Error('the data source is not an initialized PostgreSQL data source');
+  const driver = dataSource.driver as unknown as {
+    postgres?: { Client: new (config: object) => ListenClient };
+    master?: { options?: object };
+  };
+  if (!driver.postgres?.Client || !driver.master?.options)
+    throw new Error('the data source is not an initialized PostgreSQL data source');
   const settings = driver.master.options as { connectionTimeoutMillis?: number };
   return new driver.postgres.Client({
     ...settings,

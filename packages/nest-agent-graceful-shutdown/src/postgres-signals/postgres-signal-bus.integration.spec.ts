@@ -19,8 +19,17 @@ const sources: DataSource[] = [];
 const buses: PostgresSignalBus[] = [];
 
 /** Buses on `source`, each with its own listening connection, as instances hold them; connected. */
-async function instances(source: DataSource, count: number, logger: LoggerService = new QuietLogger(), initialDelayMs = 50): Promise<PostgresSignalBus[]> {
-  const made = Array.from({ length: count }, () => new PostgresSignalBus(source, { logger, reconnect: { initialDelayMs, maxDelayMs: 1_000 } }));
+async function instances(
+  source: DataSource,
+  count: number,
+  logger: LoggerService = new QuietLogger(),
+  initialDelayMs = 50,
+): Promise<PostgresSignalBus[]> {
+  const made = Array.from(
+    { length: count },
+    () =>
+      new PostgresSignalBus(source, { logger, reconnect: { initialDelayMs, maxDelayMs: 1_000 } }),
+  );
   buses.push(...made);
   await Promise.all(made.map((bus) => bus.connect()));
   return made;
@@ -48,12 +57,24 @@ describe('PostgresSignalBus', () => {
   it('keeps a cancel in agent_run_cancels until its run ends', async () => {
     const source = await openSource();
     const [a] = await instances(source, 1);
-    const rows = async () => Number((await source.query(`SELECT count(*) AS n FROM agent_run_cancels WHERE thread_id = 't-kept'`))[0].n);
+    const rows = async () =>
+      Number(
+        (
+          await source.query(
+            `SELECT count(*) AS n FROM agent_run_cancels WHERE thread_id = 't-kept'`,
+          )
+        )[0].n,
+      );
 
     await a.publishCancel({ threadId: 't-kept', runId: 'r1' });
     expect(await rows()).toBe(1);
 
-    await a.publishRunEnded({ threadId: 't-kept', runId: 'r1', status: 'canceled', stopReason: 'canceled' });
+    await a.publishRunEnded({
+      threadId: 't-kept',
+      runId: 'r1',
+      status: 'canceled',
+      stopReason: 'canceled',
+    });
     expect(await rows()).toBe(0);
   });
 
@@ -86,7 +107,9 @@ describe('PostgresSignalBus', () => {
     const [a] = await instances(source, 1);
 
     expect(a.health()).toMatchObject({ transport: 'postgres', connected: true });
-    expect(() => new PostgresSignalBus(source, { channelPrefix: 'Bad-Prefix"' })).toThrow(/channelPrefix/);
+    expect(() => new PostgresSignalBus(source, { channelPrefix: 'Bad-Prefix"' })).toThrow(
+      /channelPrefix/,
+    );
   });
 
   it('falls back to this instance while PostgreSQL restarts, then reconnects, re-syncs and carries signals again', async () => {
@@ -97,21 +120,30 @@ describe('PostgresSignalBus', () => {
     b.onCancel('t-restart', 'r1', () => bCancels++);
 
     await databases.server.stop('immediate');
-    await waitFor(() => !a.health().connected && !b.health().connected, 'both buses to report the lost connection');
+    await waitFor(
+      () => !a.health().connected && !b.health().connected,
+      'both buses to report the lost connection',
+    );
     let aCancels = 0;
     a.onCancel('t-local', 'r1', () => aCancels++);
     await a.publishCancel({ threadId: 't-local', runId: 'r1' });
     expect(aCancels).toBe(1);
 
     await databases.server.startAgain();
-    await waitFor(() => a.health().connected && b.health().connected, 'both buses to reconnect', 30_000);
+    await waitFor(
+      () => a.health().connected && b.health().connected,
+      'both buses to reconnect',
+      30_000,
+    );
     // Published on A once it is back: B hears it, through the channel or the re-sync.
     await waitFor(async () => {
       await a.publishCancel({ threadId: 't-restart', runId: 'r1' }).catch(() => undefined);
       return bCancels > 0;
     }, 'a cancel across instances after the restart');
 
-    expect(logger.messages).toContain('postgres signal connection lost, signals stay on this instance');
+    expect(logger.messages).toContain(
+      'postgres signal connection lost, signals stay on this instance',
+    );
     expect(logger.messages).toContain('postgres signal connection restored');
   });
 
@@ -125,7 +157,10 @@ describe('PostgresSignalBus', () => {
     await source.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agent-signal-listener' AND datname = current_database()`,
     );
-    await waitFor(() => !a.health().connected && !b.health().connected, 'both listening connections to be lost');
+    await waitFor(
+      () => !a.health().connected && !b.health().connected,
+      'both listening connections to be lost',
+    );
     await a.publishCancel({ threadId: 't-missed', runId: 'r1' });
     expect(heard).toBe(0);
 
@@ -146,7 +181,11 @@ describe('PostgresSignalBus', () => {
 
       // No reset, no FIN: only an unanswered ping tells the connection is gone.
       proxy.silence();
-      await waitFor(() => !a.health().connected, 'the silent listening connection to count as lost', 30_000);
+      await waitFor(
+        () => !a.health().connected,
+        'the silent listening connection to count as lost',
+        30_000,
+      );
       await waitFor(() => a.health().connected, 'a new listening connection');
       expect(logger.messages).toContain('postgres signal connection restored');
     } finally {

@@ -6,7 +6,9 @@ describe('PostgresSignalBus on a data source that is not PostgreSQL', () => {
     const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
     const bus = new PostgresSignalBus(sqlite);
 
-    await expect(bus.connect()).rejects.toThrow(/signals\.postgres needs a PostgreSQL data source, got better-sqlite3/);
+    await expect(bus.connect()).rejects.toThrow(
+      /signals\.postgres needs a PostgreSQL data source, got better-sqlite3/,
+    );
     await bus.close();
   });
 
@@ -14,6 +16,8 @@ describe('PostgresSignalBus on a data source that is not PostgreSQL', () => {
     const sqlite = new DataSource({ type: 'better-sqlite3', database: ':memory:' });
 
     expect(() => new PostgresSignalBus(sqlite, { channelPrefix: 'Agent-' })).toThrow(RangeError);
-    expect(() => new PostgresSignalBus(sqlite, { channelPrefix: 'x'.repeat(51) })).toThrow(/at most 50 characters/);
+    expect(() => new PostgresSignalBus(sqlite, { channelPrefix: 'x'.repeat(51) })).toThrow(
+      /at most 50 characters/,
+    );
   });
 });

@@ -3,11 +3,21 @@ import { type LoggerService } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions.js';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type {
+  CancelSignal,
+  RunEndedSignal,
+  SignalBus,
+  SignalBusHealth,
+  Unsubscribe,
+} from '../contracts/signal-bus.interface.js';
 import { GroupCommit, type BatchOutcome } from '../database/group-commit.js';
 import { PostgresLinkState } from './postgres-link-state.js';
 import { PostgresListenConnection, type ReconnectBackoff } from './postgres-listen-connection.js';
-import { PostgresSignalWire, type LogAppendedSignal, type Notified } from './postgres-signal-wire.js';
+import {
+  PostgresSignalWire,
+  type LogAppendedSignal,
+  type Notified,
+} from './postgres-signal-wire.js';
 import { RunCancelRows } from './run-cancel-rows.js';
 import { EventLogger } from '../logging/event-logger.js';
 
@@ -50,7 +60,9 @@ export class PostgresSignalBus implements SignalBus {
   private readonly rows: RunCancelRows;
   private readonly listener: PostgresListenConnection;
   private readonly link: PostgresLinkState;
-  private readonly runEnds = new GroupCommit<RunEndedSignal>((signals) => this.announceRunEnds(signals));
+  private readonly runEnds = new GroupCommit<RunEndedSignal>((signals) =>
+    this.announceRunEnds(signals),
+  );
   private readonly cancelTtlMs: number;
   private readonly logger: EventLogger;
   private readonly query: (sql: string, parameters: unknown[]) => Promise<unknown>;
@@ -96,10 +108,16 @@ export class PostgresSignalBus implements SignalBus {
   async connect(): Promise<void> {
     if (this.closed) return;
     const type = this.dataSource().options.type;
-    if (type !== 'postgres') throw new TypeError(`signals.postgres needs a PostgreSQL data source, got ${type}: leave it unset for one instance on SQLite`);
+    if (type !== 'postgres')
+      throw new TypeError(
+        `signals.postgres needs a PostgreSQL data source, got ${type}: leave it unset for one instance on SQLite`,
+      );
     this.listener.start();
     if (!this.listener.listening) await this.link.waitForChange(CONNECT_WAIT_MS);
-    if (!this.listener.listening && !this.closed) this.logger.warn('postgres signals unavailable, signals stay on this instance until it is back');
+    if (!this.listener.listening && !this.closed)
+      this.logger.warn(
+        'postgres signals unavailable, signals stay on this instance until it is back',
+      );
   }
 
   /** Closes the listening connection. Safe to call more than once. */
@@ -116,9 +134,18 @@ export class PostgresSignalBus implements SignalBus {
     const payload = this.wire.encodeCancel(signal);
     try {
       // Ids too long for a payload: the row carries them, and every instance re-reads the table.
-      await this.rows.save(signal, this.cancelTtlMs, this.wire.cancelChannel, this.wire.fits(payload) ? payload : this.wire.encodeResync());
+      await this.rows.save(
+        signal,
+        this.cancelTtlMs,
+        this.wire.cancelChannel,
+        this.wire.fits(payload) ? payload : this.wire.encodeResync(),
+      );
     } catch (error) {
-      this.logger.warn('postgres unavailable, cancel delivered on this instance only', { threadId, runId, error: String(error) });
+      this.logger.warn('postgres unavailable, cancel delivered on this instance only', {
+        threadId,
+        runId,
+        error: String(error),
+      });
     }
   }
 
@@ -129,7 +156,8 @@ export class PostgresSignalBus implements SignalBus {
     // A cancel published before this instance listened (or while it was away) is in the table.
     void this.rows.find([{ threadId, runId }]).then(
       (found) => {
-        if (subscribed && found.length > 0 && !this.closed) void this.local.publishCancel(found[0]!);
+        if (subscribed && found.length > 0 && !this.closed)
+          void this.local.publishCancel(found[0]!);
       },
       () => undefined,
     );
@@ -147,11 +175,19 @@ export class PostgresSignalBus implements SignalBus {
       // Runs that end together (a shutdown ends many) share one statement.
       await this.runEnds.submit(signal);
     } catch (error) {
-      this.logger.warn('postgres unavailable, run end announced on this instance only', { threadId, runId, error: String(error) });
+      this.logger.warn('postgres unavailable, run end announced on this instance only', {
+        threadId,
+        runId,
+        error: String(error),
+      });
     }
   }
 
-  onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {
+  onRunEnded(
+    threadId: string,
+    runId: string,
+    handler: (signal: RunEndedSignal) => void,
+  ): Unsubscribe {
     return this.local.onRunEnded(threadId, runId, handler);
   }
 
@@ -164,10 +200,15 @@ export class PostgresSignalBus implements SignalBus {
    * one statement. Best effort: a nudge lost to an outage is made up by the followers' liveness checks.
    */
   async publishLogAppended(signals: readonly LogAppendedSignal[]): Promise<void> {
-    const payloads = signals.map((signal) => this.wire.encodeLogAppended(signal)).filter((payload) => this.wire.fits(payload));
+    const payloads = signals
+      .map((signal) => this.wire.encodeLogAppended(signal))
+      .filter((payload) => this.wire.fits(payload));
     if (payloads.length === 0 || this.closed) return;
     try {
-      await this.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [this.wire.logChannel, payloads]);
+      await this.query('SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload', [
+        this.wire.logChannel,
+        payloads,
+      ]);
     } catch {
       // The followers' liveness checks read the log anyway.
     }
@@ -181,7 +222,11 @@ export class PostgresSignalBus implements SignalBus {
 
   /** Whether the listening connection is up, and since when. */
   health(): SignalBusHealth & { transport: 'postgres'; since: string } {
-    return { transport: 'postgres', connected: this.link.connected && !this.closed, since: this.link.since };
+    return {
+      transport: 'postgres',
+      connected: this.link.connected && !this.closed,
+      since: this.link.since,
+    };
   }
 
   private receive(channel: string, payload: string): void {
@@ -199,7 +244,10 @@ export class PostgresSignalBus implements SignalBus {
   private async announceRunEnds(signals: readonly RunEndedSignal[]): Promise<BatchOutcome<void>[]> {
     const payloads = signals.map((signal) => this.wire.encodeRunEnded(signal));
     const fitting = payloads.filter((payload) => this.wire.fits(payload));
-    if (fitting.length < payloads.length) this.logger.warn('run ids too long for a notification, run end announced on this instance only');
+    if (fitting.length < payloads.length)
+      this.logger.warn(
+        'run ids too long for a notification, run end announced on this instance only',
+      );
     await this.rows.forget(signals, this.wire.runEndedChannel, fitting);
     return signals.map(() => ({ ok: true as const, value: undefined }));
   }
@@ -212,7 +260,10 @@ export class PostgresSignalBus implements SignalBus {
       }
     } catch (error) {
       // Mostly the database went away again: the next reconnect tries again.
-      this.logger.warn('postgres signal re-sync failed', { runs: this.subscriptions.size, error: String(error) });
+      this.logger.warn('postgres signal re-sync failed', {
+        runs: this.subscriptions.size,
+        error: String(error),
+      });
     }
   }
 }

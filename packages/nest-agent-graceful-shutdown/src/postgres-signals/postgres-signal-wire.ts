@@ -1,5 +1,12 @@
 import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface.js';
-import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, namesRun, parseSignalPayload, runEndedOf } from '../signals/signal-payloads.js';
+import {
+  cancelOf,
+  encodeCancelPayload,
+  encodeRunEndedPayload,
+  namesRun,
+  parseSignalPayload,
+  runEndedOf,
+} from '../signals/signal-payloads.js';
 
 /** PostgreSQL refuses a `NOTIFY` payload of 8000 bytes or more. */
 export const NOTIFY_PAYLOAD_LIMIT_BYTES = 7_999;
@@ -81,7 +88,10 @@ export class PostgresSignalWire {
       return signal && { kind: 'run-ended', signal };
     }
     if (channel === this.logChannel && namesRun(message) && typeof message.lastId === 'number') {
-      return { kind: 'log', signal: { threadId: message.threadId, runId: message.runId, lastId: message.lastId } };
+      return {
+        kind: 'log',
+        signal: { threadId: message.threadId, runId: message.runId, lastId: message.lastId },
+      };
     }
     return undefined;
   }

@@ -33,7 +33,11 @@ export class RunCancelRows {
    * Forgets the cancels of runs that ended (a retry with a run's id is a new attempt) and sends
    * `payloads` on `channel`, in one statement however many runs ended together.
    */
-  async forget(runs: readonly CancelSignal[], channel: string, payloads: readonly string[]): Promise<void> {
+  async forget(
+    runs: readonly CancelSignal[],
+    channel: string,
+    payloads: readonly string[],
+  ): Promise<void> {
     await this.query(
       `WITH gone AS (
          DELETE FROM agent_run_cancels c USING unnest($1::text[], $2::text[]) AS r(thread_id, run_id)

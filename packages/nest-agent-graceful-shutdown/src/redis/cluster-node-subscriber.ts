@@ -86,8 +86,11 @@ export class ClusterNodeSubscriber extends EventEmitter {
       retryStrategy: (times) => (times >= NODE_ATTEMPTS ? null : NODE_RETRY_MS),
     });
     this.current = connection;
-    for (const event of ['ready', 'close', 'error']) connection.on(event, (...args: unknown[]) => this.emit(event, ...args));
-    connection.on('message', (channel: string, payload: string) => this.emit('message', channel, payload));
+    for (const event of ['ready', 'close', 'error'])
+      connection.on(event, (...args: unknown[]) => this.emit(event, ...args));
+    connection.on('message', (channel: string, payload: string) =>
+      this.emit('message', channel, payload),
+    );
     connection.once('end', () => {
       if (this.current !== connection || this.closed) return;
       this.current = undefined;

@@ -17,7 +17,12 @@ export type FollowReadReply = [key: string, entries: StreamEntry[]][] | null;
  * this version cannot read fails that key's followers: following past it would skip it.
  * Returns whether a page came back full, so more may be waiting.
  */
-export function deliverFollowRead(followers: RunLogFollowers, wire: RedisLogWire, reply: FollowReadReply, cursors: Map<string, number>): boolean {
+export function deliverFollowRead(
+  followers: RunLogFollowers,
+  wire: RedisLogWire,
+  reply: FollowReadReply,
+  cursors: Map<string, number>,
+): boolean {
   let full = false;
   for (const [key, entries] of reply ?? []) {
     const from = cursors.get(key);

@@ -1,7 +1,12 @@
 import { Cluster } from 'ioredis';
 import { ensureLocalServicePackages, RedisCluster, redisCli, waitFor } from 'dev-services';
 import { RecordingLogger } from './recording-logger.fixtures.js';
-import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes.js';
+import {
+  freshRun,
+  idsOf,
+  loggedEvents,
+  RecordingListener,
+} from '../testing/run-event-log-probes.js';
 import { RedisRunEventLog } from './redis-run-event-log.js';
 import { RedisSignalBus } from './redis-signal-bus.js';
 import type { RunLogKey } from '../contracts/run-event-log.interface.js';
@@ -24,17 +29,45 @@ describe('RedisSignalBus and RedisRunEventLog through a Redis Cluster failover',
   const closing: { close(): Promise<void> }[] = [];
   const follows: Unsubscribe[] = [];
 
-  function open<T extends { connect(): Promise<void>; close(): Promise<void> }>(client: T): Promise<T> {
+  function open<T extends { connect(): Promise<void>; close(): Promise<void> }>(
+    client: T,
+  ): Promise<T> {
     closing.push(client);
     return client.connect().then(() => client);
   }
-  const log = () => open(new RedisRunEventLog({ url: cluster.url, cluster: true, keyPrefix: PREFIX, logger: new RecordingLogger() }));
-  const bus = () => open(new RedisSignalBus({ url: cluster.url, cluster: true, keyPrefix: PREFIX, logger: new RecordingLogger() }));
+  const log = () =>
+    open(
+      new RedisRunEventLog({
+        url: cluster.url,
+        cluster: true,
+        keyPrefix: PREFIX,
+        logger: new RecordingLogger(),
+      }),
+    );
+  const bus = () =>
+    open(
+      new RedisSignalBus({
+        url: cluster.url,
+        cluster: true,
+        keyPrefix: PREFIX,
+        logger: new RecordingLogger(),
+      }),
+    );
 
   /** Appends events `from`…`to` one by one, each retried until the cluster takes it, as the event channel does. */
-  async function stream(writer: RedisRunEventLog, run: RunLogKey, from: number, to: number): Promise<void> {
+  async function stream(
+    writer: RedisRunEventLog,
+    run: RunLogKey,
+    from: number,
+    to: number,
+  ): Promise<void> {
     for (let id = from; id <= to; id++) {
-      await waitFor(() => writer.append(run, loggedEvents(id, id)).then(() => true), `event ${id} of ${run.runId}`, APPEND_DEADLINE_MS, 50);
+      await waitFor(
+        () => writer.append(run, loggedEvents(id, id)).then(() => true),
+        `event ${id} of ${run.runId}`,
+        APPEND_DEADLINE_MS,
+        50,
+      );
     }
   }
 
@@ -55,8 +88,13 @@ describe('RedisSignalBus and RedisRunEventLog through a Redis Cluster failover',
     const listeners = runs.map(() => new RecordingListener());
     runs.forEach((run, index) => follows.push(reader.follow(run, 0, listeners[index])));
     await Promise.all(runs.map((run) => stream(writer, run, 1, 5)));
-    await waitFor(() => listeners.every((listener) => listener.received.length === 5), 'the events before the failover');
-    const master = await cluster.masterOf(`${PREFIX}log:{${encodeURIComponent(runs[0].threadId)}:${encodeURIComponent(runs[0].runId)}}`);
+    await waitFor(
+      () => listeners.every((listener) => listener.received.length === 5),
+      'the events before the failover',
+    );
+    const master = await cluster.masterOf(
+      `${PREFIX}log:{${encodeURIComponent(runs[0].threadId)}:${encodeURIComponent(runs[0].runId)}}`,
+    );
     await cluster.waitReplicated();
 
     const failover = cluster.killMaster(master);
@@ -65,11 +103,17 @@ describe('RedisSignalBus and RedisRunEventLog through a Redis Cluster failover',
     const promoted = await failover;
     await streaming;
 
-    await waitFor(() => listeners.every((listener) => listener.received.length === 15), 'every event at every follower', 20_000);
+    await waitFor(
+      () => listeners.every((listener) => listener.received.length === 15),
+      'every event at every follower',
+      20_000,
+    );
     const expected = Array.from({ length: 15 }, (_, index) => index + 1);
     expect(listeners.map((listener) => listener.ids)).toEqual(runs.map(() => expected));
     const fresh = await log();
-    expect(await Promise.all(runs.map(async (run) => idsOf(await fresh.read(run, 0, 100))))).toEqual(runs.map(() => expected));
+    expect(
+      await Promise.all(runs.map(async (run) => idsOf(await fresh.read(run, 0, 100)))),
+    ).toEqual(runs.map(() => expected));
     expect(promoted.port).not.toBe(master.port);
 
     const run = runs[0];
@@ -93,19 +137,30 @@ describe('RedisSignalBus and RedisRunEventLog through a Redis Cluster failover',
   it('moves an instance’s subscription off a node that died, and hears the cancel published meanwhile', async () => {
     for (const node of cluster.nodes) if (!node.running) await cluster.restart(node);
     const prefix = 'moving:';
-    const listener = await open(new RedisSignalBus({ url: cluster.url, cluster: true, keyPrefix: prefix, logger: new RecordingLogger() }));
+    const listener = await open(
+      new RedisSignalBus({
+        url: cluster.url,
+        cluster: true,
+        keyPrefix: prefix,
+        logger: new RecordingLogger(),
+      }),
+    );
     // A plain client publishes as a bus does, so the listener's is the one subscription.
     const publisher = new Cluster([cluster.url]);
     closing.push({ close: async () => publisher.disconnect() });
     const subscribedOn = async () => {
       for (const node of cluster.nodes.filter((candidate) => candidate.running)) {
-        if ((await redisCli(node.port, 'PUBSUB', 'NUMSUB', `${prefix}cancel`)).trim().endsWith('\n1')) return node;
+        if (
+          (await redisCli(node.port, 'PUBSUB', 'NUMSUB', `${prefix}cancel`)).trim().endsWith('\n1')
+        )
+          return node;
       }
       return undefined;
     };
     const home = await waitFor(subscribedOn, 'the listener’s subscription');
     let run = freshRun();
-    const keyOf = (each: RunLogKey) => `${prefix}cancel:{${encodeURIComponent(each.threadId)}:${encodeURIComponent(each.runId)}}`;
+    const keyOf = (each: RunLogKey) =>
+      `${prefix}cancel:{${encodeURIComponent(each.threadId)}:${encodeURIComponent(each.runId)}}`;
     // A cancel whose key lives on another master, so it is stored while the node is down.
     while ((await cluster.masterOf(keyOf(run))) === home) run = freshRun();
     let cancels = 0;

@@ -5,7 +5,13 @@ import { LoopNudge } from '../streams/loop-nudge.js';
 import type { RedisClient } from './redis-connection.js';
 import { groupBySlot } from './redis-key-slot.js';
 import type { RedisLogWire } from './redis-log-wire.js';
-import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read.js';
+import {
+  deliverFollowRead,
+  FOLLOW_IDLE_MS,
+  FOLLOW_READ_COUNT,
+  FOLLOW_RETRY_MS,
+  type FollowReadReply,
+} from './follow-read.js';
 import { RunLogFollowers } from './run-log-followers.js';
 
 /** How often the followed logs are read while anything is followed, in milliseconds. */
@@ -67,7 +73,8 @@ export class RedisClusterLogFollower {
       else if (this.options.commands.status !== 'ready') await this.nudge.wait(FOLLOW_RETRY_MS);
       else {
         const more = await this.readRound();
-        if (!more && !this.closed) await this.nudge.wait(this.failing ? FOLLOW_RETRY_MS : this.pollMs);
+        if (!more && !this.closed)
+          await this.nudge.wait(this.failing ? FOLLOW_RETRY_MS : this.pollMs);
       }
     }
   }
@@ -81,7 +88,8 @@ export class RedisClusterLogFollower {
     let failure: unknown;
     for (const reply of replies) {
       if (reply.status === 'rejected') failure = reply.reason;
-      else more = deliverFollowRead(this.followers, this.options.wire, reply.value, cursors) || more;
+      else
+        more = deliverFollowRead(this.followers, this.options.wire, reply.value, cursors) || more;
     }
     if (failure !== undefined && !this.closed && !this.failing) {
       this.options.logger.warn('run log follow read failed, retrying', { error: String(failure) });
@@ -92,6 +100,12 @@ export class RedisClusterLogFollower {
 
   private read(keys: string[], cursors: Map<string, number>): Promise<FollowReadReply> {
     const ids = keys.map((key) => this.options.wire.cursor(cursors.get(key)!));
-    return this.options.commands.xread('COUNT', FOLLOW_READ_COUNT, 'STREAMS', ...keys, ...ids) as Promise<FollowReadReply>;
+    return this.options.commands.xread(
+      'COUNT',
+      FOLLOW_READ_COUNT,
+      'STREAMS',
+      ...keys,
+      ...ids,
+    ) as Promise<FollowReadReply>;
   }
 }

@@ -16,16 +16,28 @@ describe('openSignalRedis', () => {
 
     expect(client.isCluster).toBe(false);
     expect(client.status).toBe('wait');
-    expect(client.options).toMatchObject({ lazyConnect: true, enableOfflineQueue: false, commandTimeout: 2_000 });
+    expect(client.options).toMatchObject({
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      commandTimeout: 2_000,
+    });
   });
 
   it('opens a cluster client from a seed URL, its password and user for every node', () => {
-    const client = open({ url: 'redis://app:s%40cret@node-1:7000', cluster: true }, { autoResubscribe: false }) as Cluster;
+    const client = open(
+      { url: 'redis://app:s%40cret@node-1:7000', cluster: true },
+      { autoResubscribe: false },
+    ) as Cluster;
 
     expect(client.isCluster).toBe(true);
     expect(client.status).toBe('wait');
     expect(client.options).toMatchObject({ lazyConnect: true, enableOfflineQueue: false });
-    expect(client.options.redisOptions).toMatchObject({ username: 'app', password: 's@cret', commandTimeout: 2_000, autoResubscribe: false });
+    expect(client.options.redisOptions).toMatchObject({
+      username: 'app',
+      password: 's@cret',
+      commandTimeout: 2_000,
+      autoResubscribe: false,
+    });
     expect(client.options.redisOptions).not.toHaveProperty('lazyConnect');
   });
 
@@ -40,7 +52,10 @@ describe('openSignalRedis', () => {
   });
 
   it('copies a client given, cluster or not, with its own fail-fast settings', () => {
-    const cluster = new Cluster([{ host: 'node-1', port: 7000 }], { lazyConnect: true, redisOptions: { password: 'pw' } });
+    const cluster = new Cluster([{ host: 'node-1', port: 7000 }], {
+      lazyConnect: true,
+      redisOptions: { password: 'pw' },
+    });
     const single = new Redis({ host: 'redis', lazyConnect: true, password: 'pw' });
     opened.push(cluster, single);
 
@@ -49,13 +64,20 @@ describe('openSignalRedis', () => {
 
     expect(fromCluster).not.toBe(cluster);
     expect(fromCluster.isCluster).toBe(true);
-    expect(fromCluster.options.redisOptions).toMatchObject({ password: 'pw', commandTimeout: 2_000 });
-    expect(fromSingle.options).toMatchObject({ host: 'redis', password: 'pw', enableOfflineQueue: false });
-    expect([isClusterConnection({ client: cluster }), isClusterConnection({ client: single }), isClusterConnection({ url: 'redis://a' })]).toEqual([
-      true,
-      false,
-      false,
-    ]);
+    expect(fromCluster.options.redisOptions).toMatchObject({
+      password: 'pw',
+      commandTimeout: 2_000,
+    });
+    expect(fromSingle.options).toMatchObject({
+      host: 'redis',
+      password: 'pw',
+      enableOfflineQueue: false,
+    });
+    expect([
+      isClusterConnection({ client: cluster }),
+      isClusterConnection({ client: single }),
+      isClusterConnection({ url: 'redis://a' }),
+    ]).toEqual([true, false, false]);
   });
 
   it('refuses both a url and a client, and neither', () => {

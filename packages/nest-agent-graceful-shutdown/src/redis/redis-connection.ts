@@ -63,13 +63,19 @@ export function isClusterConnection(options: RedisConnectionOptions): boolean {
  * the options say. `overrides` are standalone connection settings; on a cluster they apply
  * to each node connection. The URL may hold a password: never log it.
  */
-export function openSignalRedis(options: RedisConnectionOptions, overrides: RedisOptions = {}): RedisClient {
+export function openSignalRedis(
+  options: RedisConnectionOptions,
+  overrides: RedisOptions = {},
+): RedisClient {
   const { client, url } = options;
   if (client && url) throw new TypeError('give Redis either a url or a client, not both');
   const nodeOptions = nodeSettings(overrides);
   if (client?.isCluster) {
     const cluster = client as Cluster;
-    return cluster.duplicate([], { ...SIGNAL_CLUSTER_OPTIONS, redisOptions: { ...cluster.options.redisOptions, ...nodeOptions } });
+    return cluster.duplicate([], {
+      ...SIGNAL_CLUSTER_OPTIONS,
+      redisOptions: { ...cluster.options.redisOptions, ...nodeOptions },
+    });
   }
   if (client) return (client as Redis).duplicate({ ...SIGNAL_REDIS_OPTIONS, ...overrides });
   if (!url) throw new TypeError('Redis needs a url (redis://…) or a client');
@@ -89,7 +95,11 @@ export function createSignalRedis(url: string, overrides: RedisOptions = {}): Re
 }
 
 /** Quits politely when connected; otherwise drops the connection and stops its reconnects. */
-export async function quitSignalRedis(connection: { status: string; quit(): Promise<unknown>; disconnect(): void }): Promise<void> {
+export async function quitSignalRedis(connection: {
+  status: string;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+}): Promise<void> {
   if (connection.status === 'ready') {
     try {
       await connection.quit();
@@ -109,7 +119,10 @@ function keepHostName(address: string, callback: (error: null, address: string) 
 /** The settings of one node connection of a cluster: those a cluster client does not set itself. */
 function nodeSettings(overrides: RedisOptions): NonNullable<ClusterOptions['redisOptions']> {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { lazyConnect, enableOfflineQueue, retryStrategy, ...node } = { ...SIGNAL_REDIS_OPTIONS, ...overrides };
+  const { lazyConnect, enableOfflineQueue, retryStrategy, ...node } = {
+    ...SIGNAL_REDIS_OPTIONS,
+    ...overrides,
+  };
   return node;
 }
 
@@ -120,5 +133,9 @@ function seedNode(url: string): { host: string; port: number; auth: RedisOptions
   if (parsed.username) auth.username = decodeURIComponent(parsed.username);
   if (parsed.password) auth.password = decodeURIComponent(parsed.password);
   if (parsed.protocol === 'rediss:') auth.tls = {};
-  return { host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || 6379), auth };
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(parsed.port || 6379),
+    auth,
+  };
 }

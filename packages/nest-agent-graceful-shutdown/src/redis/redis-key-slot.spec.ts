@@ -22,6 +22,9 @@ describe('redisKeySlot', () => {
   it('groups keys by slot, each group in the given order', () => {
     const keys = ['log:{a}', 'x:{b}', 'writer:{a}', 'cancel:{a}'];
 
-    expect(groupBySlot(keys, (key) => key)).toEqual([['log:{a}', 'writer:{a}', 'cancel:{a}'], ['x:{b}']]);
+    expect(groupBySlot(keys, (key) => key)).toEqual([
+      ['log:{a}', 'writer:{a}', 'cancel:{a}'],
+      ['x:{b}'],
+    ]);
   });
 });

@@ -31,13 +31,16 @@ export class RedisLinkState extends LinkState {
    */
   set(connected: boolean, quiet = false): void {
     if (!this.change(connected) || quiet) return;
-    if (!connected) this.logger.warn(`redis connection lost, ${this.outage}`, { error: this.lastError });
+    if (!connected)
+      this.logger.warn(`redis connection lost, ${this.outage}`, { error: this.lastError });
     else this.logger.log(this.everConnected ? 'redis connection restored' : 'redis connected');
     this.everConnected ||= connected;
   }
 
   /** Logs, once, that the client boots without Redis. */
   warnUnavailable(): void {
-    this.logger.warn(`redis unavailable, ${this.outage} until it is back`, { error: this.lastError });
+    this.logger.warn(`redis unavailable, ${this.outage} until it is back`, {
+      error: this.lastError,
+    });
   }
 }

@@ -3,9 +3,19 @@ import { randomUUID } from 'node:crypto';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 import type { RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
 import { LoopNudge } from '../streams/loop-nudge.js';
-import { openSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import {
+  openSignalRedis,
+  type RedisClient,
+  type RedisConnectionOptions,
+} from './redis-connection.js';
 import type { RedisLogWire } from './redis-log-wire.js';
-import { deliverFollowRead, FOLLOW_IDLE_MS, FOLLOW_READ_COUNT, FOLLOW_RETRY_MS, type FollowReadReply } from './follow-read.js';
+import {
+  deliverFollowRead,
+  FOLLOW_IDLE_MS,
+  FOLLOW_READ_COUNT,
+  FOLLOW_RETRY_MS,
+  type FollowReadReply,
+} from './follow-read.js';
 import { RunLogFollowers } from './run-log-followers.js';
 import type { Redis } from 'ioredis';
 
@@ -111,7 +121,8 @@ export class RedisLogFollower {
       reply = await this.read(cursors);
     } catch (error) {
       if (this.closed) return;
-      if (!this.failing) this.options.logger.warn('run log follow read failed, retrying', { error: String(error) });
+      if (!this.failing)
+        this.options.logger.warn('run log follow read failed, retrying', { error: String(error) });
       this.failing = true;
       await this.nudge.wait(FOLLOW_RETRY_MS);
       return;
@@ -123,7 +134,10 @@ export class RedisLogFollower {
   /** The blocking read, or 'dropped' as soon as its connection closes (its reply would never come). */
   private async read(cursors: Map<string, number>): Promise<FollowReadReply | 'dropped'> {
     const keys = [...cursors.keys(), this.wakeKey];
-    const ids = [...[...cursors.values()].map((id) => this.options.wire.cursor(id)), this.wakeCursor];
+    const ids = [
+      ...[...cursors.values()].map((id) => this.options.wire.cursor(id)),
+      this.wakeCursor,
+    ];
     this.reading = { cursors, woken: false };
     try {
       return await new Promise((resolve, reject) => {

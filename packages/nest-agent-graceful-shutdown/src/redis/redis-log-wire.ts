@@ -56,7 +56,10 @@ export class RedisLogWire {
   encode(events: readonly LoggedEvent[]): string[] {
     const args: string[] = [];
     for (const { id, event } of events) {
-      if (!Number.isSafeInteger(id) || id < 1) throw new RangeError(`event id ${id} is not a positive integer: ids of a run's log start at 1`);
+      if (!Number.isSafeInteger(id) || id < 1)
+        throw new RangeError(
+          `event id ${id} is not a positive integer: ids of a run's log start at 1`,
+        );
       args.push(String(id), JSON.stringify(event));
     }
     return args;
@@ -64,12 +67,16 @@ export class RedisLogWire {
 
   /** The events of stream entries, in the entries' order. */
   decode(entries: readonly StreamEntry[]): LoggedEvent[] {
-    return entries.map(([id, fields]) => ({ id: Number.parseInt(id, 10), event: JSON.parse(fieldOf(fields)) as BaseEvent }));
+    return entries.map(([id, fields]) => ({
+      id: Number.parseInt(id, 10),
+      event: JSON.parse(fieldOf(fields)) as BaseEvent,
+    }));
   }
 }
 
 function fieldOf(fields: readonly string[]): string {
-  for (let index = 0; index + 1 < fields.length; index += 2) if (fields[index] === EVENT_FIELD) return fields[index + 1];
+  for (let index = 0; index + 1 < fields.length; index += 2)
+    if (fields[index] === EVENT_FIELD) return fields[index + 1];
   throw new Error(`log entry has no '${EVENT_FIELD}' field`);
 }
 

@@ -17,7 +17,12 @@ const logs: RedisRunEventLog[] = [];
 /** A connected log on the cluster, with keys of its own test. */
 async function openLog(options: Partial<RedisRunEventLogOptions> = {}): Promise<RedisRunEventLog> {
   const connection = options.client ? {} : { url: cluster.url, cluster: true };
-  const log = new RedisRunEventLog({ ...connection, keyPrefix: `test-${++testCount}:`, logger: new RecordingLogger(), ...options });
+  const log = new RedisRunEventLog({
+    ...connection,
+    keyPrefix: `test-${++testCount}:`,
+    logger: new RecordingLogger(),
+    ...options,
+  });
   logs.push(log);
   await log.connect();
   return log;
@@ -43,7 +48,9 @@ describe('RedisRunEventLog on a Redis Cluster', () => {
 
   /** Connections the cluster's nodes hold, over all of them. */
   async function clients(): Promise<number> {
-    const lists = await Promise.all(cluster.nodes.map((node) => redisCli(node.port, 'CLIENT', 'LIST')));
+    const lists = await Promise.all(
+      cluster.nodes.map((node) => redisCli(node.port, 'CLIENT', 'LIST')),
+    );
     return lists.reduce((sum, list) => sum + list.trim().split('\n').length, 0);
   }
 
@@ -65,7 +72,10 @@ describe('RedisRunEventLog on a Redis Cluster', () => {
     await log.claim(run, 'attempt-1');
     await log.append(run, loggedEvents(1, 2), 'attempt-1');
 
-    const [stream, writer] = [`test-${testCount}:log:{thread%3A1:run%7B1%7D}`, `test-${testCount}:log-writer:{thread%3A1:run%7B1%7D}`];
+    const [stream, writer] = [
+      `test-${testCount}:log:{thread%3A1:run%7B1%7D}`,
+      `test-${testCount}:log-writer:{thread%3A1:run%7B1%7D}`,
+    ];
     expect(await admin.type(stream)).toBe('stream');
     expect(await admin.get(writer)).toBe('attempt-1');
     expect(redisKeySlot(stream)).toBe(redisKeySlot(writer));
@@ -78,16 +88,26 @@ describe('RedisRunEventLog on a Redis Cluster', () => {
     const firsts = early.map(() => new RecordingListener());
     early.forEach((each, index) => follows.push(log.follow(each, 0, firsts[index])));
     await Promise.all(early.map((each) => log.append(each, loggedEvents(1, 1))));
-    await waitFor(() => firsts.every((listener) => listener.received.length === 1), 'the first followers');
+    await waitFor(
+      () => firsts.every((listener) => listener.received.length === 1),
+      'the first followers',
+    );
     const withTwenty = await clients();
 
     const runs = Array.from({ length: 200 }, () => freshRun());
     const listeners = runs.map(() => new RecordingListener());
     runs.forEach((each, index) => follows.push(log.follow(each, 0, listeners[index])));
-    await Promise.all(runs.map((each, index) => log.append(each, loggedEvents(1, 1 + (index % 3)))));
+    await Promise.all(
+      runs.map((each, index) => log.append(each, loggedEvents(1, 1 + (index % 3)))),
+    );
 
-    await waitFor(() => listeners.every((listener, index) => listener.received.length === 1 + (index % 3)), 'every follower');
-    expect(new Set(runs.map((each) => redisKeySlot(`log:{${each.threadId}:${each.runId}}`))).size).toBeGreaterThan(100);
+    await waitFor(
+      () => listeners.every((listener, index) => listener.received.length === 1 + (index % 3)),
+      'every follower',
+    );
+    expect(
+      new Set(runs.map((each) => redisKeySlot(`log:{${each.threadId}:${each.runId}}`))).size,
+    ).toBeGreaterThan(100);
     // Connections of earlier tests may still be on their way out: the count can only drop.
     expect(await clients()).toBeLessThanOrEqual(withTwenty);
   });
@@ -108,6 +128,8 @@ describe('RedisRunEventLog on a Redis Cluster', () => {
   });
 
   it('refuses a key prefix with braces, which would change the hash tag', () => {
-    expect(() => new RedisRunEventLog({ url: cluster.url, cluster: true, keyPrefix: '{agents}:' })).toThrow(/braces/);
+    expect(
+      () => new RedisRunEventLog({ url: cluster.url, cluster: true, keyPrefix: '{agents}:' }),
+    ).toThrow(/braces/);
   });
 });

@@ -4,7 +4,12 @@ import { Redis } from 'ioredis';
 import { ensureLocalServicePackages, RedisServer, waitFor } from 'dev-services';
 import { RecordingLogger } from './recording-logger.fixtures.js';
 import { describeRunEventLogContract } from '../testing/run-event-log.contract.js';
-import { freshRun, idsOf, loggedEvents, RecordingListener } from '../testing/run-event-log-probes.js';
+import {
+  freshRun,
+  idsOf,
+  loggedEvents,
+  RecordingListener,
+} from '../testing/run-event-log-probes.js';
 import { FOLLOW_BLOCK_MS } from './redis-log-follower.js';
 import { RedisRunEventLog } from './redis-run-event-log.js';
 import { RunEventChannel } from '../streams/run-event-channel.js';
@@ -20,7 +25,10 @@ let testCount = 0;
 const logs: RedisRunEventLog[] = [];
 
 /** A connected log with keys of its own test. */
-async function openLog(url = server.url, logger: LoggerService = new RecordingLogger()): Promise<RedisRunEventLog> {
+async function openLog(
+  url = server.url,
+  logger: LoggerService = new RecordingLogger(),
+): Promise<RedisRunEventLog> {
   const log = new RedisRunEventLog({ url, keyPrefix: `test-${++testCount}:`, logger });
   logs.push(log);
   await log.connect();
@@ -53,7 +61,8 @@ describe('RedisRunEventLog', () => {
       .split('\n');
   const clients = async () => (await clientLines()).length;
   /** Connections blocked in a read of the logs. */
-  const blockedReads = async () => (await clientLines()).filter((line) => / flags=\w*b\w* .* cmd=xread/.test(line)).length;
+  const blockedReads = async () =>
+    (await clientLines()).filter((line) => / flags=\w*b\w* .* cmd=xread/.test(line)).length;
 
   beforeAll(() => {
     admin = new Redis(server.url, { maxRetriesPerRequest: 0 });
@@ -104,10 +113,21 @@ describe('RedisRunEventLog', () => {
     const listeners = Array.from({ length: 200 }, () => new RecordingListener());
     const runs = listeners.map((_, index) => (index % 2 ? run : freshRun()));
     listeners.forEach((listener, index) => follows.push(log.follow(runs[index], 0, listener)));
-    await Promise.all(runs.map((each, index) => (each === run ? undefined : log.append(each, loggedEvents(1, 1 + (index % 3))))));
+    await Promise.all(
+      runs.map((each, index) =>
+        each === run ? undefined : log.append(each, loggedEvents(1, 1 + (index % 3))),
+      ),
+    );
     await log.append(run, loggedEvents(2, 2));
 
-    await waitFor(() => listeners.every((listener, index) => listener.received.length === (runs[index] === run ? 2 : 1 + (index % 3))), 'every follower');
+    await waitFor(
+      () =>
+        listeners.every(
+          (listener, index) =>
+            listener.received.length === (runs[index] === run ? 2 : 1 + (index % 3)),
+        ),
+      'every follower',
+    );
     await waitFor(async () => (await blockedReads()) === 1, 'the one read to block again');
     // Connections of earlier tests may still be on their way out: the count can only drop.
     expect(await clients()).toBeLessThanOrEqual(withOne);
@@ -147,7 +167,10 @@ describe('RedisRunEventLog', () => {
     await log.append(run, loggedEvents(2, 2));
 
     await waitFor(() => steady.received.length === 2, 'the steady follower');
-    expect(logger.entries).toContainEqual({ level: 'warn', entry: expect.objectContaining({ msg: 'run log listener failed', runId: run.runId }) });
+    expect(logger.entries).toContainEqual({
+      level: 'warn',
+      entry: expect.objectContaining({ msg: 'run log listener failed', runId: run.runId }),
+    });
   });
 
   it('resumes a follow once a restarted Redis is back, with the events appended since, and reads show the lost ones as a gap', async () => {
@@ -163,7 +186,11 @@ describe('RedisRunEventLog', () => {
     await own.stop();
     await own.startAgain();
     // Like the event channel: the same batch again until Redis takes it.
-    await waitFor(() => log.append(run, loggedEvents(4, 5)).then(() => true), 'the append after the restart', 20_000);
+    await waitFor(
+      () => log.append(run, loggedEvents(4, 5)).then(() => true),
+      'the append after the restart',
+      20_000,
+    );
 
     await waitFor(() => listener.received.length === 5, 'the events after the restart', 20_000);
     expect(listener.ids).toEqual([1, 2, 3, 4, 5]);
@@ -183,7 +210,11 @@ describe('RedisRunEventLog', () => {
     await own.stop();
     await own.startAgain();
     for (const event of loggedEvents(4, 5)) channel.emit(event.event);
-    await waitFor(async () => idsOf(await log.read(run, 0, 100).catch(() => null))?.length === 5, 'the log to hold every event again', 20_000);
+    await waitFor(
+      async () => idsOf(await log.read(run, 0, 100).catch(() => null))?.length === 5,
+      'the log to hold every event again',
+      20_000,
+    );
 
     expect(await log.read(run, 0, 100)).toEqual(loggedEvents(1, 5));
     await channel.close(1_000, 60_000);
@@ -207,7 +238,11 @@ describe('RedisRunEventLog', () => {
 
   it('works through connections copied from an ioredis client, which it leaves open', async () => {
     const client = new Redis(server.url);
-    const log = new RedisRunEventLog({ client, keyPrefix: `test-${++testCount}:`, logger: new RecordingLogger() });
+    const log = new RedisRunEventLog({
+      client,
+      keyPrefix: `test-${++testCount}:`,
+      logger: new RecordingLogger(),
+    });
     logs.push(log);
     await log.connect();
     const run = freshRun();
@@ -245,7 +280,11 @@ describe('RedisRunEventLog', () => {
     await expect(log.last(freshRun())).rejects.toThrow();
     await own.startAgain();
     const run = freshRun();
-    await waitFor(() => log.append(run, loggedEvents(1, 1)).then(() => true), 'the log to reach Redis', 20_000);
+    await waitFor(
+      () => log.append(run, loggedEvents(1, 1)).then(() => true),
+      'the log to reach Redis',
+      20_000,
+    );
     expect(idsOf(await log.read(run, 0, 10))).toEqual([1]);
   }, 60_000);
 });

@@ -1,13 +1,32 @@
 import { type LoggerService } from '@nestjs/common';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
-import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type {
+  LoggedEvent,
+  RunEventLog,
+  RunLogAppendOptions,
+  RunLogKey,
+  RunLogListener,
+} from '../contracts/run-event-log.interface.js';
 import { RedisClusterLogFollower } from './redis-cluster-log-follower.js';
-import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import {
+  isClusterConnection,
+  openSignalRedis,
+  quitSignalRedis,
+  type RedisClient,
+  type RedisConnectionOptions,
+} from './redis-connection.js';
 import { RedisLinkState } from './redis-link-state.js';
 import { RedisLogFollower } from './redis-log-follower.js';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
 import { EventLogGapError } from '../errors/event-log-gap.error.js';
-import { APPEND_SCRIPT, CLAIM_SCRIPT, FENCED_REPLY, GAP_REPLY, RedisLogWire, type StreamEntry } from './redis-log-wire.js';
+import {
+  APPEND_SCRIPT,
+  CLAIM_SCRIPT,
+  FENCED_REPLY,
+  GAP_REPLY,
+  RedisLogWire,
+  type StreamEntry,
+} from './redis-log-wire.js';
 import { EventLogger } from '../logging/event-logger.js';
 
 /** How long `connect()` waits for Redis before the app boots without it, in milliseconds. */
@@ -32,7 +51,13 @@ export interface RedisRunEventLogOptions extends RedisConnectionOptions {
 
 /** The command connection, with the append script defined on it (sent by its SHA once Redis knows it). */
 type LogCommands = RedisClient & {
-  appendRunEvents(key: string, writerKey: string, writer: string, contiguous: '0' | '1', ...idsAndEvents: string[]): Promise<number>;
+  appendRunEvents(
+    key: string,
+    writerKey: string,
+    writer: string,
+    contiguous: '0' | '1',
+    ...idsAndEvents: string[]
+  ): Promise<number>;
   claimRunLog(key: string, writerKey: string, writer: string): Promise<StreamEntry[]>;
 };
 
@@ -73,8 +98,18 @@ export class RedisRunEventLog implements RunEventLog {
     commands.on('ready', () => this.link.set(true, this.closed));
     commands.on('close', () => this.link.set(false, this.closed));
     this.follower = cluster
-      ? new RedisClusterLogFollower({ commands, wire: this.wire, logger: this.logger, pollMs: options.followPollMs })
-      : new RedisLogFollower({ connection: options, commands, wire: this.wire, logger: this.logger });
+      ? new RedisClusterLogFollower({
+          commands,
+          wire: this.wire,
+          logger: this.logger,
+          pollMs: options.followPollMs,
+        })
+      : new RedisLogFollower({
+          connection: options,
+          commands,
+          wire: this.wire,
+          logger: this.logger,
+        });
   }
 
   /** Starts the command connection; resolves once it is ready, or after a few seconds if Redis is down. */
@@ -92,27 +127,51 @@ export class RedisRunEventLog implements RunEventLog {
     return this.closing;
   }
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
+  async append(
+    run: RunLogKey,
+    events: readonly LoggedEvent[],
+    writer?: string,
+    options?: RunLogAppendOptions,
+  ): Promise<void> {
     if (events.length === 0) return;
     const contiguous = options?.contiguous ? '1' : '0';
     try {
-      await this.commands.appendRunEvents(this.wire.logKey(run), this.wire.writerKey(run), writer ?? '', contiguous, ...this.wire.encode(events));
+      await this.commands.appendRunEvents(
+        this.wire.logKey(run),
+        this.wire.writerKey(run),
+        writer ?? '',
+        contiguous,
+        ...this.wire.encode(events),
+      );
     } catch (error) {
       if (!(error instanceof Error)) throw error;
-      if (error.message.startsWith(FENCED_REPLY)) throw new EventLogFencedError(run.threadId, run.runId);
-      if (error.message.startsWith(`${GAP_REPLY} `)) throw new EventLogGapError(run.threadId, run.runId, Number(error.message.slice(GAP_REPLY.length + 1)));
+      if (error.message.startsWith(FENCED_REPLY))
+        throw new EventLogFencedError(run.threadId, run.runId);
+      if (error.message.startsWith(`${GAP_REPLY} `))
+        throw new EventLogGapError(
+          run.threadId,
+          run.runId,
+          Number(error.message.slice(GAP_REPLY.length + 1)),
+        );
       throw error;
     }
   }
 
   async claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
-    const entries = await this.commands.claimRunLog(this.wire.logKey(run), this.wire.writerKey(run), writer);
+    const entries = await this.commands.claimRunLog(
+      this.wire.logKey(run),
+      this.wire.writerKey(run),
+      writer,
+    );
     return entries.length ? this.wire.decode(entries)[0] : null;
   }
 
   async read(run: RunLogKey, afterId: number, limit: number): Promise<LoggedEvent[] | null> {
     const key = this.wire.logKey(run);
-    const entries = limit >= 1 ? await this.commands.xrange(key, this.wire.after(afterId), '+', 'COUNT', Math.floor(limit)) : [];
+    const entries =
+      limit >= 1
+        ? await this.commands.xrange(key, this.wire.after(afterId), '+', 'COUNT', Math.floor(limit))
+        : [];
     if (entries.length > 0) return this.wire.decode(entries);
     // An empty range: nothing after `afterId` yet, or no log at all.
     return (await this.commands.exists(key)) ? [] : null;
@@ -129,7 +188,11 @@ export class RedisRunEventLog implements RunEventLog {
 
   async retain(run: RunLogKey, retentionMs: number): Promise<void> {
     const ms = Math.max(0, Math.ceil(retentionMs));
-    await this.commands.multi().pexpire(this.wire.logKey(run), ms).pexpire(this.wire.writerKey(run), ms).exec();
+    await this.commands
+      .multi()
+      .pexpire(this.wire.logKey(run), ms)
+      .pexpire(this.wire.writerKey(run), ms)
+      .exec();
   }
 
   private async shutdown(): Promise<void> {

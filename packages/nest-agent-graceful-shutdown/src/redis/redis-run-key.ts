@@ -15,7 +15,9 @@ export class RedisRunKey {
     private readonly hashTags: boolean,
   ) {
     if (hashTags && /[{}]/.test(prefix))
-      throw new RangeError(`key prefix '${prefix}' must hold no braces on a Redis Cluster: they would change the keys' hash tag`);
+      throw new RangeError(
+        `key prefix '${prefix}' must hold no braces on a Redis Cluster: they would change the keys' hash tag`,
+      );
   }
 
   /** The key `<prefix><kind>:<run part>`, e.g. `agents:cancel:{t:r}` on a cluster. */

@@ -18,7 +18,12 @@ describe('RedisSignalBus on a Redis Cluster', () => {
   /** A connected bus playing one instance; keys and channels are this test's own. */
   async function instance(options: Partial<RedisSignalBusOptions> = {}): Promise<RedisSignalBus> {
     const connection = options.client ? {} : { url: cluster.url, cluster: true };
-    const bus = new RedisSignalBus({ ...connection, keyPrefix: prefix, logger: new RecordingLogger(), ...options });
+    const bus = new RedisSignalBus({
+      ...connection,
+      keyPrefix: prefix,
+      logger: new RecordingLogger(),
+      ...options,
+    });
     buses.push(bus);
     await bus.connect();
     return bus;
@@ -37,12 +42,16 @@ describe('RedisSignalBus on a Redis Cluster', () => {
 
   /** Drops every subscriber connection of every node, as a network fault would. */
   async function killSubscribers(): Promise<void> {
-    await Promise.all(cluster.nodes.map((node) => redisCli(node.port, 'CLIENT', 'KILL', 'TYPE', 'pubsub')));
+    await Promise.all(
+      cluster.nodes.map((node) => redisCli(node.port, 'CLIENT', 'KILL', 'TYPE', 'pubsub')),
+    );
   }
 
   /** Subscribers of `channel` over every node (each node counts its own). */
   async function subscribers(channel: string): Promise<number> {
-    const counts = await Promise.all(cluster.nodes.map((node) => redisCli(node.port, 'PUBSUB', 'NUMSUB', channel)));
+    const counts = await Promise.all(
+      cluster.nodes.map((node) => redisCli(node.port, 'PUBSUB', 'NUMSUB', channel)),
+    );
     return counts.reduce((sum, reply) => sum + Number(reply.trim().split('\n')[1]), 0);
   }
 
@@ -81,12 +90,17 @@ describe('RedisSignalBus on a Redis Cluster', () => {
     await b.publishCancel({ threadId: 't:1', runId: 'r1' });
 
     expect(await admin.exists(`${prefix}cancel:{t%3A1:r1}`)).toBe(1);
-    expect(await admin.cluster('KEYSLOT', `${prefix}cancel:{t%3A1:r1}`)).toBe(await admin.cluster('KEYSLOT', `${prefix}log:{t%3A1:r1}`));
+    expect(await admin.cluster('KEYSLOT', `${prefix}cancel:{t%3A1:r1}`)).toBe(
+      await admin.cluster('KEYSLOT', `${prefix}log:{t%3A1:r1}`),
+    );
   });
 
   it('delivers cancels published while the subscriber connections were down, once it re-syncs runs of many slots', async () => {
     const [a, b] = [await instance(), await instance()];
-    const runs = Array.from({ length: 600 }, (_, index) => ({ threadId: 'load', runId: `run-${index}` }));
+    const runs = Array.from({ length: 600 }, (_, index) => ({
+      threadId: 'load',
+      runId: `run-${index}`,
+    }));
     const cancelled = new Set<string>();
     for (const run of runs) a.onCancel(run.threadId, run.runId, () => cancelled.add(run.runId));
 
@@ -95,7 +109,11 @@ describe('RedisSignalBus on a Redis Cluster', () => {
     expect(await subscribers(`${prefix}cancel`)).toBe(0);
     await Promise.all([runs[7], runs[599]].map((run) => b.publishCancel(run)));
 
-    await waitFor(() => cancelled.has('run-7') && cancelled.has('run-599'), 'the re-synced cancels on A', 20_000);
+    await waitFor(
+      () => cancelled.has('run-7') && cancelled.has('run-599'),
+      'the re-synced cancels on A',
+      20_000,
+    );
     await waitFor(() => a.health().connected, 'A to be connected');
   });
 

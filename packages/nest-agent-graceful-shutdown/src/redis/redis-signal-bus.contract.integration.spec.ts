@@ -23,7 +23,10 @@ describeSignalBusContract('RedisSignalBus', async () => {
   const buses: RedisSignalBus[] = [];
   return {
     async instances(count) {
-      for (let index = 0; index < count; index++) buses.push(new RedisSignalBus({ url: server.url, keyPrefix, logger: new RecordingLogger() }));
+      for (let index = 0; index < count; index++)
+        buses.push(
+          new RedisSignalBus({ url: server.url, keyPrefix, logger: new RecordingLogger() }),
+        );
       await Promise.all(buses.map((bus) => bus.connect()));
       return buses;
     },

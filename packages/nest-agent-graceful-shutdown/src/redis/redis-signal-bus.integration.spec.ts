@@ -20,7 +20,10 @@ describe('RedisSignalBus', () => {
   const extraServers: RedisServer[] = [];
 
   /** A connected bus playing one instance; keys and channels are this test's own. */
-  async function instance(url = server.url, logger: LoggerService = new RecordingLogger()): Promise<RedisSignalBus> {
+  async function instance(
+    url = server.url,
+    logger: LoggerService = new RecordingLogger(),
+  ): Promise<RedisSignalBus> {
     const bus = new RedisSignalBus({ url, keyPrefix: prefix, logger });
     buses.push(bus);
     await bus.connect();
@@ -37,7 +40,8 @@ describe('RedisSignalBus', () => {
   /** Subscribes runs `run-0`… of `threadId` on `bus`; returns how many cancels they got. */
   function listen(bus: RedisSignalBus, listeners: number, threadId = 'load'): () => number {
     let cancels = 0;
-    for (let index = 0; index < listeners; index++) bus.onCancel(threadId, `run-${index}`, () => cancels++);
+    for (let index = 0; index < listeners; index++)
+      bus.onCancel(threadId, `run-${index}`, () => cancels++);
     return () => cancels;
   }
 
@@ -198,10 +202,18 @@ describe('RedisSignalBus', () => {
     await waitFor(() => local === 1, 'the local cancel');
     expect(logger.entries).toContainEqual({
       level: 'warn',
-      entry: expect.objectContaining({ msg: 'redis unavailable, cancel delivered on this instance only', threadId: 't1', runId: 'r1' }),
+      entry: expect.objectContaining({
+        msg: 'redis unavailable, cancel delivered on this instance only',
+        threadId: 't1',
+        runId: 'r1',
+      }),
     });
     await own.startAgain();
-    await waitFor(() => a.health().connected && b.health().connected, 'both instances to reconnect', 20_000);
+    await waitFor(
+      () => a.health().connected && b.health().connected,
+      'both instances to reconnect',
+      20_000,
+    );
     let remote = 0;
     a.onCancel('t2', 'r2', () => remote++);
     await b.publishCancel({ threadId: 't2', runId: 'r2' });
@@ -217,7 +229,11 @@ describe('RedisSignalBus', () => {
     const bus = await instance(own.url);
 
     expect(Date.now() - startedAt).toBeLessThan(5_000);
-    expect(bus.health()).toEqual({ transport: 'redis', connected: false, since: expect.any(String) });
+    expect(bus.health()).toEqual({
+      transport: 'redis',
+      connected: false,
+      since: expect.any(String),
+    });
     await own.startAgain();
     await waitFor(() => bus.health().connected, 'the bus to connect', 20_000);
   }, 60_000);

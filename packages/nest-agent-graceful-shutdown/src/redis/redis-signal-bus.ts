@@ -1,13 +1,25 @@
 import { type LoggerService } from '@nestjs/common';
 import { CancelSubscriptions } from '../signals/cancel-subscriptions.js';
 import { InProcessSignalBus } from '../signals/in-process-signal-bus.js';
-import { isClusterConnection, openSignalRedis, quitSignalRedis, type RedisClient, type RedisConnectionOptions } from './redis-connection.js';
+import {
+  isClusterConnection,
+  openSignalRedis,
+  quitSignalRedis,
+  type RedisClient,
+  type RedisConnectionOptions,
+} from './redis-connection.js';
 import { rememberedCancels } from './remembered-cancels.js';
 import { throwOnFailure } from './redis-transaction.js';
 import { ClusterNodeSubscriber } from './cluster-node-subscriber.js';
 import { RedisLinkState } from './redis-link-state.js';
 import { RedisSignalWire } from './redis-signal-wire.js';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type {
+  CancelSignal,
+  RunEndedSignal,
+  SignalBus,
+  SignalBusHealth,
+  Unsubscribe,
+} from '../contracts/signal-bus.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
 import type { Cluster, Redis } from 'ioredis';
 
@@ -73,7 +85,9 @@ export class RedisSignalBus implements SignalBus {
     this.commands.on('ready', () => void this.resync());
     this.subscriber.on('ready', () => void this.subscribe());
     this.subscriber.on('close', () => (this.subscribed = false));
-    this.subscriber.on('message', (channel: string, payload: string) => this.receive(channel, payload));
+    this.subscriber.on('message', (channel: string, payload: string) =>
+      this.receive(channel, payload),
+    );
     for (const connection of [this.commands, this.subscriber]) {
       connection.on('error', (error: unknown) => this.link.noteError(error));
       connection.on('ready', () => this.updateLink());
@@ -105,11 +119,20 @@ export class RedisSignalBus implements SignalBus {
     try {
       const transaction = this.commands
         .multi()
-        .set(this.wire.cancelKey(threadId, runId), this.wire.encodeCancel(signal), 'PX', this.cancelTtlMs)
+        .set(
+          this.wire.cancelKey(threadId, runId),
+          this.wire.encodeCancel(signal),
+          'PX',
+          this.cancelTtlMs,
+        )
         .publish(this.wire.cancelChannel, this.wire.encodeCancel(signal));
       throwOnFailure(await transaction.exec());
     } catch (error) {
-      this.logger.warn('redis unavailable, cancel delivered on this instance only', { threadId, runId, error: String(error) });
+      this.logger.warn('redis unavailable, cancel delivered on this instance only', {
+        threadId,
+        runId,
+        error: String(error),
+      });
     }
   }
 
@@ -133,11 +156,19 @@ export class RedisSignalBus implements SignalBus {
         .publish(this.wire.runEndedChannel, this.wire.encodeRunEnded(signal));
       throwOnFailure(await transaction.exec());
     } catch (error) {
-      this.logger.warn('redis unavailable, run end announced on this instance only', { threadId, runId, error: String(error) });
+      this.logger.warn('redis unavailable, run end announced on this instance only', {
+        threadId,
+        runId,
+        error: String(error),
+      });
     }
   }
 
-  onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {
+  onRunEnded(
+    threadId: string,
+    runId: string,
+    handler: (signal: RunEndedSignal) => void,
+  ): Unsubscribe {
     return this.local.onRunEnded(threadId, runId, handler);
   }
 
@@ -169,11 +200,15 @@ export class RedisSignalBus implements SignalBus {
     if (!this.subscribed || this.commands.status !== 'ready') return;
     try {
       for (const batch of this.subscriptions.batches(RESYNC_BATCH)) {
-        for (const run of await rememberedCancels(this.commands, this.wire, batch)) await this.local.publishCancel(run);
+        for (const run of await rememberedCancels(this.commands, this.wire, batch))
+          await this.local.publishCancel(run);
       }
     } catch (error) {
       // Mostly a connection dropped meanwhile: its next 'ready' tries again.
-      this.logger.warn('redis re-sync failed', { runs: this.subscriptions.size, error: String(error) });
+      this.logger.warn('redis re-sync failed', {
+        runs: this.subscriptions.size,
+        error: String(error),
+      });
     }
   }
 

@@ -1,5 +1,11 @@
 import type { CancelSignal, RunEndedSignal } from '../contracts/signal-bus.interface.js';
-import { cancelOf, encodeCancelPayload, encodeRunEndedPayload, parseSignalPayload, runEndedOf } from '../signals/signal-payloads.js';
+import {
+  cancelOf,
+  encodeCancelPayload,
+  encodeRunEndedPayload,
+  parseSignalPayload,
+  runEndedOf,
+} from '../signals/signal-payloads.js';
 import { RedisRunKey } from './redis-run-key.js';
 
 /**

@@ -9,7 +9,11 @@ import type { RedisSignalWire } from './redis-signal-wire.js';
  * replacement is kept; an older instance's `1` is a plain cancel). One `MGET` on a standalone
  * Redis; on a cluster, which reads keys of one slot per command, one per slot group, sent together.
  */
-export async function rememberedCancels(commands: RedisClient, wire: RedisSignalWire, runs: readonly CancelSignal[]): Promise<CancelSignal[]> {
+export async function rememberedCancels(
+  commands: RedisClient,
+  wire: RedisSignalWire,
+  runs: readonly CancelSignal[],
+): Promise<CancelSignal[]> {
   const keyOf = (run: CancelSignal) => wire.cancelKey(run.threadId, run.runId);
   const groups = commands.isCluster ? groupBySlot(runs, keyOf) : [[...runs]];
   const found = await Promise.all(groups.map((group) => commands.mget(group.map(keyOf))));

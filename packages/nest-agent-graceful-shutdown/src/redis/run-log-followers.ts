@@ -1,5 +1,9 @@
 import type { EventLogger } from '../logging/event-logger.js';
-import type { LoggedEvent, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type {
+  LoggedEvent,
+  RunLogKey,
+  RunLogListener,
+} from '../contracts/run-event-log.interface.js';
 
 /** One follow of a log: its listener, and the id of the last event it was given. */
 interface Follower {
@@ -70,7 +74,11 @@ export class RunLogFollowers {
       try {
         follower.listener.onEvents(fresh);
       } catch (error) {
-        this.logger.warn('run log listener failed', { threadId: log.run.threadId, runId: log.run.runId, error: String(error) });
+        this.logger.warn('run log listener failed', {
+          threadId: log.run.threadId,
+          runId: log.run.runId,
+          error: String(error),
+        });
       }
     }
   }
@@ -84,7 +92,11 @@ export class RunLogFollowers {
       try {
         follower.listener.onError?.(error);
       } catch (thrown) {
-        this.logger.warn('run log listener failed', { threadId: log.run.threadId, runId: log.run.runId, error: String(thrown) });
+        this.logger.warn('run log listener failed', {
+          threadId: log.run.threadId,
+          runId: log.run.runId,
+          error: String(thrown),
+        });
       }
     }
   }

@@ -8,8 +8,14 @@ import type { AgentShape } from '../agent/agent-release.js';
  */
 export function agentFingerprint(shape: AgentShape | undefined): string {
   const tools = [...(shape?.tools ?? [])].sort((a, b) => compare(a.name, b.name));
-  const graph = shape?.graph && { nodes: [...shape.graph.nodes].sort(compare), channels: [...shape.graph.channels].sort(compare) };
-  const canonical = canonicalJson({ tools: tools.map(({ name, inputSchema }) => ({ name, inputSchema })), graph: graph ?? null });
+  const graph = shape?.graph && {
+    nodes: [...shape.graph.nodes].sort(compare),
+    channels: [...shape.graph.channels].sort(compare),
+  };
+  const canonical = canonicalJson({
+    tools: tools.map(({ name, inputSchema }) => ({ name, inputSchema })),
+    graph: graph ?? null,
+  });
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
@@ -21,7 +27,9 @@ function compare(a: string, b: string): number {
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, member: unknown) => {
     if (!member || typeof member !== 'object' || Array.isArray(member)) return member;
-    const entries = Object.entries(member as Record<string, unknown>).sort(([a], [b]) => compare(a, b));
+    const entries = Object.entries(member as Record<string, unknown>).sort(([a], [b]) =>
+      compare(a, b),
+    );
     return Object.fromEntries(entries);
   });
 }

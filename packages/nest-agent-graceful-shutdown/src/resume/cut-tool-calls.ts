@@ -10,5 +10,7 @@ import { toolResultMessage } from './tool-result-message.js';
  * call has its result.
  */
 export function answerCutToolCalls(history: readonly AgentMessage[]): AgentMessage[] {
-  return findDanglingToolCalls(history).map((call) => toolResultMessage(call, NOT_COMPLETED_RESULT));
+  return findDanglingToolCalls(history).map((call) =>
+    toolResultMessage(call, NOT_COMPLETED_RESULT),
+  );
 }

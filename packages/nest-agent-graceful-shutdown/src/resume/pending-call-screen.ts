@@ -24,7 +24,11 @@ export interface CallScreenReleases {
  * call whose arguments the tool's current input check refuses, or (policy `skip-pending`) every
  * call. Each is answered with a tool result that says why, so the model can go on.
  */
-export async function screenPendingCalls(calls: readonly ToolCall[], agent: CallScreenAgent, releases: CallScreenReleases): Promise<Map<string, NotRunCall>> {
+export async function screenPendingCalls(
+  calls: readonly ToolCall[],
+  agent: CallScreenAgent,
+  releases: CallScreenReleases,
+): Promise<Map<string, NotRunCall>> {
   const notRun = new Map<string, NotRunCall>();
   for (const call of calls) {
     const refusal = await refusalOf(call, agent, releases);
@@ -33,13 +37,21 @@ export async function screenPendingCalls(calls: readonly ToolCall[], agent: Call
   return notRun;
 }
 
-async function refusalOf(call: ToolCall, agent: CallScreenAgent, { from, to, skipAll }: CallScreenReleases): Promise<NotRunCall | null> {
+async function refusalOf(
+  call: ToolCall,
+  agent: CallScreenAgent,
+  { from, to, skipAll }: CallScreenReleases,
+): Promise<NotRunCall | null> {
   if (skipAll) {
     const result = `not run: this call was asked for by release ${from} of the agent, and release ${to} does not run such calls on resume. Ask again if it is still needed.`;
     return { call, reason: 'policy', result };
   }
   if (!agent.hasTool(call.name)) {
-    return { call, reason: 'tool_removed', result: `not run: the tool "${call.name}" no longer exists in release ${to} of the agent.` };
+    return {
+      call,
+      reason: 'tool_removed',
+      result: `not run: the tool "${call.name}" no longer exists in release ${to} of the agent.`,
+    };
   }
   const check = agent.checkToolInput ? await agent.checkToolInput(call) : ({ ok: true } as const);
   if (check.ok) return null;

@@ -8,10 +8,24 @@ import { planResume } from './resume-planner.js';
 
 const call = (id: string, name = 'search'): ToolCall => ({ id, name, arguments: `{"q":"${id}"}` });
 const user = (id: string): AgentMessage => ({ id, role: 'user', content: 'go' });
-const asks = (id: string, ...toolCalls: ToolCall[]): AgentMessage => ({ id, role: 'assistant', content: '', toolCalls });
-const result = (call: ToolCall): AgentMessage => ({ id: `result-${call.id}`, role: 'tool', content: 'ok', toolCallId: call.id });
+const asks = (id: string, ...toolCalls: ToolCall[]): AgentMessage => ({
+  id,
+  role: 'assistant',
+  content: '',
+  toolCalls,
+});
+const result = (call: ToolCall): AgentMessage => ({
+  id: `result-${call.id}`,
+  role: 'tool',
+  content: 'ok',
+  toolCallId: call.id,
+});
 
-function record(of: ToolCall, status: ToolCallRecord['status'], result: string | null = null): ToolCallRecord {
+function record(
+  of: ToolCall,
+  status: ToolCallRecord['status'],
+  result: string | null = null,
+): ToolCallRecord {
   return {
     threadId: 't1',
     toolCallId: of.id,
@@ -25,7 +39,10 @@ function record(of: ToolCall, status: ToolCallRecord['status'], result: string |
   };
 }
 
-function marker(pending: PendingToolCall[], overrides: Partial<InterruptedState> = {}): InterruptedState {
+function marker(
+  pending: PendingToolCall[],
+  overrides: Partial<InterruptedState> = {},
+): InterruptedState {
   return {
     reason: 'shutdown',
     interruptedAt: '2025-01-02T03:04:05.000Z',
@@ -52,7 +69,9 @@ describe('findDanglingToolCalls', () => {
   });
 
   it('finds nothing in a history without tool calls', () => {
-    expect(findDanglingToolCalls([user('u1'), { id: 'm1', role: 'assistant', content: 'hi' }])).toEqual([]);
+    expect(
+      findDanglingToolCalls([user('u1'), { id: 'm1', role: 'assistant', content: 'hi' }]),
+    ).toEqual([]);
   });
 });
 
@@ -86,7 +105,9 @@ describe('planResume after an interruption', () => {
     );
 
     expect(plan.toRun).toEqual([b]);
-    expect(plan.resolvedResults).toEqual([{ id: expect.any(String), role: 'tool', toolCallId: 'a', content: OUTCOME_UNKNOWN_RESULT }]);
+    expect(plan.resolvedResults).toEqual([
+      { id: expect.any(String), role: 'tool', toolCallId: 'a', content: OUTCOME_UNKNOWN_RESULT },
+    ]);
     expect(OUTCOME_UNKNOWN_RESULT).toMatch(/^interrupted, outcome unknown/);
   });
 
@@ -94,7 +115,9 @@ describe('planResume after an interruption', () => {
     const a = call('a', 'lookup');
     const history = [user('u1'), asks('m1', a)];
 
-    const plan = planResume(history, marker([{ ...a, started: true }]), { isIdempotent: (name) => name === 'lookup' });
+    const plan = planResume(history, marker([{ ...a, started: true }]), {
+      isIdempotent: (name) => name === 'lookup',
+    });
 
     expect(plan.toRun).toEqual([a]);
     expect(plan.resolvedResults).toEqual([]);
@@ -112,10 +135,14 @@ describe('planResume after an interruption', () => {
   it('answers a call recorded as started without a result as of unknown outcome', () => {
     const a = call('a');
 
-    const plan = planResume([user('u1'), asks('m1', a)], marker([], { reason: 'crash' }), { toolCalls: [record(a, 'started')] });
+    const plan = planResume([user('u1'), asks('m1', a)], marker([], { reason: 'crash' }), {
+      toolCalls: [record(a, 'started')],
+    });
 
     expect(plan.toRun).toEqual([]);
-    expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([['a', OUTCOME_UNKNOWN_RESULT]]);
+    expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([
+      ['a', OUTCOME_UNKNOWN_RESULT],
+    ]);
   });
 
   it('runs a call recorded as started again when its tool is idempotent', () => {
@@ -138,7 +165,9 @@ describe('planResume after an interruption', () => {
     });
 
     expect(plan.toRun).toEqual([]);
-    expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([['a', 'recorded answer']]);
+    expect(plan.resolvedResults.map((m) => [m.toolCallId, m.content])).toEqual([
+      ['a', 'recorded answer'],
+    ]);
   });
 
   it('gives every resolved result a distinct message id', () => {
@@ -180,7 +209,10 @@ describe('planResume after an interruption', () => {
   });
 
   it('says so in the resume message when no tool call was pending', () => {
-    const plan = planResume([user('u1'), { id: 'm1', role: 'assistant', content: 'thinking' }], marker([], { phase: 'reasoning' }));
+    const plan = planResume(
+      [user('u1'), { id: 'm1', role: 'assistant', content: 'thinking' }],
+      marker([], { phase: 'reasoning' }),
+    );
 
     expect(plan.resumeMessage?.content).toContain('reasoning phase');
     expect(plan.resumeMessage?.content).toContain('No tool call was pending');
@@ -209,13 +241,23 @@ describe('planResume without a marker', () => {
   it('makes an empty plan for a history with every call answered', () => {
     const a = call('a');
 
-    expect(planResume([user('u1'), asks('m1', a), result(a)], null)).toEqual({ resolvedResults: [], toRun: [], notRun: [], resumeMessage: null });
+    expect(planResume([user('u1'), asks('m1', a), result(a)], null)).toEqual({
+      resolvedResults: [],
+      toRun: [],
+      notRun: [],
+      resumeMessage: null,
+    });
   });
 });
 
 describe('planResume after an answer cut off mid-stream', () => {
   it('tells the model in the resume message that its last answer was cut off', () => {
-    const cut: AgentMessage = { id: 'm1', role: 'assistant', content: 'The answer is', truncated: true };
+    const cut: AgentMessage = {
+      id: 'm1',
+      role: 'assistant',
+      content: 'The answer is',
+      truncated: true,
+    };
 
     const plan = planResume([user('u1'), cut], marker([], { phase: 'reasoning' }));
 
@@ -223,7 +265,10 @@ describe('planResume after an answer cut off mid-stream', () => {
   });
 
   it('says nothing of a cut-off answer when the last answer was complete', () => {
-    const plan = planResume([user('u1'), { id: 'm1', role: 'assistant', content: 'done' }], marker([], { phase: 'reasoning' }));
+    const plan = planResume(
+      [user('u1'), { id: 'm1', role: 'assistant', content: 'done' }],
+      marker([], { phase: 'reasoning' }),
+    );
 
     expect(plan.resumeMessage?.content).not.toMatch(/cut off/);
   });

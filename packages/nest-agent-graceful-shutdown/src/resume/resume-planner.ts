@@ -4,7 +4,12 @@ import type { AgentVersionChange, NotRunCall } from '../agent/agent-release.js';
 import type { ToolCallRecord } from '../contracts/session-records.js';
 import type { InterruptedState } from '../contracts/interrupted-state.js';
 import { findDanglingToolCalls } from './dangling-tool-calls.js';
-import { defaultResumeMessage, NOT_COMPLETED_RESULT, OUTCOME_UNKNOWN_RESULT, type ResumeMessageTemplate } from './resume-message.js';
+import {
+  defaultResumeMessage,
+  NOT_COMPLETED_RESULT,
+  OUTCOME_UNKNOWN_RESULT,
+  type ResumeMessageTemplate,
+} from './resume-message.js';
 import { toolResultMessage } from './tool-result-message.js';
 
 /** How a run request continues a thread's history. */
@@ -42,10 +47,16 @@ export interface ResumeFacts {
  * screen refused (`facts.notRun`) is answered with its refusal. After a cancel or a failure (no
  * marker) nothing is run.
  */
-export function planResume(history: readonly AgentMessage[], marker: InterruptedState | null, facts: ResumeFacts = {}): ResumePlan {
+export function planResume(
+  history: readonly AgentMessage[],
+  marker: InterruptedState | null,
+  facts: ResumeFacts = {},
+): ResumePlan {
   const isIdempotent = facts.isIdempotent ?? (() => false);
   const records = new Map((facts.toolCalls ?? []).map((record) => [record.toolCallId, record]));
-  const markedStarted = new Set(marker?.pendingToolCalls.filter((call) => call.started).map((call) => call.id));
+  const markedStarted = new Set(
+    marker?.pendingToolCalls.filter((call) => call.started).map((call) => call.id),
+  );
   const mayHaveStarted = (call: ToolCall) => records.has(call.id) || markedStarted.has(call.id);
   const resolvedResults: AgentMessage[] = [];
   const toRun: ToolCall[] = [];
@@ -62,7 +73,9 @@ export function planResume(history: readonly AgentMessage[], marker: Interrupted
       else toRun.push(call);
     } else {
       unknown.push(call);
-      resolvedResults.push(toolResultMessage(call, marker ? OUTCOME_UNKNOWN_RESULT : NOT_COMPLETED_RESULT));
+      resolvedResults.push(
+        toolResultMessage(call, marker ? OUTCOME_UNKNOWN_RESULT : NOT_COMPLETED_RESULT),
+      );
     }
   }
   const resumeMessage: AgentMessage | null = marker
@@ -84,6 +97,7 @@ export function planResume(history: readonly AgentMessage[], marker: Interrupted
 
 /** Whether the newest assistant message was saved truncated by the stop. */
 function lastAnswerCutOff(history: readonly AgentMessage[]): boolean {
-  for (let i = history.length - 1; i >= 0; i--) if (history[i].role === 'assistant') return history[i].truncated === true;
+  for (let i = history.length - 1; i >= 0; i--)
+    if (history[i].role === 'assistant') return history[i].truncated === true;
   return false;
 }

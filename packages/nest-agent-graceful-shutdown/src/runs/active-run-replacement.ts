@@ -43,18 +43,36 @@ export class ActiveRunReplacement {
   /** Refuses `rollback` or `enqueue` on a store that does not serve it, before anything is read. */
   check(multitask: MultitaskStrategy, queueServed: boolean): void {
     const { store } = this.deps;
-    if ((multitask === 'rollback' && !store.rollbackRun) || (multitask === 'enqueue' && !queueServed)) {
-      const served = ['reject', 'interrupt', ...(queueServed ? ['enqueue'] : []), ...(store.rollbackRun ? ['rollback'] : [])];
+    if (
+      (multitask === 'rollback' && !store.rollbackRun) ||
+      (multitask === 'enqueue' && !queueServed)
+    ) {
+      const served = [
+        'reject',
+        'interrupt',
+        ...(queueServed ? ['enqueue'] : []),
+        ...(store.rollbackRun ? ['rollback'] : []),
+      ];
       throw new InvalidMultitaskError(multitask, served);
     }
   }
 
   /** The thread as the new run `runId` finds it, once `multitask` made way. */
-  async clear(userId: string, thread: ThreadRecord | null, runId: string, agent: AgentRef, multitask: MultitaskStrategy): Promise<ClearedThread> {
+  async clear(
+    userId: string,
+    thread: ThreadRecord | null,
+    runId: string,
+    agent: AgentRef,
+    multitask: MultitaskStrategy,
+  ): Promise<ClearedThread> {
     const replacing = thread?.activeRunId && multitask !== 'reject';
     if (replacing) thread = await this.replaceActive(userId, thread!, runId, agent, multitask);
     // A rollback removes the run it stopped, or the one paused for approval.
-    if (thread?.lastRun && multitask === 'rollback' && (replacing || thread.status === 'awaiting_approval')) {
+    if (
+      thread?.lastRun &&
+      multitask === 'rollback' &&
+      (replacing || thread.status === 'awaiting_approval')
+    ) {
       return this.rollBack(userId, thread);
     }
     return { thread };
@@ -83,10 +101,26 @@ export class ActiveRunReplacement {
     await threads.assertAccess(userId, thread);
     const giveUp = new AbortController();
     // Waited on from before the stop is sent, so its run-ended notice is not missed.
-    const ended = waitForRunEnd({ signals, store }, threadId, active, REPLACE_WAIT_MS, giveUp.signal);
+    const ended = waitForRunEnd(
+      { signals, store },
+      threadId,
+      active,
+      REPLACE_WAIT_MS,
+      giveUp.signal,
+    );
     try {
-      await signals.publishCancel({ threadId, runId: active, requestedAt: Date.now(), replacedBy: { runId, multitask } });
-      logger.log('run replacing the active run', { threadId, runId, activeRunId: active, multitask });
+      await signals.publishCancel({
+        threadId,
+        runId: active,
+        requestedAt: Date.now(),
+        replacedBy: { runId, multitask },
+      });
+      logger.log('run replacing the active run', {
+        threadId,
+        runId,
+        activeRunId: active,
+        multitask,
+      });
       if (!(await ended)) throw new RunInProgressError(threadId, active);
     } finally {
       giveUp.abort();
@@ -102,7 +136,12 @@ export class ActiveRunReplacement {
     const last = thread.lastRun!;
     const rolledBack = await store.rollbackRun!({ threadId, runKey: last.key, runId: last.runId });
     if (!rolledBack) throw new RunInProgressError(threadId, thread.activeRunId);
-    logger.log('run rolled back', { threadId, runId: last.runId, messages: rolledBack.messageIds.length, toolCalls: rolledBack.toolCalls.length });
+    logger.log('run rolled back', {
+      threadId,
+      runId: last.runId,
+      messages: rolledBack.messageIds.length,
+      toolCalls: rolledBack.toolCalls.length,
+    });
     return { thread: await store.findThread(threadId), rolledBack };
   }
 }

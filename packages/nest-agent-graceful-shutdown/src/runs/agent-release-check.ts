@@ -1,5 +1,10 @@
 import type { ToolCall } from '../agent/agent-message.js';
-import type { AgentRelease, AgentVersionChange, NotRunCall, VersionChangePolicy } from '../agent/agent-release.js';
+import type {
+  AgentRelease,
+  AgentVersionChange,
+  NotRunCall,
+  VersionChangePolicy,
+} from '../agent/agent-release.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { AgentVersionChangedError } from '../errors/agent-version-changed.error.js';
 import type { DurableAgent } from '../handle/run-handle.interface.js';
@@ -44,32 +49,61 @@ export interface ReleaseCheckRequest {
 export class AgentReleaseCheck {
   private readonly releases = new WeakMap<DurableAgent, AgentRelease>();
 
-  constructor(private readonly defaults: { agentVersion: string; onVersionChange: VersionChangePolicy }) {}
+  constructor(
+    private readonly defaults: { agentVersion: string; onVersionChange: VersionChangePolicy },
+  ) {}
 
   /** The agent's release: computed once per agent. */
   releaseOf(agent: DurableAgent): AgentRelease {
     let release = this.releases.get(agent);
     if (!release) {
-      release = { version: agent.version ?? this.defaults.agentVersion, fingerprint: agentFingerprint(agent.describe?.()) };
+      release = {
+        version: agent.version ?? this.defaults.agentVersion,
+        fingerprint: agentFingerprint(agent.describe?.()),
+      };
       this.releases.set(agent, release);
     }
     return release;
   }
 
   /** Checks a run request that resumes or continues `thread` (see the class). */
-  async check({ threadId, runId, agent, thread, pending }: ReleaseCheckRequest): Promise<ReleaseCheckResult> {
+  async check({
+    threadId,
+    runId,
+    agent,
+    thread,
+    pending,
+  }: ReleaseCheckRequest): Promise<ReleaseCheckResult> {
     const release = this.releaseOf(agent);
     const savedState = thread?.runState ?? null;
     const from = interruptedRelease(thread);
-    const changed = from !== null && (from.version !== release.version || from.fingerprint !== release.fingerprint);
-    const change: AgentVersionChange | null = changed ? { threadId, runId, from, to: release, pendingToolCalls: pending, savedState } : null;
-    const decision = change ? await decide(agent.onVersionChange ?? this.defaults.onVersionChange, change) : 'adapt';
+    const changed =
+      from !== null &&
+      (from.version !== release.version || from.fingerprint !== release.fingerprint);
+    const change: AgentVersionChange | null = changed
+      ? { threadId, runId, from, to: release, pendingToolCalls: pending, savedState }
+      : null;
+    const decision = change
+      ? await decide(agent.onVersionChange ?? this.defaults.onVersionChange, change)
+      : 'adapt';
     if (decision === 'refuse') {
-      logger.warn('resume refused by the version policy', { threadId, runId, fromVersion: change!.from.version, toVersion: release.version });
+      logger.warn('resume refused by the version policy', {
+        threadId,
+        runId,
+        fromVersion: change!.from.version,
+        toVersion: release.version,
+      });
       throw new AgentVersionChangedError(threadId, change!.from.version, release.version);
     }
-    const screen = { hasTool: (name: string) => agent.toolTraits(name) !== undefined, checkToolInput: agent.checkToolInput?.bind(agent) };
-    const releases = { from: from?.version ?? release.version, to: release.version, skipAll: decision === 'skip-pending' };
+    const screen = {
+      hasTool: (name: string) => agent.toolTraits(name) !== undefined,
+      checkToolInput: agent.checkToolInput?.bind(agent),
+    };
+    const releases = {
+      from: from?.version ?? release.version,
+      to: release.version,
+      skipAll: decision === 'skip-pending',
+    };
     const notRun = await screenPendingCalls(pending, screen, releases);
     const migrated = typeof decision === 'object';
     return {
@@ -85,9 +119,11 @@ export class AgentReleaseCheck {
 /** The release that wrote the interrupted attempt: its marker's, else its run record's; null when unknown (a release before 0.8). */
 function interruptedRelease(thread: ThreadRecord | null): AgentRelease | null {
   const marker = thread?.interrupt;
-  if (marker?.agentVersion && marker.agentFingerprint) return { version: marker.agentVersion, fingerprint: marker.agentFingerprint };
+  if (marker?.agentVersion && marker.agentFingerprint)
+    return { version: marker.agentVersion, fingerprint: marker.agentFingerprint };
   const run = thread?.lastRun;
-  if (run?.agentVersion && run.agentFingerprint) return { version: run.agentVersion, fingerprint: run.agentFingerprint };
+  if (run?.agentVersion && run.agentFingerprint)
+    return { version: run.agentVersion, fingerprint: run.agentFingerprint };
   return null;
 }
 

@@ -6,7 +6,10 @@ import { LeaseLostError } from '../errors/lease-lost.error.js';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 import type { CheckpointTarget } from '../contracts/session-store.interface.js';
 import type { StepCommit } from '../contracts/step-commit.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import { AgentRunService } from './agent-run.service.js';
 import { AgentRun } from './agent-run.js';
 
@@ -32,7 +35,13 @@ describe('AgentRun, a tool call whose record came back after the run lost its le
       await pause(LEASE_TTL_MS / 2 + 50);
     };
     const moduleRef = await Test.createTestingModule({
-      imports: [GracefulShutdownModule.forRoot({ shutdown: { handleSignals: false }, store: { useValue: store }, leases: { ttlMs: LEASE_TTL_MS } })],
+      imports: [
+        GracefulShutdownModule.forRoot({
+          shutdown: { handleSignals: false },
+          store: { useValue: store },
+          leases: { ttlMs: LEASE_TTL_MS },
+        }),
+      ],
     }).compile();
     app = moduleRef.createNestApplication();
     await app.init();
@@ -50,7 +59,11 @@ describe('AgentRun, a tool call whose record came back after the run lost its le
       model,
       tools: [
         {
-          definition: { name: 'charge', description: 'a side effect', parameters: { type: 'object' } },
+          definition: {
+            name: 'charge',
+            description: 'a side effect',
+            parameters: { type: 'object' },
+          },
           execute: async (_args: unknown, context: { toolCallId: string }) => {
             executed.push(context.toolCallId);
             return 'charged';
@@ -58,7 +71,13 @@ describe('AgentRun, a tool call whose record came back after the run lost its le
         },
       ],
     };
-    const run = await app.get(AgentRunService).start('alice', { threadId: 't1', runId: 'r1', userMessages: [{ id: 'm1', content: 'pay' }], resume: [] }, agent);
+    const run = await app
+      .get(AgentRunService)
+      .start(
+        'alice',
+        { threadId: 't1', runId: 'r1', userMessages: [{ id: 'm1', content: 'pay' }], resume: [] },
+        agent,
+      );
 
     if (!(run instanceof AgentRun)) throw new Error('a new run must be started');
     const outcome = await run.execute();

@@ -14,7 +14,13 @@ import { AgentReleaseCheck } from './agent-release-check.js';
 import { planThreadRun } from './thread-run-plan.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import { RECORD_FORMAT_VERSION } from '../typeorm-store/record-format.js';
-import { SESSION_STORE, ThreadBusyError, type QueuedRun, type RolledBackRun, type SessionStore } from '../contracts/session-store.interface.js';
+import {
+  SESSION_STORE,
+  ThreadBusyError,
+  type QueuedRun,
+  type RolledBackRun,
+  type SessionStore,
+} from '../contracts/session-store.interface.js';
 import { LeaseKeeper } from '../leases/lease-keeper.service.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
@@ -26,7 +32,12 @@ import { ResumeModeSetting } from './resume-mode.setting.js';
 import { RunEventChannel } from '../streams/run-event-channel.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 import { checkRunInput, type ValidRunInput } from './run-input.js';
-import { checkEventId, checkId, checkMultitask, checkUserId } from '../arguments/argument-checks.js';
+import {
+  checkEventId,
+  checkId,
+  checkMultitask,
+  checkUserId,
+} from '../arguments/argument-checks.js';
 import { ActiveRunReplacement } from './active-run-replacement.js';
 import { RunQueue } from './run-queue.js';
 import { QueueWatch } from './queue-watch.js';
@@ -66,7 +77,16 @@ export class AgentRunService {
   ) {
     this.releases = new AgentReleaseCheck(options);
     this.replacement = new ActiveRunReplacement({ store, signals, threads, agents, coordinator });
-    this.queue = new RunQueue({ options, store, log, streams, threads, agents, coordinator, watch: queueWatch });
+    this.queue = new RunQueue({
+      options,
+      store,
+      log,
+      streams,
+      threads,
+      agents,
+      coordinator,
+      watch: queueWatch,
+    });
   }
 
   /** Who continues an interrupted run in this deployment (see `RunOptions.resumeMode`); decided once, from the store and the bus. */
@@ -101,7 +121,12 @@ export class AgentRunService {
    * await run.streamTo(response);
    */
   @AnswersStoreOutages()
-  async start(userId: string, input: ValidRunInput, agent: AgentRef, request: RunRequestOptions = {}): Promise<RunAnswer> {
+  async start(
+    userId: string,
+    input: ValidRunInput,
+    agent: AgentRef,
+    request: RunRequestOptions = {},
+  ): Promise<RunAnswer> {
     checkUserId(userId);
     checkRunInput(input);
     checkEventId('lastEventId', request.lastEventId);
@@ -110,10 +135,20 @@ export class AgentRunService {
     const found = await this.store.findThread(input.threadId);
     const existing = found && (await this.existing(userId, found, input, request));
     if (existing) return existing;
-    if (this.queue.wants(found, multitask, input)) return this.queue.enqueue(userId, found, input, agent, request.lastEventId ?? 0);
-    const { thread, rolledBack } = await this.replacement.clear(userId, found, input.runId, agent, multitask);
+    if (this.queue.wants(found, multitask, input))
+      return this.queue.enqueue(userId, found, input, agent, request.lastEventId ?? 0);
+    const { thread, rolledBack } = await this.replacement.clear(
+      userId,
+      found,
+      input.runId,
+      agent,
+      multitask,
+    );
     try {
-      return await this.admit(userId, input, agent, thread, { declineApprovals: multitask === 'interrupt', rolledBack });
+      return await this.admit(userId, input, agent, thread, {
+        declineApprovals: multitask === 'interrupt',
+        rolledBack,
+      });
     } catch (error) {
       if (!(error instanceof RunInProgressError)) throw error;
       // Lost a race: an identical request may have made the run meanwhile; then it is joined.
@@ -121,7 +156,8 @@ export class AgentRunService {
       const raced = now && (await this.existing(userId, now, input, request));
       if (raced) return raced;
       // Another run started first: an enqueued request waits for it.
-      if (this.queue.wants(now, multitask, input)) return this.queue.enqueue(userId, now, input, agent, request.lastEventId ?? 0);
+      if (this.queue.wants(now, multitask, input))
+        return this.queue.enqueue(userId, now, input, agent, request.lastEventId ?? 0);
       throw error;
     }
   }
@@ -134,15 +170,23 @@ export class AgentRunService {
   async startQueued(thread: ThreadRecord, queued: QueuedRun): Promise<AgentRun | null> {
     const { threadId, runId, input, agentName } = queued;
     if (!agentName || !this.agents.get(agentName)) return null;
-    return this.admit(queued.ownerId, { threadId, runId, ...input }, agentName, thread, { queuedRunId: runId });
+    return this.admit(queued.ownerId, { threadId, runId, ...input }, agentName, thread, {
+      queuedRunId: runId,
+    });
   }
 
   /** The answer to a request naming a run `thread` already has; null when the request makes or resumes a run. */
-  private async existing(userId: string, thread: ThreadRecord, input: ValidRunInput, request: RunRequestOptions): Promise<RunAnswer | null> {
+  private async existing(
+    userId: string,
+    thread: ThreadRecord,
+    input: ValidRunInput,
+    request: RunRequestOptions,
+  ): Promise<RunAnswer | null> {
     const { threadId, runId } = input;
     // A thread a newer release wrote is read no further: the admission refuses it.
     if (thread.newerFormatVersion !== undefined) return null;
-    const run = thread.lastRun?.runId === runId ? thread.lastRun : await this.store.findRun(threadId, runId);
+    const run =
+      thread.lastRun?.runId === runId ? thread.lastRun : await this.store.findRun(threadId, runId);
     if (!run) {
       const queued = await this.queue.find(thread, runId);
       if (!queued) return null;
@@ -150,7 +194,10 @@ export class AgentRunService {
       return this.queue.rejoin(thread, queued, input, request.lastEventId ?? 0);
     }
     await this.threads.assertAccess(userId, thread);
-    return existingRunRequest({ thread, run, input, lastEventId: request.lastEventId ?? 0 }, { store: this.store, streams: this.streams });
+    return existingRunRequest(
+      { thread, run, input, lastEventId: request.lastEventId ?? 0 },
+      { store: this.store, streams: this.streams },
+    );
   }
 
   /**
@@ -162,15 +209,32 @@ export class AgentRunService {
   async continueInterrupted(threadId: string): Promise<AgentRun | null> {
     checkId('threadId', threadId);
     const thread = await this.store.findThread(threadId);
-    const runId = thread?.status === 'interrupted' ? (thread.interrupt?.runId ?? thread.lastRun?.runId) : undefined;
+    const runId =
+      thread?.status === 'interrupted'
+        ? (thread.interrupt?.runId ?? thread.lastRun?.runId)
+        : undefined;
     const agentName = thread?.lastRun?.agentName;
     // A thread a newer release wrote is that release's to continue.
-    if (!thread || thread.newerFormatVersion !== undefined || !runId || !agentName || !this.agents.get(agentName)) return null;
+    if (
+      !thread ||
+      thread.newerFormatVersion !== undefined ||
+      !runId ||
+      !agentName ||
+      !this.agents.get(agentName)
+    )
+      return null;
     try {
-      return await this.admit(thread.ownerId, { threadId, runId, userMessages: [], resume: [] }, agentName, thread, { continued: true });
+      return await this.admit(
+        thread.ownerId,
+        { threadId, runId, userMessages: [], resume: [] },
+        agentName,
+        thread,
+        { continued: true },
+      );
     } catch (error) {
       // Another instance was first, or this release's policy leaves the thread to the release that wrote it.
-      if (error instanceof RunInProgressError || error instanceof AgentVersionChangedError) return null;
+      if (error instanceof RunInProgressError || error instanceof AgentVersionChangedError)
+        return null;
       throw error;
     }
   }
@@ -187,7 +251,12 @@ export class AgentRunService {
     input: ValidRunInput,
     ref: AgentRef,
     thread: ThreadRecord | null,
-    how: { continued?: boolean; declineApprovals?: boolean; rolledBack?: RolledBackRun; queuedRunId?: string } = {},
+    how: {
+      continued?: boolean;
+      declineApprovals?: boolean;
+      rolledBack?: RolledBackRun;
+      queuedRunId?: string;
+    } = {},
   ): Promise<AgentRun> {
     const { continued = false, declineApprovals = false, rolledBack, queuedRunId } = how;
     const { threadId, runId } = input;
@@ -195,11 +264,15 @@ export class AgentRunService {
     this.coordinator.assertAcceptingRuns();
     if (thread) await this.threads.assertAccess(userId, thread);
     // Refused before the resume plan reads its records or the event log is opened; the store's start checks it again under the row lock.
-    if (thread?.newerFormatVersion !== undefined) throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
+    if (thread?.newerFormatVersion !== undefined)
+      throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
     if (thread?.activeRunId) throw new RunInProgressError(threadId, thread.activeRunId);
     const history = thread ? await this.store.loadMessages(threadId) : [];
     // The rolled-back run's input, resent by a client that resends the whole conversation, stays out.
-    const known = new Set([...history.map((message) => message.id), ...(rolledBack?.messageIds ?? [])]);
+    const known = new Set([
+      ...history.map((message) => message.id),
+      ...(rolledBack?.messageIds ?? []),
+    ]);
     const newMessages = input.userMessages
       .filter((message) => !known.has(message.id))
       .map((message): AgentMessage => ({ id: message.id, role: 'user', content: message.content }));
@@ -261,7 +334,12 @@ export class AgentRunService {
       preludeStored: inputAtStart,
       resumed: plan.resumeMessage !== null,
       savedState: plan.release.savedState,
-      release: { agent: plan.release.release, change: plan.release.change, decision: plan.release.decision, notRun: plan.notRun },
+      release: {
+        agent: plan.release.release,
+        change: plan.release.change,
+        decision: plan.release.decision,
+        notRun: plan.notRun,
+      },
       hooks: this.options.hooks,
       store: this.store,
       signals: this.signals,
@@ -271,7 +349,11 @@ export class AgentRunService {
       defaultStepDurationMs: this.options.defaultStepDurationMs,
       sseHeartbeatMs: this.options.sseHeartbeatMs,
       channel,
-      streams: { retentionMs: this.options.streamRetentionMs, resumeMode: this.resumeMode, onDisconnect: this.options.onDisconnect },
+      streams: {
+        retentionMs: this.options.streamRetentionMs,
+        resumeMode: this.resumeMode,
+        onDisconnect: this.options.onDisconnect,
+      },
       // A continued or queued run's log has its RUN_STARTED already.
       continuation: (continued || queuedRunId !== undefined) && channel.continuing,
       rolledBack,
@@ -297,8 +379,13 @@ export class AgentRunService {
   }
 
   /** The run's event log, continued after its last event; a log out of reach refuses the run before anything is written. */
-  private async openChannel(thread: ThreadRecord | null, threadId: string, runId: string): Promise<RunEventChannel> {
-    const firstAttempt = async () => !thread || (thread.lastRun?.runId !== runId && !(await this.store.findRun(threadId, runId)));
+  private async openChannel(
+    thread: ThreadRecord | null,
+    threadId: string,
+    runId: string,
+  ): Promise<RunEventChannel> {
+    const firstAttempt = async () =>
+      !thread || (thread.lastRun?.runId !== runId && !(await this.store.findRun(threadId, runId)));
     try {
       return await RunEventChannel.open(
         this.log,
@@ -307,11 +394,20 @@ export class AgentRunService {
           firstAttempt,
           continues: thread?.lastRun?.runId === runId,
           fresh: thread === null,
-          onError: (error) => this.logger.warn('run event log write failed', { threadId, runId, error: String(error) }),
+          onError: (error) =>
+            this.logger.warn('run event log write failed', {
+              threadId,
+              runId,
+              error: String(error),
+            }),
         },
       );
     } catch (error) {
-      this.logger.warn('run event log unreachable, run refused', { threadId, runId, error: String(error) });
+      this.logger.warn('run event log unreachable, run refused', {
+        threadId,
+        runId,
+        error: String(error),
+      });
       throw new EventLogUnavailableError(this.options.retryAfterSeconds, error);
     }
   }

@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { waitFor } from 'dev-services';
 import { answer, scriptedModel } from '../runtime/agent-runtime.fixtures.js';
 import { StopReason } from '../agent/stop-reason.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import { startModuleApp } from './module-app.fixtures.js';
 import { AgentRunService } from './agent-run.service.js';
 import { AgentRun } from './agent-run.js';
@@ -39,13 +42,20 @@ describe('AgentRun.streamTo and RunStreamService.join', () => {
     });
     const run = await app
       .get(AgentRunService)
-      .start('alice', { threadId: 't1', runId: 'r1', userMessages: [{ id: 'm1', content: 'hi' }], resume: [] }, { model, tools: [] });
+      .start(
+        'alice',
+        { threadId: 't1', runId: 'r1', userMessages: [{ id: 'm1', content: 'hi' }], resume: [] },
+        { model, tools: [] },
+      );
     if (!(run instanceof AgentRun)) throw new Error('a new run must be started');
     return { run, release };
   }
 
   /** Serves `handle` on a loopback port and asks it once; `body` settles with the whole answer. */
-  async function serve(handle: (response: ServerResponse) => Promise<void>, onReturn: () => void): Promise<{ body: Promise<string> }> {
+  async function serve(
+    handle: (response: ServerResponse) => Promise<void>,
+    onReturn: () => void,
+  ): Promise<{ body: Promise<string> }> {
     server = createServer((_request, response) => void handle(response).then(onReturn));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;

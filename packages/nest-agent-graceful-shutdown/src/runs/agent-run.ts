@@ -9,7 +9,13 @@ import { GracefulShutdownHook } from '../shutdown/graceful-shutdown.hook.js';
 import type { InterruptedState } from '../contracts/interrupted-state.js';
 import { answerCutToolCalls } from '../resume/cut-tool-calls.js';
 import type { AgentMessage } from '../agent/agent-message.js';
-import { outcomeLabel, summarizeOutcome, terminalEvent, unsavedSummary, type OutcomeSummary } from './run-outcome-mapping.js';
+import {
+  outcomeLabel,
+  summarizeOutcome,
+  terminalEvent,
+  unsavedSummary,
+  type OutcomeSummary,
+} from './run-outcome-mapping.js';
 import type { AgentRunSpec } from './agent-run.types.js';
 
 export type { AgentRunSpec } from './agent-run.types.js';
@@ -64,9 +70,16 @@ export class AgentRun {
     const stream = new SseEventStream(toServerResponse(response), this.spec.sseHeartbeatMs);
     stream.open();
     const unsubscribe = this.spec.channel.subscribe(stream.write);
-    if (this.spec.streams.onDisconnect === 'cancel') stream.onClientGone(() => this.cancelOnDisconnect());
+    if (this.spec.streams.onDisconnect === 'cancel')
+      stream.onClientGone(() => this.cancelOnDisconnect());
     this.execute()
-      .catch((error: unknown) => logger.error('run failed outside its handling', { threadId: this.threadId, runId: this.runId, error: String(error) }))
+      .catch((error: unknown) =>
+        logger.error('run failed outside its handling', {
+          threadId: this.threadId,
+          runId: this.runId,
+          error: String(error),
+        }),
+      )
       .finally(() => {
         unsubscribe();
         stream.close();
@@ -89,16 +102,24 @@ export class AgentRun {
     const shutdownHook = new GracefulShutdownHook({
       ...this.spec.shutdown,
       signals,
-      finalizer: { finalize: (outcome, interrupt, onSaved) => this.finalize(outcome, interrupt, onSaved) },
+      finalizer: {
+        finalize: (outcome, interrupt, onSaved) => this.finalize(outcome, interrupt, onSaved),
+      },
       lease: { keeper: this.spec.leases, runKey },
       defaultStepDurationMs: this.spec.defaultStepDurationMs,
       agentRelease: this.spec.release.agent,
     });
     this.spec.telemetry.start();
-    if (!this.spec.continuation) emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
+    if (!this.spec.continuation)
+      emit({ type: EventType.RUN_STARTED, threadId, runId } as BaseEvent);
     if (this.spec.rolledBack) emit(rolledBackEvent(this.spec.rolledBack));
     announceRelease(this.spec, emit);
-    logger.log('run started', { threadId, runId, resumedCalls: this.spec.toRun.length, continuation: this.spec.continuation || undefined });
+    logger.log('run started', {
+      threadId,
+      runId,
+      resumedCalls: this.spec.toRun.length,
+      continuation: this.spec.continuation || undefined,
+    });
     const handle = new DurableRunHandle({
       threadId,
       runId,
@@ -113,12 +134,17 @@ export class AgentRun {
       versionChange: this.spec.release.change,
       hooks: [...this.spec.hooks, shutdownHook],
       control: this.control,
-      checkpointer: new StoreCheckpointer(store, { threadId, runId, runKey }, { confirm: (at) => this.spec.leases.confirm(runKey, threadId, at) }),
+      checkpointer: new StoreCheckpointer(
+        store,
+        { threadId, runId, runKey },
+        { confirm: (at) => this.spec.leases.confirm(runKey, threadId, at) },
+      ),
       emit,
       partialOutput: this.spec.partialOutput,
       toolTraits: (name) => this.spec.agent.toolTraits(name),
       instruments: this.spec.telemetry,
-      toolLeftRunning: (call, work) => this.spec.shutdown.registry.toolCallsLeftRunning.add({ threadId, runId, call }, work),
+      toolLeftRunning: (call, work) =>
+        this.spec.shutdown.registry.toolCallsLeftRunning.add({ threadId, runId, call }, work),
     });
     this.handle = handle;
     const outcome = await this.spec.telemetry.within(() => driveRun(this.spec.agent, handle));
@@ -135,7 +161,9 @@ export class AgentRun {
    */
   private async endStream(outcome: RunOutcome): Promise<void> {
     const { threadId, runId, channel, streams } = this.spec;
-    const summary = this.saveFailure ? unsavedSummary(this.saveFailure) : summarizeOutcome(outcome, this.control.stopRequest?.replacedBy);
+    const summary = this.saveFailure
+      ? unsavedSummary(this.saveFailure)
+      : summarizeOutcome(outcome, this.control.stopRequest?.replacedBy);
     const handOver = this.handsOver(outcome);
     this.measureEnd(outcome, handOver);
     if (handOver) {
@@ -152,17 +180,25 @@ export class AgentRun {
     const { threadId, runId, signals } = this.spec;
     await signals
       .publishRunEnded({ threadId, runId, status: summary.status, stopReason: outcome.stopReason })
-      .catch((error: unknown) => logger.warn('run-ended notice not published', { threadId, runId, error: String(error) }));
+      .catch((error: unknown) =>
+        logger.warn('run-ended notice not published', { threadId, runId, error: String(error) }),
+      );
   }
 
   /** Counts the attempt's end and closes its trace; a cancel's delivery is measured from its acceptance. */
   private measureEnd(outcome: RunOutcome, handOver: boolean): void {
     const { telemetry } = this.spec;
-    telemetry.ended(outcome, outcomeLabel(outcome, { handOver, saveFailed: this.saveFailure !== undefined }), this.saveFailure);
+    telemetry.ended(
+      outcome,
+      outcomeLabel(outcome, { handOver, saveFailed: this.saveFailure !== undefined }),
+      this.saveFailure,
+    );
     const request = this.control.stopRequest;
     // Lost while it ran (the lease keeper stopped it) or found at its fenced save: once per attempt.
-    if (request?.error instanceof LeaseLostError || this.saveFailure instanceof LeaseLostError) telemetry.leaseLost();
-    if (outcome.stopReason === StopReason.Canceled && request?.reason === StopReason.Canceled) telemetry.cancelDelivered(request.requestedAt);
+    if (request?.error instanceof LeaseLostError || this.saveFailure instanceof LeaseLostError)
+      telemetry.leaseLost();
+    if (outcome.stopReason === StopReason.Canceled && request?.reason === StopReason.Canceled)
+      telemetry.cancelDelivered(request.requestedAt);
   }
 
   private cancelOnDisconnect(): void {
@@ -171,18 +207,27 @@ export class AgentRun {
     logger.log('client disconnected, canceling run', { threadId, runId });
     void signals
       .publishCancel({ threadId, runId })
-      .catch((error: unknown) => logger.warn('disconnect cancel not published', { threadId, runId, error: String(error) }));
+      .catch((error: unknown) =>
+        logger.warn('disconnect cancel not published', { threadId, runId, error: String(error) }),
+      );
   }
 
   /** Saves the run's end, then ends its stream; the shutdown hook holds the run in flight until both are done. */
-  private async finalize(outcome: RunOutcome, interrupt: InterruptedState | null, onSaved?: () => void): Promise<void> {
+  private async finalize(
+    outcome: RunOutcome,
+    interrupt: InterruptedState | null,
+    onSaved?: () => void,
+  ): Promise<void> {
     if (this.handsOver(outcome)) {
       // In the log before the run reads interrupted: the instance that continues it appends after them.
       this.spec.channel.closeOpen();
       await this.spec.channel.settle(LOG_FLUSH_TIMEOUT_MS);
     }
     const traceContext = interrupt && this.spec.telemetry.traceContext();
-    await this.save(outcome, interrupt && traceContext ? { ...interrupt, traceContext } : interrupt);
+    await this.save(
+      outcome,
+      interrupt && traceContext ? { ...interrupt, traceContext } : interrupt,
+    );
     onSaved?.();
     this.ending ??= this.endStream(outcome);
     await this.ending;
@@ -190,7 +235,11 @@ export class AgentRun {
 
   /** At a shutdown in resume mode `auto`, another instance continues the run: no terminal event. */
   private handsOver(outcome: RunOutcome): boolean {
-    return this.spec.streams.resumeMode === 'auto' && !this.saveFailure && outcome.stopReason === StopReason.Interrupted;
+    return (
+      this.spec.streams.resumeMode === 'auto' &&
+      !this.saveFailure &&
+      outcome.stopReason === StopReason.Interrupted
+    );
   }
 
   private async save(outcome: RunOutcome, interrupt: InterruptedState | null): Promise<void> {
@@ -221,7 +270,8 @@ export class AgentRun {
     for (const message of closing) this.spec.channel.emit(toolResultEvent(message));
     // A shutdown stops thousands of runs at once: their lines would queue on stdout before the
     // exit; the store's 'run ends saved' and the shutdown's 'runs drained' lines count them.
-    const byShutdown = interrupt?.reason === 'shutdown' && this.spec.shutdown.coordinator.isInterrupting;
+    const byShutdown =
+      interrupt?.reason === 'shutdown' && this.spec.shutdown.coordinator.isInterrupting;
     (byShutdown ? logger.debug : logger.log).call(logger, 'run ended', {
       threadId,
       runId,

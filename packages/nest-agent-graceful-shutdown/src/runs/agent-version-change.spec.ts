@@ -10,7 +10,10 @@ import { StopReason } from '../agent/stop-reason.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 import { AgentVersionChangedError } from '../errors/agent-version-changed.error.js';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { AgentRegistry, DEFAULT_AGENT_NAME } from '../runtime/agent-registry.js';
 import { AgentRuntime } from '../runtime/agent-runtime.js';
@@ -21,7 +24,12 @@ import { AgentRunService } from './agent-run.service.js';
 beforeAll(() => Logger.overrideLogger(false));
 
 const CHARGE_ARGS = '{"orderId":"42","amount":10}';
-const INPUT = { threadId: 't1', runId: 'r1', userMessages: [{ id: 'm1', content: 'charge order 42' }], resume: [] };
+const INPUT = {
+  threadId: 't1',
+  runId: 'r1',
+  userMessages: [{ id: 'm1', content: 'charge order 42' }],
+  resume: [],
+};
 
 /** The calls each release's tools ran, by tool and arguments. */
 const ran: string[] = [];
@@ -36,26 +44,40 @@ function tool(name: string, properties: Record<string, unknown>, required: strin
   };
 }
 
-const chargeV1 = tool('charge_card', { orderId: { type: 'string' }, amount: { type: 'number' } }, ['orderId', 'amount']);
-const chargeV2 = tool('charge_card', { orderId: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' } }, [
+const chargeV1 = tool('charge_card', { orderId: { type: 'string' }, amount: { type: 'number' } }, [
   'orderId',
   'amount',
-  'currency',
 ]);
+const chargeV2 = tool(
+  'charge_card',
+  { orderId: { type: 'string' }, amount: { type: 'number' }, currency: { type: 'string' } },
+  ['orderId', 'amount', 'currency'],
+);
 const receipt = tool('send_receipt', { orderId: { type: 'string' } }, ['orderId']);
 
 /** Release 1.0.0: asks to charge the card, then answers. */
 function releaseOne(): AgentDefinition {
-  return { version: '1.0.0', model: scriptedModel(ask(call('c1', 'charge_card', CHARGE_ARGS)), answer('charged')).model, tools: [chargeV1, receipt] };
+  return {
+    version: '1.0.0',
+    model: scriptedModel(ask(call('c1', 'charge_card', CHARGE_ARGS)), answer('charged')).model,
+    tools: [chargeV1, receipt],
+  };
 }
 
 /** Stops every run at the pre-acting safe point of `charge_card`, as a shutdown's drain deadline does. */
 const stopBeforeCharge: AgentHook = {
-  preActing: (event) => (event.toolCall.name === 'charge_card' ? { stop: StopReason.Interrupted, detail: 'shutdown' } : undefined),
+  preActing: (event) =>
+    event.toolCall.name === 'charge_card'
+      ? { stop: StopReason.Interrupted, detail: 'shutdown' }
+      : undefined,
 };
 
 /** One instance of the service: the module on the shared SQLite store, running `agent`. */
-async function instance(sqlite: SqliteStoreFixture, hooks: AgentHook[] = [], onVersionChange?: VersionChangePolicy): Promise<INestApplication> {
+async function instance(
+  sqlite: SqliteStoreFixture,
+  hooks: AgentHook[] = [],
+  onVersionChange?: VersionChangePolicy,
+): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       GracefulShutdownModule.forRoot({
@@ -89,18 +111,31 @@ describe('AgentRunService, a rollback: a run of release 2.0.0 retried on 1.0.0',
     ran.length = 0;
     sqlite = await openSqliteStore();
     const coupon = tool('apply_coupon', { code: { type: 'string' } }, ['code']);
-    const newer: AgentDefinition = { version: '2.0.0', model: scriptedModel(ask(call('c9', 'apply_coupon', '{"code":"X"}'))).model, tools: [coupon, chargeV1] };
-    const stopBeforeCoupon: AgentHook = { preActing: (event) => (event.toolCall.name === 'apply_coupon' ? { stop: StopReason.Interrupted } : undefined) };
+    const newer: AgentDefinition = {
+      version: '2.0.0',
+      model: scriptedModel(ask(call('c9', 'apply_coupon', '{"code":"X"}'))).model,
+      tools: [coupon, chargeV1],
+    };
+    const stopBeforeCoupon: AgentHook = {
+      preActing: (event) =>
+        event.toolCall.name === 'apply_coupon' ? { stop: StopReason.Interrupted } : undefined,
+    };
     const v2 = await instance(sqlite, [stopBeforeCoupon]);
     const v1 = await instance(sqlite);
     apps.push(v2, v1);
     await runOn(v2, newer);
 
-    const outcome = await runOn(v1, { version: '1.0.0', model: scriptedModel(answer('no coupon')).model, tools: [chargeV1, receipt] });
+    const outcome = await runOn(v1, {
+      version: '1.0.0',
+      model: scriptedModel(answer('no coupon')).model,
+      tools: [chargeV1, receipt],
+    });
 
     expect(outcome.stopReason).toBe(StopReason.Completed);
     expect(ran).toEqual([]);
-    expect(await sqlite.store.findToolCalls('t1', ['c9'])).toEqual([expect.objectContaining({ status: 'not_run' })]);
+    expect(await sqlite.store.findToolCalls('t1', ['c9'])).toEqual([
+      expect.objectContaining({ status: 'not_run' }),
+    ]);
   });
 });
 
@@ -124,22 +159,38 @@ describe('AgentRunService, a resume on another release of the agent', () => {
   async function releaseTwo(tools: AgentTool[], onVersionChange?: VersionChangePolicy) {
     const app = await instance(sqlite, [], onVersionChange);
     apps.push(app);
-    const agent: AgentDefinition = { version: '2.0.0', model: scriptedModel(answer('done on 2.0.0')).model, tools };
+    const agent: AgentDefinition = {
+      version: '2.0.0',
+      model: scriptedModel(answer('done on 2.0.0')).model,
+      tools,
+    };
     return { app, agent };
   }
 
   async function versionEvent(app: INestApplication): Promise<CustomEvent | undefined> {
-    const events = (await app.get<symbol, RunEventLog>(RUN_EVENT_LOG).read({ threadId: 't1', runId: 'r1' }, 0, 1_000)) ?? [];
+    const events =
+      (await app
+        .get<symbol, RunEventLog>(RUN_EVENT_LOG)
+        .read({ threadId: 't1', runId: 'r1' }, 0, 1_000)) ?? [];
     return events
       .map(({ event }) => event)
-      .find((event): event is CustomEvent => event.type === 'CUSTOM' && (event as CustomEvent).name === 'agent_version_changed');
+      .find(
+        (event): event is CustomEvent =>
+          event.type === 'CUSTOM' && (event as CustomEvent).name === 'agent_version_changed',
+      );
   }
 
   it('records the interrupted attempt with its release, in its run and its marker', async () => {
     const thread = await sqlite.store.findThread('t1');
 
-    expect(thread?.interrupt).toMatchObject({ agentVersion: '1.0.0', agentFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
-    expect(thread?.lastRun).toMatchObject({ agentVersion: '1.0.0', agentFingerprint: thread?.interrupt?.agentFingerprint });
+    expect(thread?.interrupt).toMatchObject({
+      agentVersion: '1.0.0',
+      agentFingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+    });
+    expect(thread?.lastRun).toMatchObject({
+      agentVersion: '1.0.0',
+      agentFingerprint: thread?.interrupt?.agentFingerprint,
+    });
   });
 
   it('answers a call whose tool the new release removed "not run", records it so, and finishes without running it', async () => {
@@ -153,7 +204,9 @@ describe('AgentRunService, a resume on another release of the agent', () => {
     expect(messages.find((message) => message.toolCallId === 'c1')?.content).toBe(
       'not run: the tool "charge_card" no longer exists in release 2.0.0 of the agent.',
     );
-    expect(await sqlite.store.findToolCalls('t1', ['c1'])).toEqual([expect.objectContaining({ status: 'not_run', toolName: 'charge_card' })]);
+    expect(await sqlite.store.findToolCalls('t1', ['c1'])).toEqual([
+      expect.objectContaining({ status: 'not_run', toolName: 'charge_card' }),
+    ]);
   });
 
   it('tells the model and the run stream what changed and which call it did not run', async () => {
@@ -161,7 +214,9 @@ describe('AgentRunService, a resume on another release of the agent', () => {
 
     await runOn(app, agent);
 
-    const resume = (await sqlite.store.loadMessages('t1')).find((message) => message.role === 'system');
+    const resume = (await sqlite.store.loadMessages('t1')).find(
+      (message) => message.role === 'system',
+    );
     expect(resume?.content).toContain('release 1.0.0 to 2.0.0');
     expect(resume?.content).toContain('charge_card');
     expect((await versionEvent(app))?.value).toMatchObject({
@@ -177,9 +232,15 @@ describe('AgentRunService, a resume on another release of the agent', () => {
     await runOn(app, agent);
 
     expect(ran).toEqual([]);
-    const result = (await sqlite.store.loadMessages('t1')).find((message) => message.toolCallId === 'c1')?.content;
-    expect(result).toMatch(/^not run: the arguments of this call do not fit the tool "charge_card" in release 2\.0\.0 of the agent: .*currency/);
-    expect((await versionEvent(app))?.value).toMatchObject({ notRun: [{ reason: 'invalid_arguments' }] });
+    const result = (await sqlite.store.loadMessages('t1')).find(
+      (message) => message.toolCallId === 'c1',
+    )?.content;
+    expect(result).toMatch(
+      /^not run: the arguments of this call do not fit the tool "charge_card" in release 2\.0\.0 of the agent: .*currency/,
+    );
+    expect((await versionEvent(app))?.value).toMatchObject({
+      notRun: [{ reason: 'invalid_arguments' }],
+    });
   });
 
   it('runs a pending call its new release still accepts', async () => {
@@ -218,10 +279,16 @@ describe('AgentRunService, a resume on another release of the agent', () => {
     const { app, agent } = await releaseTwo([receipt], 'refuse');
     const before = await sqlite.store.findThread('t1');
 
-    await expect(app.get(AgentRunService).start('alice', INPUT, agent)).rejects.toThrow(AgentVersionChangedError);
+    await expect(app.get(AgentRunService).start('alice', INPUT, agent)).rejects.toThrow(
+      AgentVersionChangedError,
+    );
 
     const after = await sqlite.store.findThread('t1');
-    expect(after).toMatchObject({ status: 'interrupted', messageCount: before?.messageCount, lastRun: { key: before?.lastRun?.key } });
+    expect(after).toMatchObject({
+      status: 'interrupted',
+      messageCount: before?.messageCount,
+      lastRun: { key: before?.lastRun?.key },
+    });
   });
 
   it('names both releases in the refusal', async () => {
@@ -232,7 +299,11 @@ describe('AgentRunService, a resume on another release of the agent', () => {
       .start('alice', INPUT, agent)
       .catch((error: unknown) => error);
 
-    expect(refusal).toMatchObject({ code: 'AGENT_VERSION_CHANGED', fromVersion: '1.0.0', toVersion: '2.0.0' });
+    expect(refusal).toMatchObject({
+      code: 'AGENT_VERSION_CHANGED',
+      fromVersion: '1.0.0',
+      toVersion: '2.0.0',
+    });
     expect((refusal as AgentVersionChangedError).getStatus()).toBe(409);
   });
 
@@ -266,7 +337,10 @@ describe('AgentRunService, a resume on another release of the agent', () => {
     await runOn(app, agent);
 
     expect(ran).toEqual([]);
-    expect((await versionEvent(app))?.value).toMatchObject({ decision: 'skip-pending', notRun: [{ toolName: 'charge_card', reason: 'policy' }] });
+    expect((await versionEvent(app))?.value).toMatchObject({
+      decision: 'skip-pending',
+      notRun: [{ toolName: 'charge_card', reason: 'policy' }],
+    });
   });
 
   it('gives a policy function the change it decides on', async () => {
@@ -290,7 +364,9 @@ describe('AgentRunService, a resume on another release of the agent', () => {
   });
 
   it('continues from the state a policy function migrates, and says so in the event', async () => {
-    const { app, agent } = await releaseTwo([chargeV1, receipt], () => ({ state: { plan: { budget: 10 } } }));
+    const { app, agent } = await releaseTwo([chargeV1, receipt], () => ({
+      state: { plan: { budget: 10 } },
+    }));
     const runtime = new AgentRuntime(agent);
     let seen: unknown;
     const spy: DurableAgent = {

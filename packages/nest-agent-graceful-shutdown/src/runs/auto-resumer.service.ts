@@ -58,7 +58,9 @@ export class AutoResumer implements OnModuleInit, OnApplicationShutdown {
     try {
       const threadIds = await this.store.findInterruptedThreads(SWEEP_BATCH);
       for (let i = 0; i < threadIds.length; i += CLAIMS_AT_ONCE) {
-        const claimed = await Promise.all(threadIds.slice(i, i + CLAIMS_AT_ONCE).map((threadId) => this.claim(threadId)));
+        const claimed = await Promise.all(
+          threadIds.slice(i, i + CLAIMS_AT_ONCE).map((threadId) => this.claim(threadId)),
+        );
         started += claimed.filter(Boolean).length;
       }
     } catch (error) {
@@ -75,7 +77,13 @@ export class AutoResumer implements OnModuleInit, OnApplicationShutdown {
       const run = await this.runs.continueInterrupted(threadId);
       if (!run) return false;
       this.logger.log('continuing interrupted run', { threadId, runId: run.runId });
-      void run.execute().catch((error: unknown) => this.logger.error('continued run failed', { threadId, runId: run.runId, error: String(error) }));
+      void run.execute().catch((error: unknown) =>
+        this.logger.error('continued run failed', {
+          threadId,
+          runId: run.runId,
+          error: String(error),
+        }),
+      );
       return true;
     } catch (error) {
       this.logger.warn('interrupted run not continued', { threadId, error: String(error) });

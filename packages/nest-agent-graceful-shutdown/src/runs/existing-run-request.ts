@@ -26,36 +26,65 @@ export interface ExistingRunFacts {
  * not hold, or one it holds with other content), and
  * `RunAlreadyEndedError` for an ended run whose log is gone.
  */
-export async function existingRunRequest(facts: ExistingRunFacts, deps: { store: SessionStore; streams: RunStreamService }): Promise<ExistingRunStream | null> {
+export async function existingRunRequest(
+  facts: ExistingRunFacts,
+  deps: { store: SessionStore; streams: RunStreamService },
+): Promise<ExistingRunStream | null> {
   const { thread, run } = facts;
   const active = thread.activeRunId === run.runId;
   // The messages of an attempt cut short before it stored them come again with its retry.
-  if (!active && thread.status === 'interrupted' && thread.interrupt?.runId === run.runId) return null;
+  if (!active && thread.status === 'interrupted' && thread.interrupt?.runId === run.runId)
+    return null;
   await assertSameInput(facts, deps.store);
   const status = clientStatus(run);
   // An interrupted run that a later run continued: replaying its RUN_INTERRUPTED would only ask for another retry.
-  if (!active && status === 'interrupted') throw new RunAlreadyEndedError(thread.threadId, run.runId, status);
+  if (!active && status === 'interrupted')
+    throw new RunAlreadyEndedError(thread.threadId, run.runId, status);
   try {
     return await deps.streams.prepare(thread, run.runId, facts.lastEventId);
   } catch (error) {
-    if (error instanceof StreamGoneError && !active) throw new RunAlreadyEndedError(thread.threadId, run.runId, status);
+    if (error instanceof StreamGoneError && !active)
+      throw new RunAlreadyEndedError(thread.threadId, run.runId, status);
     throw error;
   }
 }
 
 /** A retry carries what the run had: messages the thread holds, and no approval answers. */
-async function assertSameInput({ thread, run, input }: ExistingRunFacts, store: SessionStore): Promise<void> {
-  if (input.resume.length) throw new RunIdReusedError(thread.threadId, run.runId, 'resume', 'approval answers go in a new run');
+async function assertSameInput(
+  { thread, run, input }: ExistingRunFacts,
+  store: SessionStore,
+): Promise<void> {
+  if (input.resume.length)
+    throw new RunIdReusedError(
+      thread.threadId,
+      run.runId,
+      'resume',
+      'approval answers go in a new run',
+    );
   if (!input.userMessages.length) return;
-  const held = new Map((await store.loadMessages(thread.threadId)).map((message) => [message.id, message]));
+  const held = new Map(
+    (await store.loadMessages(thread.threadId)).map((message) => [message.id, message]),
+  );
   const fresh = input.userMessages.find((message) => !held.has(message.id));
-  if (fresh) throw new RunIdReusedError(thread.threadId, run.runId, 'messages', `message ${fresh.id} is not in the thread`);
+  if (fresh)
+    throw new RunIdReusedError(
+      thread.threadId,
+      run.runId,
+      'messages',
+      `message ${fresh.id} is not in the thread`,
+    );
   // A known id with other text is other input, not a retry: replaying would drop the new text.
   const changed = input.userMessages.find(({ id, content }) => {
     const stored = held.get(id);
     return stored?.role !== 'user' || stored.content !== content;
   });
-  if (changed) throw new RunIdReusedError(thread.threadId, run.runId, 'messages', `message ${changed.id} differs from the thread's`);
+  if (changed)
+    throw new RunIdReusedError(
+      thread.threadId,
+      run.runId,
+      'messages',
+      `message ${changed.id} differs from the thread's`,
+    );
 }
 
 /** How the run ended, as clients see it (a pause for approval is stored as an interruption). */

@@ -6,7 +6,12 @@ import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
 /** A Nest application of the module alone on `store`, initialised, with signals left to the test. */
 export async function startModuleApp(store: SessionStore): Promise<INestApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [GracefulShutdownModule.forRoot({ shutdown: { handleSignals: false }, store: { useValue: store } })],
+    imports: [
+      GracefulShutdownModule.forRoot({
+        shutdown: { handleSignals: false },
+        store: { useValue: store },
+      }),
+    ],
   }).compile();
   const app = moduleRef.createNestApplication();
   await app.init();

@@ -14,11 +14,22 @@ export const RUN_QUEUED_EVENT = 'run_queued';
  * run's events to its terminal event. A retry of the enqueue writes nothing new (the ids are
  * taken).
  */
-export async function openQueuedRunLog(log: RunEventLog, queued: QueuedRun, activeRunId: string | null): Promise<void> {
+export async function openQueuedRunLog(
+  log: RunEventLog,
+  queued: QueuedRun,
+  activeRunId: string | null,
+): Promise<void> {
   const { threadId, runId, position } = queued;
   await log.append({ threadId, runId }, [
     { id: 1, event: { type: EventType.RUN_STARTED, threadId, runId } as BaseEvent },
-    { id: 2, event: { type: EventType.CUSTOM, name: RUN_QUEUED_EVENT, value: { position, activeRunId } } as BaseEvent },
+    {
+      id: 2,
+      event: {
+        type: EventType.CUSTOM,
+        name: RUN_QUEUED_EVENT,
+        value: { position, activeRunId },
+      } as BaseEvent,
+    },
   ]);
 }
 
@@ -27,8 +38,15 @@ export async function openQueuedRunLog(log: RunEventLog, queued: QueuedRun, acti
  * cannot start: its agent refuses the thread, its input broke a limit meanwhile) with its
  * terminal event, so its waiting stream ends; the log is kept `retentionMs`.
  */
-export async function endQueuedRunLog(log: RunEventLog, key: RunLogKey, summary: OutcomeSummary, retentionMs: number): Promise<void> {
+export async function endQueuedRunLog(
+  log: RunEventLog,
+  key: RunLogKey,
+  summary: OutcomeSummary,
+  retentionMs: number,
+): Promise<void> {
   const last = await log.last(key);
-  await log.append(key, [{ id: (last?.id ?? 0) + 1, event: terminalEvent(key.threadId, key.runId, summary) }]);
+  await log.append(key, [
+    { id: (last?.id ?? 0) + 1, event: terminalEvent(key.threadId, key.runId, summary) },
+  ]);
   await log.retain(key, retentionMs);
 }

@@ -1,7 +1,12 @@
 import { AsyncResource } from 'node:async_hooks';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ThreadRecord } from '../contracts/session-records.js';
-import { SESSION_STORE, ThreadBusyError, type QueuedRun, type SessionStore } from '../contracts/session-store.interface.js';
+import {
+  SESSION_STORE,
+  ThreadBusyError,
+  type QueuedRun,
+  type SessionStore,
+} from '../contracts/session-store.interface.js';
 import { SIGNAL_BUS, type SignalBus, type Unsubscribe } from '../contracts/signal-bus.interface.js';
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 import { AgentServiceError } from '../errors/agent-service.error.js';
@@ -75,7 +80,9 @@ export class QueuedRunStarter implements OnModuleInit, OnApplicationShutdown {
     if (!watching) {
       watching = this.scope
         .runInAsyncScope(() => this.drain(threadId))
-        .catch((error: unknown) => this.logger.warn('queued runs not started', { threadId, error: String(error) }))
+        .catch((error: unknown) =>
+          this.logger.warn('queued runs not started', { threadId, error: String(error) }),
+        )
         .finally(() => this.watching.delete(threadId));
       this.watching.set(threadId, watching);
     }
@@ -86,7 +93,8 @@ export class QueuedRunStarter implements OnModuleInit, OnApplicationShutdown {
   async sweep(): Promise<void> {
     if (this.coordinator.isShuttingDown || !this.store.findStartableQueues) return;
     try {
-      for (const threadId of await this.store.findStartableQueues(SWEEP_BATCH)) void this.watch(threadId);
+      for (const threadId of await this.store.findStartableQueues(SWEEP_BATCH))
+        void this.watch(threadId);
     } catch (error) {
       this.logger.warn('queued-run sweep failed', { error: String(error) });
     }
@@ -99,7 +107,13 @@ export class QueuedRunStarter implements OnModuleInit, OnApplicationShutdown {
       // A pause for approval holds the queue until it is answered: the run that answers it watches the queue again.
       if (thread.status === 'awaiting_approval') return;
       if (thread.activeRunId) {
-        await waitForRunEnd({ signals: this.signals, store: this.store }, threadId, thread.activeRunId, ACTIVE_WAIT_MS, this.stopped.signal);
+        await waitForRunEnd(
+          { signals: this.signals, store: this.store },
+          threadId,
+          thread.activeRunId,
+          ACTIVE_WAIT_MS,
+          this.stopped.signal,
+        );
         continue;
       }
       const [next] = await this.store.findQueuedRuns!(threadId);
@@ -117,7 +131,11 @@ export class QueuedRunStarter implements OnModuleInit, OnApplicationShutdown {
       const run = await this.runs.startQueued(thread, next);
       if (!run) return false;
       this.logger.log('queued run started', { threadId, runId });
-      void run.execute().catch((error: unknown) => this.logger.error('queued run failed', { threadId, runId, error: String(error) }));
+      void run
+        .execute()
+        .catch((error: unknown) =>
+          this.logger.error('queued run failed', { threadId, runId, error: String(error) }),
+        );
     } catch (error) {
       if (error instanceof ThreadBusyError || error instanceof RunInProgressError) return true;
       if (error instanceof AgentServiceError && error.getStatus() < 500) {
@@ -134,7 +152,17 @@ export class QueuedRunStarter implements OnModuleInit, OnApplicationShutdown {
   private async refuse(next: QueuedRun, error: AgentServiceError): Promise<void> {
     const { threadId, runId } = next;
     if (!(await this.store.cancelQueuedRun!(threadId, runId))) return;
-    this.logger.warn('queued run refused', { threadId, runId, code: error.code, error: error.message });
-    await endQueuedRunLog(this.log, { threadId, runId }, { status: 'failed', errorCode: error.code, message: error.message }, this.options.streamRetentionMs);
+    this.logger.warn('queued run refused', {
+      threadId,
+      runId,
+      code: error.code,
+      error: error.message,
+    });
+    await endQueuedRunLog(
+      this.log,
+      { threadId, runId },
+      { status: 'failed', errorCode: error.code, message: error.message },
+      this.options.streamRetentionMs,
+    );
   }
 }

@@ -15,7 +15,10 @@ const logger = new EventLogger('AgentRun');
  * (`decision`: `adapt`, `skip-pending` or `migrated`, what the version policy did), a warn line
  * per call. Nothing when the same release continues and every pending call runs.
  */
-export function announceRelease(spec: Pick<AgentRunSpec, 'threadId' | 'runId' | 'release' | 'telemetry'>, emit: RunEventSink): void {
+export function announceRelease(
+  spec: Pick<AgentRunSpec, 'threadId' | 'runId' | 'release' | 'telemetry'>,
+  emit: RunEventSink,
+): void {
   const { threadId, runId, telemetry } = spec;
   const { agent, change, decision, notRun } = spec.release;
   if (!change && notRun.length === 0) return;
@@ -23,19 +26,36 @@ export function announceRelease(spec: Pick<AgentRunSpec, 'threadId' | 'runId' | 
   if (change) {
     const fingerprints = { fromFingerprint: from.fingerprint, toFingerprint: agent.fingerprint };
     const versions = { fromVersion: from.version, toVersion: agent.version };
-    logger.warn('run resumed across agent versions', { threadId, runId, ...versions, ...fingerprints, decision });
+    logger.warn('run resumed across agent versions', {
+      threadId,
+      runId,
+      ...versions,
+      ...fingerprints,
+      decision,
+    });
     telemetry.resumedAcrossVersions(from.version, agent.version);
   }
   for (const { call, reason } of notRun) {
     const versions = { fromVersion: from.version, toVersion: agent.version };
-    logger.warn('tool call not run', { threadId, runId, tool: call.name, toolCallId: call.id, reason, ...versions });
+    logger.warn('tool call not run', {
+      threadId,
+      runId,
+      tool: call.name,
+      toolCallId: call.id,
+      reason,
+      ...versions,
+    });
     telemetry.toolCallNotRun(call.name, reason);
   }
   const value = {
     from,
     to: agent,
     decision: decision ?? 'adapt',
-    notRun: notRun.map(({ call, reason }) => ({ toolCallId: call.id, toolName: call.name, reason })),
+    notRun: notRun.map(({ call, reason }) => ({
+      toolCallId: call.id,
+      toolName: call.name,
+      reason,
+    })),
   };
   emit({ type: EventType.CUSTOM, name: AGENT_VERSION_CHANGED_EVENT, value } as BaseEvent);
 }

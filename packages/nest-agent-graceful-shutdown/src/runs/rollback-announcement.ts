@@ -14,7 +14,13 @@ export const RUN_ROLLED_BACK_EVENT = 'run_rolled_back';
 export function rolledBackEvent(rolledBack: RolledBackRun): BaseEvent {
   const effects = rolledBack.toolCalls
     .filter((call) => call.status === 'finished' || call.status === 'started')
-    .map(({ toolCallId, toolName, arguments: args, status, result }) => ({ toolCallId, toolName, arguments: args, status, result }));
+    .map(({ toolCallId, toolName, arguments: args, status, result }) => ({
+      toolCallId,
+      toolName,
+      arguments: args,
+      status,
+      result,
+    }));
   return {
     type: EventType.CUSTOM,
     name: RUN_ROLLED_BACK_EVENT,

@@ -48,7 +48,12 @@ export class RunCancelService {
    * is not an integer from 0 to 2147483647, before anything is read.
    */
   @AnswersStoreOutages()
-  async cancel(userId: string, threadId: string, runId?: string, waitMs?: number): Promise<CancelResult> {
+  async cancel(
+    userId: string,
+    threadId: string,
+    runId?: string,
+    waitMs?: number,
+  ): Promise<CancelResult> {
     checkOptionalId('runId', runId);
     checkWaitMs(waitMs);
     let thread = await this.threads.getOwnedThread(userId, threadId);
@@ -59,7 +64,8 @@ export class RunCancelService {
     }
     const paused = thread.status === 'awaiting_approval' ? thread.lastRun : null;
     if (paused && (runId ?? paused.runId) === paused.runId) {
-      if (await this.endApproval(thread, paused)) return this.approvalCanceled(thread, paused, waitMs);
+      if (await this.endApproval(thread, paused))
+        return this.approvalCanceled(thread, paused, waitMs);
       // The approval was answered meanwhile: the run it started is stopped as any other.
       thread = await this.threads.getOwnedThread(userId, threadId);
     }
@@ -68,9 +74,18 @@ export class RunCancelService {
     const giveUp = new AbortController();
     // Waited on from before the cancel is sent, so its run-ended notice is not missed.
     const ended =
-      active && waitMs !== undefined ? waitForRunEnd({ signals: this.signals, store: this.store }, threadId, target!, waitMs, giveUp.signal) : undefined;
+      active && waitMs !== undefined
+        ? waitForRunEnd(
+            { signals: this.signals, store: this.store },
+            threadId,
+            target!,
+            waitMs,
+            giveUp.signal,
+          )
+        : undefined;
     try {
-      if (active) await this.signals.publishCancel({ threadId, runId: target, requestedAt: Date.now() });
+      if (active)
+        await this.signals.publishCancel({ threadId, runId: target, requestedAt: Date.now() });
       if (waitMs === undefined) return { threadId, runId: target, accepted: true };
       await ended;
     } finally {
@@ -95,32 +110,70 @@ export class RunCancelService {
    */
   private async endApproval(thread: ThreadRecord, run: RunRecord): Promise<boolean> {
     const history = await this.store.loadMessages(thread.threadId);
-    const messages = findDanglingToolCalls(history).map((call) => toolResultMessage(call, CANCELED_APPROVAL_RESULT));
-    return this.store.cancelApproval({ threadId: thread.threadId, runKey: run.key, closingMessages: { runId: run.runId, messages } });
+    const messages = findDanglingToolCalls(history).map((call) =>
+      toolResultMessage(call, CANCELED_APPROVAL_RESULT),
+    );
+    return this.store.cancelApproval({
+      threadId: thread.threadId,
+      runKey: run.key,
+      closingMessages: { runId: run.runId, messages },
+    });
   }
 
   /** Takes a queued run off the thread's queue and ends its stream; false when it was not queued. */
   private async cancelQueued(thread: ThreadRecord, runId: string): Promise<boolean> {
     const { threadId } = thread;
-    if (!(thread.queuedRuns ?? 0) || !this.store.cancelQueuedRun || !(await this.store.cancelQueuedRun(threadId, runId))) return false;
-    const summary = { status: 'canceled' as const, errorCode: 'RUN_CANCELED', message: 'the run was canceled by its user before it started' };
+    if (
+      !(thread.queuedRuns ?? 0) ||
+      !this.store.cancelQueuedRun ||
+      !(await this.store.cancelQueuedRun(threadId, runId))
+    )
+      return false;
+    const summary = {
+      status: 'canceled' as const,
+      errorCode: 'RUN_CANCELED',
+      message: 'the run was canceled by its user before it started',
+    };
     await endQueuedRunLog(this.log, { threadId, runId }, summary, this.options.streamRetentionMs);
     return true;
   }
 
-  private queuedCanceled(thread: ThreadRecord, runId: string, waitMs: number | undefined): CancelResult {
+  private queuedCanceled(
+    thread: ThreadRecord,
+    runId: string,
+    waitMs: number | undefined,
+  ): CancelResult {
     const { threadId } = thread;
     if (waitMs === undefined) return { threadId, runId, accepted: true };
-    return { threadId, runId, accepted: true, stopped: true, stopReason: 'canceled', messageCount: thread.messageCount };
+    return {
+      threadId,
+      runId,
+      accepted: true,
+      stopped: true,
+      stopReason: 'canceled',
+      messageCount: thread.messageCount,
+    };
   }
 
-  private async approvalCanceled(thread: ThreadRecord, run: RunRecord, waitMs: number | undefined): Promise<CancelResult> {
+  private async approvalCanceled(
+    thread: ThreadRecord,
+    run: RunRecord,
+    waitMs: number | undefined,
+  ): Promise<CancelResult> {
     const { threadId } = thread;
     if (waitMs === undefined) return { threadId, runId: run.runId, accepted: true };
     const after = await this.store.findThread(threadId);
-    return { threadId, runId: run.runId, accepted: true, stopped: true, stopReason: 'canceled', messageCount: after?.messageCount ?? thread.messageCount };
+    return {
+      threadId,
+      runId: run.runId,
+      accepted: true,
+      stopped: true,
+      stopReason: 'canceled',
+      messageCount: after?.messageCount ?? thread.messageCount,
+    };
   }
 }
 
 /** Text of the tool result of a call that waited for approval when its user canceled the run. */
-export const CANCELED_APPROVAL_RESULT = 'canceled: the user stopped the run while this tool call waited for approval, so it was not run.';
+export const CANCELED_APPROVAL_RESULT =
+  'canceled: the user stopped the run while this tool call waited for approval, so it was not run.';

@@ -56,7 +56,11 @@ export function parseRunInput(body: unknown): ValidRunInput {
     checkText(`messages[${index}].content`, content);
     userMessages.push({ id: message.id, content });
   });
-  const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({ interruptId, status, payload }));
+  const resume = (input.resume ?? []).map(({ interruptId, status, payload }) => ({
+    interruptId,
+    status,
+    payload,
+  }));
   resume.forEach((answer, index) => checkAnswer(answer, index));
   return { threadId: input.threadId, runId: input.runId, userMessages, resume };
 }
@@ -67,15 +71,19 @@ export function parseRunInput(body: unknown): ValidRunInput {
  * first bad field, as `parseRunInput` does, before the services read or write anything.
  */
 export function checkRunInput(input: ValidRunInput): ValidRunInput {
-  if (input === null || typeof input !== 'object') throw new InvalidRunInputError('input', 'must be a run request; build it with parseRunInput');
+  if (input === null || typeof input !== 'object')
+    throw new InvalidRunInputError('input', 'must be a run request; build it with parseRunInput');
   checkInputId('threadId', input.threadId);
   checkInputId('runId', input.runId);
   listOf<IncomingUserMessage>(input.userMessages, 'userMessages').forEach((message, index) => {
     checkMessageId(`userMessages[${index}].id`, message?.id);
-    if (typeof message?.content !== 'string') throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
+    if (typeof message?.content !== 'string')
+      throw new InvalidRunInputError(`userMessages[${index}].content`, 'must be a string');
     checkText(`userMessages[${index}].content`, message.content);
   });
-  listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) => checkAnswer(answer, index));
+  listOf<ResumeAnswer>(input.resume, 'resume').forEach((answer, index) =>
+    checkAnswer(answer, index),
+  );
   return input;
 }
 
@@ -87,7 +95,10 @@ export function checkRunInput(input: ValidRunInput): ValidRunInput {
 function checkAnswer(answer: Partial<ResumeAnswer> | null | undefined, index: number): void {
   const id = answer?.interruptId;
   if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ECHO_ID_LENGTH) {
-    throw new InvalidRunInputError(`resume[${index}].interruptId`, `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`);
+    throw new InvalidRunInputError(
+      `resume[${index}].interruptId`,
+      `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`,
+    );
   }
   checkText(`resume[${index}].interruptId`, id);
   if (answer!.status !== 'resolved' && answer!.status !== 'cancelled') {
@@ -117,7 +128,8 @@ function unstorablePath(value: unknown, path: string): string | undefined {
 
 /** A thread or run id of a run request (`isValidId`), else `InvalidRunInputError` naming `field`. */
 function checkInputId(field: string, value: unknown): void {
-  if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
+  if (typeof value !== 'string' || !isValidId(value))
+    throw new InvalidRunInputError(field, ID_RULE);
 }
 
 /**
@@ -125,7 +137,8 @@ function checkInputId(field: string, value: unknown): void {
  * what the client sent, and a retry's ids compare equal to the stored ones on every store.
  */
 function checkMessageId(field: string, value: unknown): void {
-  if (typeof value !== 'string' || !isValidId(value)) throw new InvalidRunInputError(field, ID_RULE);
+  if (typeof value !== 'string' || !isValidId(value))
+    throw new InvalidRunInputError(field, ID_RULE);
 }
 
 /**
@@ -135,7 +148,10 @@ function checkMessageId(field: string, value: unknown): void {
  */
 function checkEchoId(field: string, value: unknown): void {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ECHO_ID_LENGTH) {
-    throw new InvalidRunInputError(field, `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`);
+    throw new InvalidRunInputError(
+      field,
+      `must be a string of 1 to ${MAX_ECHO_ID_LENGTH} characters`,
+    );
   }
 }
 
@@ -155,12 +171,23 @@ function userText(content: unknown, index: number): string {
   if (Array.isArray(content)) {
     const parts = content as Array<{ type?: string; text?: string }>;
     const other = parts.findIndex((part) => part.type !== 'text');
-    if (other >= 0) throw new InvalidRunInputError(`messages[${index}].content[${other}].type`, 'only text parts are supported');
+    if (other >= 0)
+      throw new InvalidRunInputError(
+        `messages[${index}].content[${other}].type`,
+        'only text parts are supported',
+      );
     return parts.map((part) => part.text ?? '').join('');
   }
-  throw new InvalidRunInputError(`messages[${index}].content`, 'must be a string or an array of text parts');
+  throw new InvalidRunInputError(
+    `messages[${index}].content`,
+    'must be a string or an array of text parts',
+  );
 }
 
 function fieldPath(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (acc, key) =>
+      typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key),
+    '',
+  );
 }

@@ -38,12 +38,17 @@ export function summarizeOutcome(outcome: RunOutcome, replacedBy?: RunReplacemen
     case StopReason.Completed:
       return { status: 'completed', message: 'run completed' };
     case StopReason.Canceled:
-      return { status: 'canceled', errorCode: 'RUN_CANCELED', message: 'the run was canceled by the user; messages so far are kept' };
+      return {
+        status: 'canceled',
+        errorCode: 'RUN_CANCELED',
+        message: 'the run was canceled by the user; messages so far are kept',
+      };
     case StopReason.Interrupted:
       return {
         status: 'interrupted',
         errorCode: 'RUN_INTERRUPTED',
-        message: 'the run was interrupted by a server shutdown and saved; retry the same request to continue it',
+        message:
+          'the run was interrupted by a server shutdown and saved; retry the same request to continue it',
       };
     case StopReason.AwaitingApproval:
       return {
@@ -52,12 +57,19 @@ export function summarizeOutcome(outcome: RunOutcome, replacedBy?: RunReplacemen
         interrupts: approvalInterrupts(outcome.approvals ?? []),
       };
     case StopReason.StepLimit:
-      return { status: 'failed', errorCode: 'STEP_LIMIT_REACHED', message: `the run stopped without an answer: ${outcome.detail ?? 'step limit'}` };
+      return {
+        status: 'failed',
+        errorCode: 'STEP_LIMIT_REACHED',
+        message: `the run stopped without an answer: ${outcome.detail ?? 'step limit'}`,
+      };
     default:
       return {
         status: 'failed',
         // A model's failure (MODEL_RATE_LIMITED, MODEL_UNAVAILABLE, …) or a lost lease keeps its own code.
-        errorCode: outcome.error instanceof LeaseLostError || outcome.error instanceof ModelCallError ? outcome.error.code : 'RUN_FAILED',
+        errorCode:
+          outcome.error instanceof LeaseLostError || outcome.error instanceof ModelCallError
+            ? outcome.error.code
+            : 'RUN_FAILED',
         message: `the run failed: ${outcome.error?.message ?? outcome.detail ?? 'unknown error'}`,
       };
   }
@@ -66,17 +78,31 @@ export function summarizeOutcome(outcome: RunOutcome, replacedBy?: RunReplacemen
 /** The one terminal AG-UI event of a run. */
 export function terminalEvent(threadId: string, runId: string, summary: OutcomeSummary): BaseEvent {
   if (summary.interrupts?.length) {
-    return { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'interrupt', interrupts: summary.interrupts } } as BaseEvent;
+    return {
+      type: EventType.RUN_FINISHED,
+      threadId,
+      runId,
+      outcome: { type: 'interrupt', interrupts: summary.interrupts },
+    } as BaseEvent;
   }
   if (!summary.errorCode) return { type: EventType.RUN_FINISHED, threadId, runId } as BaseEvent;
   const replaced = summary.replacedBy ? { replacedBy: summary.replacedBy } : {};
-  return { type: EventType.RUN_ERROR, message: summary.message, code: summary.errorCode, ...replaced } as BaseEvent;
+  return {
+    type: EventType.RUN_ERROR,
+    message: summary.message,
+    code: summary.errorCode,
+    ...replaced,
+  } as BaseEvent;
 }
 
 /** The terminal answer of a run whose end could not be saved. */
 export function unsavedSummary(error: Error): OutcomeSummary {
   if (error instanceof LeaseLostError) {
-    return { status: 'failed', errorCode: error.code, message: `the run stopped: ${error.message}` };
+    return {
+      status: 'failed',
+      errorCode: error.code,
+      message: `the run stopped: ${error.message}`,
+    };
   }
   return {
     status: 'failed',
@@ -86,7 +112,10 @@ export function unsavedSummary(error: Error): OutcomeSummary {
 }
 
 /** The `agent_runs_total` outcome of an attempt: a handover, or its stored ending (a run whose end was not saved failed). */
-export function outcomeLabel(outcome: RunOutcome, how: { handOver: boolean; saveFailed: boolean }): RunOutcomeLabel {
+export function outcomeLabel(
+  outcome: RunOutcome,
+  how: { handOver: boolean; saveFailed: boolean },
+): RunOutcomeLabel {
   if (how.saveFailed) return 'failed';
   if (how.handOver) return 'handed_over';
   switch (outcome.stopReason) {

@@ -52,9 +52,17 @@ export class RunQueue {
   }
 
   /** Whether a new run with `multitask` waits in `thread`'s queue; an approval's answer never does (the queue waits for it). */
-  wants(thread: ThreadRecord | null, multitask: MultitaskStrategy, input: ValidRunInput): thread is ThreadRecord {
+  wants(
+    thread: ThreadRecord | null,
+    multitask: MultitaskStrategy,
+    input: ValidRunInput,
+  ): thread is ThreadRecord {
     if (multitask !== 'enqueue' || !thread || input.resume.length > 0) return false;
-    return thread.activeRunId !== null || thread.status === 'awaiting_approval' || (thread.queuedRuns ?? 0) > 0;
+    return (
+      thread.activeRunId !== null ||
+      thread.status === 'awaiting_approval' ||
+      (thread.queuedRuns ?? 0) > 0
+    );
   }
 
   /**
@@ -62,7 +70,13 @@ export class RunQueue {
    * agent (registered, so any instance can start the run), this instance's admission, the
    * caller's access, the thread's record format and the message limits.
    */
-  async enqueue(userId: string, thread: ThreadRecord, input: ValidRunInput, ref: AgentRef, lastEventId: number): Promise<ExistingRunStream> {
+  async enqueue(
+    userId: string,
+    thread: ThreadRecord,
+    input: ValidRunInput,
+    ref: AgentRef,
+    lastEventId: number,
+  ): Promise<ExistingRunStream> {
     const { store, log, agents, coordinator, threads, options } = this.deps;
     const { threadId, runId } = input;
     const { name } = agents.resolve(ref);
@@ -70,10 +84,13 @@ export class RunQueue {
     if (!name) throw new InvalidMultitaskError('enqueue', ['reject', 'interrupt', 'rollback']);
     coordinator.assertAcceptingRuns();
     await threads.assertAccess(userId, thread);
-    if (thread.newerFormatVersion !== undefined) throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
+    if (thread.newerFormatVersion !== undefined)
+      throw new NewerRecordFormatError(threadId, thread.newerFormatVersion, RECORD_FORMAT_VERSION);
     const history = await store.loadMessages(threadId);
     const known = new Set(history.map((message) => message.id));
-    const added = input.userMessages.filter((message) => !known.has(message.id)).map((message): AgentMessage => ({ ...message, role: 'user' }));
+    const added = input.userMessages
+      .filter((message) => !known.has(message.id))
+      .map((message): AgentMessage => ({ ...message, role: 'user' }));
     assertMessageLimits(options.limits, threadId, history, added);
     const queued = await store.enqueueRun!({
       threadId,
@@ -88,45 +105,84 @@ export class RunQueue {
     } catch (error) {
       // Its stream could not be opened: the run is taken off the queue again, so nothing stays written.
       await store.cancelQueuedRun!(threadId, runId);
-      logger.warn('run event log unreachable, queued run refused', { threadId, runId, error: String(error) });
+      logger.warn('run event log unreachable, queued run refused', {
+        threadId,
+        runId,
+        error: String(error),
+      });
       throw new EventLogUnavailableError(options.retryAfterSeconds, error);
     }
-    logger.log('run queued', { threadId, runId, position: queued.position, activeRunId: thread.activeRunId });
+    logger.log('run queued', {
+      threadId,
+      runId,
+      position: queued.position,
+      activeRunId: thread.activeRunId,
+    });
     return this.follow(thread, queued, lastEventId);
   }
 
   /** The queued run `runId` of `thread`; the queue is read only when the thread has one. */
   async find(thread: ThreadRecord, runId: string): Promise<QueuedRun | null> {
     if (!(thread.queuedRuns ?? 0) || !this.deps.store.findQueuedRuns) return null;
-    return (await this.deps.store.findQueuedRuns(thread.threadId)).find((run) => run.runId === runId) ?? null;
+    return (
+      (await this.deps.store.findQueuedRuns(thread.threadId)).find((run) => run.runId === runId) ??
+      null
+    );
   }
 
   /**
    * A request naming a queued run (a client's retry, or its re-join through another instance
    * after a handover): the same input joins its stream, other input is `RunIdReusedError`.
    */
-  async rejoin(thread: ThreadRecord, queued: QueuedRun, input: ValidRunInput, lastEventId: number): Promise<ExistingRunStream> {
+  async rejoin(
+    thread: ThreadRecord,
+    queued: QueuedRun,
+    input: ValidRunInput,
+    lastEventId: number,
+  ): Promise<ExistingRunStream> {
     const { threadId, runId } = queued;
-    if (input.resume.length && JSON.stringify(input.resume) !== JSON.stringify(queued.input.resume)) {
-      throw new RunIdReusedError(threadId, runId, 'resume', 'the queued run has other approval answers');
+    if (
+      input.resume.length &&
+      JSON.stringify(input.resume) !== JSON.stringify(queued.input.resume)
+    ) {
+      throw new RunIdReusedError(
+        threadId,
+        runId,
+        'resume',
+        'the queued run has other approval answers',
+      );
     }
     const held = new Map(queued.input.userMessages.map((message) => [message.id, message.content]));
     const other = input.userMessages.find((message) => held.get(message.id) !== message.content);
     // Messages the thread holds may be resent with it (a client resends the whole conversation).
     if (other && !(await this.inHistory(threadId, other))) {
-      throw new RunIdReusedError(threadId, runId, 'messages', `message ${other.id} is not in the queued run`);
+      throw new RunIdReusedError(
+        threadId,
+        runId,
+        'messages',
+        `message ${other.id} is not in the queued run`,
+      );
     }
     return this.follow(thread, queued, lastEventId);
   }
 
   /** The queued run's stream, from `lastEventId`; this instance watches the thread's queue from now on. */
-  private async follow(thread: ThreadRecord, queued: QueuedRun, lastEventId: number): Promise<ExistingRunStream> {
+  private async follow(
+    thread: ThreadRecord,
+    queued: QueuedRun,
+    lastEventId: number,
+  ): Promise<ExistingRunStream> {
     this.deps.watch.watch(thread.threadId);
     return this.deps.streams.prepare(thread, queued.runId, lastEventId, { queued: true });
   }
 
-  private async inHistory(threadId: string, message: { id: string; content: string }): Promise<boolean> {
-    const stored = (await this.deps.store.loadMessages(threadId)).find((held) => held.id === message.id);
+  private async inHistory(
+    threadId: string,
+    message: { id: string; content: string },
+  ): Promise<boolean> {
+    const stored = (await this.deps.store.loadMessages(threadId)).find(
+      (held) => held.id === message.id,
+    );
     return stored?.role === 'user' && stored.content === message.content;
   }
 }

@@ -20,7 +20,12 @@ import { ExistingRunStream, type ExistingRunAnswerKind } from '../streams/existi
 import { JoinedStream } from '../streams/joined-stream.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import { isTerminal } from '../streams/stream-shape.js';
-import { RUN_EVENT_LOG, type LoggedEvent, type RunEventLog, type RunLogKey } from '../contracts/run-event-log.interface.js';
+import {
+  RUN_EVENT_LOG,
+  type LoggedEvent,
+  type RunEventLog,
+  type RunLogKey,
+} from '../contracts/run-event-log.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
 import { QueueWatch } from './queue-watch.js';
 
@@ -74,16 +79,23 @@ export class RunStreamService implements OnModuleInit {
    * run), 403 (another user's thread), 410 (log evicted or incomplete), 503 (log unreachable).
    */
   @AnswersStoreOutages()
-  async join(userId: string, threadId: string, query: JoinQuery, response: HttpResponseTarget): Promise<void> {
+  async join(
+    userId: string,
+    threadId: string,
+    query: JoinQuery,
+    response: HttpResponseTarget,
+  ): Promise<void> {
     checkOptionalId('runId', query.runId);
     checkEventId('lastEventId', query.lastEventId);
     const thread = await this.threads.getOwnedThread(userId, threadId);
     const runId = query.runId ?? thread.activeRunId ?? thread.lastRun?.runId;
     if (!runId) throw new RunNotFoundError(threadId, '(none yet)');
-    const unrecorded = runId !== thread.lastRun?.runId && !(await this.store.findRun(threadId, runId));
+    const unrecorded =
+      runId !== thread.lastRun?.runId && !(await this.store.findRun(threadId, runId));
     const queued = unrecorded && (await this.isQueued(thread, runId));
     // A run taken off the queue before it started (canceled, refused) has no record, only its log's end.
-    if (unrecorded && !queued && !(await this.endedInQueue({ threadId, runId }))) throw new RunNotFoundError(threadId, runId);
+    if (unrecorded && !queued && !(await this.endedInQueue({ threadId, runId })))
+      throw new RunNotFoundError(threadId, runId);
     // A client re-joining a queued run here (its instance stopped): this instance starts it when its turn comes.
     if (queued) this.queue.watch(threadId);
     const stream = await this.prepare(thread, runId, query.lastEventId ?? 0, { queued });
@@ -95,23 +107,42 @@ export class RunStreamService implements OnModuleInit {
    * `after`: every refusal (400, 410, 503) is made here, before anything is written. A
    * `queued` run (multitask `enqueue`) is followed as an active one: its stream waits for it.
    */
-  async prepare(thread: ThreadRecord, runId: string, after: number, how: { queued?: boolean } = {}): Promise<ExistingRunStream> {
+  async prepare(
+    thread: ThreadRecord,
+    runId: string,
+    after: number,
+    how: { queued?: boolean } = {},
+  ): Promise<ExistingRunStream> {
     checkEventId('lastEventId', after);
     const key = { threadId: thread.threadId, runId };
     const live = thread.activeRunId === runId || how.queued === true;
     const first = await this.firstPage(key, after, thread, live);
     const kind: ExistingRunAnswerKind = live ? 'joined' : 'replayed';
-    return new ExistingRunStream(key.threadId, runId, kind, (response) => this.follow(key, after, first, response, kind === 'replayed'));
+    return new ExistingRunStream(key.threadId, runId, kind, (response) =>
+      this.follow(key, after, first, response, kind === 'replayed'),
+    );
   }
 
   /** @param ended the run was not active when the join began: what it ended with is asked at once. */
-  private async follow(key: RunLogKey, after: number, first: LoggedEvent[], response: HttpResponseTarget, ended: boolean): Promise<void> {
+  private async follow(
+    key: RunLogKey,
+    after: number,
+    first: LoggedEvent[],
+    response: HttpResponseTarget,
+    ended: boolean,
+  ): Promise<void> {
     const { threadId, runId } = key;
-    const stream = new JoinedStream(new SseEventStream(toServerResponse(response), this.options.sseHeartbeatMs), this.log, key, after, {
-      intervalMs: Math.max(1_000, Math.min(this.options.leaseTtlMs, 5_000)),
-      checkAtStart: ended,
-      check: (last) => this.stoppedNotice(key, last),
-    });
+    const stream = new JoinedStream(
+      new SseEventStream(toServerResponse(response), this.options.sseHeartbeatMs),
+      this.log,
+      key,
+      after,
+      {
+        intervalMs: Math.max(1_000, Math.min(this.options.leaseTtlMs, 5_000)),
+        checkAtStart: ended,
+        check: (last) => this.stoppedNotice(key, last),
+      },
+    );
     this.joined.add(stream);
     this.logger.log('stream joined', { threadId, runId, lastEventId: after });
     this.telemetry.notify('streamJoined', threadId, runId);
@@ -130,27 +161,53 @@ export class RunStreamService implements OnModuleInit {
   }
 
   /** The first events to send; a log that is gone or has lost the events asked for is refused here. */
-  private async firstPage(key: RunLogKey, after: number, thread: ThreadRecord, active: boolean): Promise<LoggedEvent[]> {
+  private async firstPage(
+    key: RunLogKey,
+    after: number,
+    thread: ThreadRecord,
+    active: boolean,
+  ): Promise<LoggedEvent[]> {
     let first: LoggedEvent[] | null;
     try {
       first = await this.log.read(key, after, FIRST_PAGE);
     } catch (error) {
-      this.logger.warn('run event log unreachable, join refused', { threadId: key.threadId, runId: key.runId, error: String(error) });
+      this.logger.warn('run event log unreachable, join refused', {
+        threadId: key.threadId,
+        runId: key.runId,
+        error: String(error),
+      });
       throw new EventLogUnavailableError(this.options.retryAfterSeconds, error);
     }
     if (first === null && !active) throw new StreamGoneError(key.threadId, key.runId, 'expired');
     if (first?.length && first[0].id > after + 1) {
-      throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `events ${after + 1} to ${first[0].id - 1} are missing`);
+      throw new StreamGoneError(
+        key.threadId,
+        key.runId,
+        'incomplete',
+        `events ${after + 1} to ${first[0].id - 1} are missing`,
+      );
     }
     if (first?.length) return first;
     // Nothing after `after`: fine when the client has it all; not when the log lost its end.
     const last = await this.log.last(key).catch(() => undefined);
     // A log that ends before `after` never had that id; a log that is gone may have lost it.
-    if (after > 0 && last && last.id < after) throw new InvalidEventIdError(key.threadId, key.runId, after, last.id);
-    if (after > 0 && last === null) throw new StreamGoneError(key.threadId, key.runId, 'incomplete', `the log ends before event ${after}`);
+    if (after > 0 && last && last.id < after)
+      throw new InvalidEventIdError(key.threadId, key.runId, after, last.id);
+    if (after > 0 && last === null)
+      throw new StreamGoneError(
+        key.threadId,
+        key.runId,
+        'incomplete',
+        `the log ends before event ${after}`,
+      );
     const waiting = active || thread.status === 'interrupted';
     if (!waiting && last && !isTerminal(last.event) && !this.recentlyEnded(thread, key.runId)) {
-      throw new StreamGoneError(key.threadId, key.runId, 'incomplete', 'the log ends before the run did');
+      throw new StreamGoneError(
+        key.threadId,
+        key.runId,
+        'incomplete',
+        'the log ends before the run did',
+      );
     }
     return [];
   }
@@ -164,7 +221,9 @@ export class RunStreamService implements OnModuleInit {
   /** Whether `runId` waits in `thread`'s queue; the queue is read only when the thread has one. */
   private async isQueued(thread: ThreadRecord, runId: string): Promise<boolean> {
     if (!(thread.queuedRuns ?? 0) || !this.store.findQueuedRuns) return false;
-    return (await this.store.findQueuedRuns(thread.threadId)).some((queued) => queued.runId === runId);
+    return (await this.store.findQueuedRuns(thread.threadId)).some(
+      (queued) => queued.runId === runId,
+    );
   }
 
   private recentlyEnded(thread: ThreadRecord, runId: string): boolean {
@@ -177,11 +236,24 @@ export class RunStreamService implements OnModuleInit {
    * `RUN_INTERRUPTED` notice for a run its client must retry, or null for a run that ended. A
    * log whose last event is terminal holds the attempt's end: no grace is given for it.
    */
-  private async stoppedNotice(key: RunLogKey, last: LoggedEvent | null): Promise<BaseEvent | null | undefined> {
+  private async stoppedNotice(
+    key: RunLogKey,
+    last: LoggedEvent | null,
+  ): Promise<BaseEvent | null | undefined> {
     const thread = await this.store.findThread(key.threadId);
     const endLogged = last !== null && isTerminal(last.event);
-    if (!thread || thread.activeRunId === key.runId || (!endLogged && this.recentlyEnded(thread, key.runId))) return undefined;
-    if (!endLogged && thread.lastRun?.runId !== key.runId && (await this.isQueued(thread, key.runId))) return undefined;
+    if (
+      !thread ||
+      thread.activeRunId === key.runId ||
+      (!endLogged && this.recentlyEnded(thread, key.runId))
+    )
+      return undefined;
+    if (
+      !endLogged &&
+      thread.lastRun?.runId !== key.runId &&
+      (await this.isQueued(thread, key.runId))
+    )
+      return undefined;
     const interrupted = thread.status === 'interrupted' && thread.interrupt?.runId === key.runId;
     if (interrupted && this.resumeMode.mode === 'auto') return undefined;
     if (!interrupted) return null;

@@ -8,7 +8,10 @@ import { InvalidRunInputError } from '../errors/invalid-run-input.error.js';
 import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query.error.js';
 import { InvalidWaitError } from '../errors/invalid-wait.error.js';
 import { RunIdReusedError } from '../errors/run-id-reused.error.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import { startModuleApp } from './module-app.fixtures.js';
 import { ThreadQueryService } from '../threads/thread-query.service.js';
 import { AgentRun } from './agent-run.js';
@@ -21,7 +24,12 @@ beforeAll(() => Logger.overrideLogger(false));
 
 const NOT_EVENT_IDS: unknown[] = [NaN, -1, 1.5, Infinity, Number.MAX_SAFE_INTEGER + 1, '3', null];
 const agent = { model: scriptedModel(() => Promise.resolve(answer('done'))).model, tools: [] };
-const input = (threadId: string, runId = 'r1'): ValidRunInput => ({ threadId, runId, userMessages: [{ id: `${threadId}-m1`, content: 'hi' }], resume: [] });
+const input = (threadId: string, runId = 'r1'): ValidRunInput => ({
+  threadId,
+  runId,
+  userMessages: [{ id: `${threadId}-m1`, content: 'hi' }],
+  resume: [],
+});
 
 /** A Node response no one reads: whatever a refused call wrote would show in its state. */
 function response(): ServerResponse {
@@ -46,31 +54,52 @@ describe('the services refuse malformed arguments before reading or writing anyt
     await sqlite.close();
   });
 
-  it.each(NOT_EVENT_IDS)('join refuses the lastEventId %p with InvalidEventIdError (400), writing nothing', async (lastEventId) => {
-    const target = response();
-    const refused = app.get(RunStreamService).join('alice', 't1', { runId: 'r1', lastEventId: lastEventId as number }, target);
+  it.each(NOT_EVENT_IDS)(
+    'join refuses the lastEventId %p with InvalidEventIdError (400), writing nothing',
+    async (lastEventId) => {
+      const target = response();
+      const refused = app
+        .get(RunStreamService)
+        .join('alice', 't1', { runId: 'r1', lastEventId: lastEventId as number }, target);
 
-    await expect(refused).rejects.toThrow(InvalidEventIdError);
-    await expect(refused).rejects.toMatchObject({ field: 'lastEventId', code: 'INVALID_EVENT_ID', status: 400 });
-    expect(target.headersSent).toBe(false);
-    expect(target.writableEnded).toBe(false);
-  });
+      await expect(refused).rejects.toThrow(InvalidEventIdError);
+      await expect(refused).rejects.toMatchObject({
+        field: 'lastEventId',
+        code: 'INVALID_EVENT_ID',
+        status: 400,
+      });
+      expect(target.headersSent).toBe(false);
+      expect(target.writableEnded).toBe(false);
+    },
+  );
 
   it("names the field and the value in join's refusal of NaN, and no database error", async () => {
-    const refused = app.get(RunStreamService).join('alice', 't1', { lastEventId: Number('abc') }, response());
+    const refused = app
+      .get(RunStreamService)
+      .join('alice', 't1', { lastEventId: Number('abc') }, response());
 
-    await expect(refused).rejects.toThrow(/^lastEventId: must be a non-negative integer, an event id of the run's stream \(got NaN\)/);
+    await expect(refused).rejects.toThrow(
+      /^lastEventId: must be a non-negative integer, an event id of the run's stream \(got NaN\)/,
+    );
   });
 
   it('join refuses a malformed thread or run id with InvalidIdError (400)', async () => {
     const streams = app.get(RunStreamService);
 
-    await expect(streams.join('alice', '..', {}, response())).rejects.toMatchObject({ field: 'threadId', code: 'INVALID_ID' });
-    await expect(streams.join('alice', 't1', { runId: 'r 1' }, response())).rejects.toMatchObject({ field: 'runId', code: 'INVALID_ID' });
+    await expect(streams.join('alice', '..', {}, response())).rejects.toMatchObject({
+      field: 'threadId',
+      code: 'INVALID_ID',
+    });
+    await expect(streams.join('alice', 't1', { runId: 'r 1' }, response())).rejects.toMatchObject({
+      field: 'runId',
+      code: 'INVALID_ID',
+    });
   });
 
   it('start refuses a lastEventId that is no event id, and writes no thread', async () => {
-    const refused = app.get(AgentRunService).start('alice', input('t-new'), agent, { lastEventId: -1 });
+    const refused = app
+      .get(AgentRunService)
+      .start('alice', input('t-new'), agent, { lastEventId: -1 });
 
     await expect(refused).rejects.toThrow(InvalidEventIdError);
     expect(await sqlite.store.findThread('t-new')).toBeNull();
@@ -84,20 +113,34 @@ describe('the services refuse malformed arguments before reading or writing anyt
     ['userMessages[0].id', { userMessages: [{ id: 'm 1', content: 'hi' }] }],
     ['userMessages[0].content', { userMessages: [{ id: 'm1', content: 'a\u0000b' }] }],
     ['userMessages[0].content', { userMessages: [{ id: 'm1', content: 'a\ud800b' }] }],
-    ['resume[0].status', { resume: [{ interruptId: 'approve:c1', status: 'maybe' as 'resolved' }] }],
-  ])('start refuses an input built by hand with a bad %s (422 naming it), and writes no thread', async (field, change) => {
-    const refused = app.get(AgentRunService).start('alice', { ...input('t-hand'), ...change }, agent);
+    [
+      'resume[0].status',
+      { resume: [{ interruptId: 'approve:c1', status: 'maybe' as 'resolved' }] },
+    ],
+  ])(
+    'start refuses an input built by hand with a bad %s (422 naming it), and writes no thread',
+    async (field, change) => {
+      const refused = app
+        .get(AgentRunService)
+        .start('alice', { ...input('t-hand'), ...change }, agent);
 
-    await expect(refused).rejects.toThrow(InvalidRunInputError);
-    await expect(refused).rejects.toMatchObject({ field });
-    expect(await sqlite.store.findThread('t-hand')).toBeNull();
-  });
+      await expect(refused).rejects.toThrow(InvalidRunInputError);
+      await expect(refused).rejects.toMatchObject({ field });
+      expect(await sqlite.store.findThread('t-hand')).toBeNull();
+    },
+  );
 
   it('start and the thread reads refuse a user id no store holds', async () => {
-    await expect(app.get(AgentRunService).start('', input('t-nobody'), agent)).rejects.toMatchObject({ field: 'userId', code: 'INVALID_ID' });
-    await expect(app.get(ThreadQueryService).getStatus('u'.repeat(257), 't1')).rejects.toThrow(InvalidIdError);
+    await expect(
+      app.get(AgentRunService).start('', input('t-nobody'), agent),
+    ).rejects.toMatchObject({ field: 'userId', code: 'INVALID_ID' });
+    await expect(app.get(ThreadQueryService).getStatus('u'.repeat(257), 't1')).rejects.toThrow(
+      InvalidIdError,
+    );
     for (const userId of [' ', ' alice', 'alice ', 'ali\u0000ce', 'ali\ud800ce']) {
-      await expect(app.get(AgentRunService).start(userId, input('t-nobody'), agent)).rejects.toMatchObject({ field: 'userId' });
+      await expect(
+        app.get(AgentRunService).start(userId, input('t-nobody'), agent),
+      ).rejects.toMatchObject({ field: 'userId' });
     }
     expect(await sqlite.store.findThread('t-nobody')).toBeNull();
   });
@@ -109,27 +152,49 @@ describe('the services refuse malformed arguments before reading or writing anyt
     const refused = app.get(AgentRunService).start('alice', retry, agent);
 
     await expect(refused).rejects.toThrow(RunIdReusedError);
-    await expect(refused).rejects.toMatchObject({ code: 'RUN_ID_REUSED', status: 409, field: 'messages' });
+    await expect(refused).rejects.toMatchObject({
+      code: 'RUN_ID_REUSED',
+      status: 409,
+      field: 'messages',
+    });
     expect(await sqlite.store.loadMessages('t1')).toEqual(before);
   });
 
   it('the thread reads refuse a malformed thread id, a cursor that is no string and a limit that is no integer', async () => {
     const threads = app.get(ThreadQueryService);
 
-    await expect(threads.getStatus('alice', 'a/b')).rejects.toMatchObject({ field: 'threadId', status: 400 });
-    await expect(threads.getMessages('alice', 7 as unknown as string)).rejects.toThrow(InvalidIdError);
-    await expect(threads.listThreads('alice', { cursor: 7 as unknown as string })).rejects.toThrow(InvalidThreadListQueryError);
-    await expect(threads.listThreads('alice', { limit: NaN })).rejects.toMatchObject({ field: 'limit', code: 'INVALID_LIMIT' });
+    await expect(threads.getStatus('alice', 'a/b')).rejects.toMatchObject({
+      field: 'threadId',
+      status: 400,
+    });
+    await expect(threads.getMessages('alice', 7 as unknown as string)).rejects.toThrow(
+      InvalidIdError,
+    );
+    await expect(threads.listThreads('alice', { cursor: 7 as unknown as string })).rejects.toThrow(
+      InvalidThreadListQueryError,
+    );
+    await expect(threads.listThreads('alice', { limit: NaN })).rejects.toMatchObject({
+      field: 'limit',
+      code: 'INVALID_LIMIT',
+    });
   });
 
   it('cancel refuses a malformed run id and a waitMs that is no whole number of milliseconds', async () => {
     const cancels = app.get(RunCancelService);
 
-    await expect(cancels.cancel('alice', 't1', '.')).rejects.toMatchObject({ field: 'runId', code: 'INVALID_ID' });
-    for (const waitMs of [NaN, -1, 2.5, 2 ** 31]) await expect(cancels.cancel('alice', 't1', undefined, waitMs)).rejects.toThrow(InvalidWaitError);
+    await expect(cancels.cancel('alice', 't1', '.')).rejects.toMatchObject({
+      field: 'runId',
+      code: 'INVALID_ID',
+    });
+    for (const waitMs of [NaN, -1, 2.5, 2 ** 31])
+      await expect(cancels.cancel('alice', 't1', undefined, waitMs)).rejects.toThrow(
+        InvalidWaitError,
+      );
   });
 
   it('continueInterrupted refuses a malformed thread id', async () => {
-    await expect(app.get(AgentRunService).continueInterrupted('..')).rejects.toThrow(InvalidIdError);
+    await expect(app.get(AgentRunService).continueInterrupted('..')).rejects.toThrow(
+      InvalidIdError,
+    );
   });
 });

@@ -54,7 +54,9 @@ export function planThreadRun(
   request: ThreadRunRequest,
   facts: ThreadRunPlanFacts,
 ): Promise<ThreadRunPlan> {
-  return thread?.status === 'awaiting_approval' ? approvalPlan(thread, request, facts) : resumePlan(thread, history, request, facts);
+  return thread?.status === 'awaiting_approval'
+    ? approvalPlan(thread, request, facts)
+    : resumePlan(thread, history, request, facts);
 }
 
 async function resumePlan(
@@ -63,14 +65,21 @@ async function resumePlan(
   { threadId, runId, resume }: ThreadRunRequest,
   { agent, releases, resumeMessage, findToolCalls }: ThreadRunPlanFacts,
 ): Promise<ThreadRunPlan> {
-  if (resume.length) throw new InvalidRunInputError('resume', `thread ${threadId} is not waiting for approval`);
+  if (resume.length)
+    throw new InvalidRunInputError('resume', `thread ${threadId} is not waiting for approval`);
   const marker = thread?.status === 'interrupted' ? thread.interrupt : null;
   const dangling = findDanglingToolCalls(history);
   const toolCalls = await findToolCalls(
     threadId,
     dangling.map((call) => call.id),
   );
-  const release = await releases.check({ threadId, runId, agent, thread: marker ? thread : null, pending: marker ? dangling : [] });
+  const release = await releases.check({
+    threadId,
+    runId,
+    agent,
+    thread: marker ? thread : null,
+    pending: marker ? dangling : [],
+  });
   const plan = planResume(history, marker, {
     isIdempotent: (name: string) => agent.toolTraits(name)?.idempotent === true,
     toolCalls,
@@ -86,11 +95,21 @@ async function approvalPlan(
   { threadId, runId, resume: sent, declineApprovals }: ThreadRunRequest,
   { agent, releases }: ThreadRunPlanFacts,
 ): Promise<ThreadRunPlan> {
-  const pending = thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({ id, name, arguments: args })) ?? [];
+  const pending =
+    thread.interrupt?.pendingToolCalls.map(({ id, name, arguments: args }) => ({
+      id,
+      name,
+      arguments: args,
+    })) ?? [];
   const waiting = pending.filter((call) => agent.toolTraits(call.name)?.requiresApproval === true);
   // Declined as a human's rejection is: answered, not run, and the model told not to retry it.
   const resume =
-    sent.length === 0 && declineApprovals ? waiting.map((call) => ({ interruptId: approvalInterruptId(call.id), status: 'cancelled' as const })) : sent;
+    sent.length === 0 && declineApprovals
+      ? waiting.map((call) => ({
+          interruptId: approvalInterruptId(call.id),
+          status: 'cancelled' as const,
+        }))
+      : sent;
   if (resume.length === 0) {
     throw new ApprovalPendingError(
       threadId,
@@ -98,10 +117,19 @@ async function approvalPlan(
     );
   }
   const approvals = planApprovals(pending, waiting, resume);
-  const release = await releases.check({ threadId, runId, agent, thread, pending: approvals.toRun });
+  const release = await releases.check({
+    threadId,
+    runId,
+    agent,
+    thread,
+    pending: approvals.toRun,
+  });
   const notRun = approvals.toRun.flatMap((call) => release.notRun.get(call.id) ?? []);
   return {
-    resolvedResults: [...approvals.rejectedResults, ...notRun.map(({ call, result }) => toolResultMessage(call, result))],
+    resolvedResults: [
+      ...approvals.rejectedResults,
+      ...notRun.map(({ call, result }) => toolResultMessage(call, result)),
+    ],
     toRun: approvals.toRun.filter((call) => !release.notRun.has(call.id)),
     notRun,
     resumeMessage: null,

@@ -29,7 +29,8 @@ export class AgentRegistry {
   register(name: string, agent: AgentDefinition | DurableAgent): void {
     const known = this.names.get(agent);
     if (known === name) return;
-    if (this.byName.has(name)) throw new Error(`an agent is already registered as "${name}": give each agent its own name`);
+    if (this.byName.has(name))
+      throw new Error(`an agent is already registered as "${name}": give each agent its own name`);
     if (known !== undefined) throw new Error(`this agent is already registered as "${known}"`);
     this.byName.set(name, toDurableAgent(agent));
     this.names.set(agent, name);
@@ -47,10 +48,14 @@ export class AgentRegistry {
   resolve(ref: AgentRef): { agent: DurableAgent; name: string | null } {
     if (typeof ref === 'string') {
       const agent = this.byName.get(ref);
-      if (!agent) throw new Error(`no agent is registered as "${ref}": register it with AgentRegistry.register at boot`);
+      if (!agent)
+        throw new Error(
+          `no agent is registered as "${ref}": register it with AgentRegistry.register at boot`,
+        );
       return { agent, name: ref };
     }
-    if (!this.names.has(ref) && !this.byName.has(DEFAULT_AGENT_NAME)) this.register(DEFAULT_AGENT_NAME, ref);
+    if (!this.names.has(ref) && !this.byName.has(DEFAULT_AGENT_NAME))
+      this.register(DEFAULT_AGENT_NAME, ref);
     const name = this.names.get(ref) ?? null;
     return { agent: name ? this.byName.get(name)! : toDurableAgent(ref), name };
   }

@@ -24,7 +24,10 @@ describeRunHandleContract('native runtime', {
       requiresApproval: tool.requiresApproval,
       parallelSafe: tool.parallelSafe,
       execute: (args, context) =>
-        tool.execute(args as Record<string, unknown>, context.signal, { idempotencyKey: context.idempotencyKey, fencingToken: context.fencingToken }),
+        tool.execute(args as Record<string, unknown>, context.signal, {
+          idempotencyKey: context.idempotencyKey,
+          fencingToken: context.fencingToken,
+        }),
     }));
     return { agent: new AgentRuntime({ model, tools: agentTools }), modelCalls: () => calls };
   },

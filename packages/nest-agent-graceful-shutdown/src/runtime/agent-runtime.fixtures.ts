@@ -4,7 +4,11 @@ import type { AgentModel, ModelRequest, ModelResponse } from '../agent/agent-mod
 /** One scripted model answer, or a function that produces it (to hold or fail a call). */
 export type Step = ModelResponse | (() => Promise<ModelResponse>);
 
-export const call = (id: string, name = 'echo', args = '{}'): ToolCall => ({ id, name, arguments: args });
+export const call = (id: string, name = 'echo', args = '{}'): ToolCall => ({
+  id,
+  name,
+  arguments: args,
+});
 export const ask = (...toolCalls: ToolCall[]): ModelResponse => ({ content: '', toolCalls });
 export const answer = (content: string): ModelResponse => ({ content, toolCalls: [] });
 

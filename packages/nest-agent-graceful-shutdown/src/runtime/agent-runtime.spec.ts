@@ -9,7 +9,11 @@ import { StopReason } from '../agent/stop-reason.js';
 
 function echoTool(executed: unknown[] = []): AgentTool {
   return {
-    definition: { name: 'echo', description: 'returns its arguments', parameters: { type: 'object' } },
+    definition: {
+      name: 'echo',
+      description: 'returns its arguments',
+      parameters: { type: 'object' },
+    },
     async execute(args) {
       executed.push(args);
       return `echo ${JSON.stringify(args)}`;
@@ -40,7 +44,12 @@ function run(agent: AgentDefinition, hooks: AgentHook[] = []) {
   const user: AgentMessage = { id: 'u1', role: 'user', content: 'go' };
   return new AgentRuntime(agent).execute(
     { threadId: 't1', runId: 'r1', history: [user] },
-    { hooks, control: new RunControl(), checkpointer: { append: async () => undefined }, emit: () => undefined },
+    {
+      hooks,
+      control: new RunControl(),
+      checkpointer: { append: async () => undefined },
+      emit: () => undefined,
+    },
   );
 }
 
@@ -69,9 +78,21 @@ describe('AgentRuntime hooks', () => {
     const log: string[] = [];
     const { model } = scriptedModel(ask(call('a')), answer('done'));
 
-    await run({ model, tools: [echoTool()] }, [recordingHook(log, 'first:'), recordingHook(log, 'second:')]);
+    await run({ model, tools: [echoTool()] }, [
+      recordingHook(log, 'first:'),
+      recordingHook(log, 'second:'),
+    ]);
 
-    const events = ['onRunStart', 'preReasoning', 'postReasoning', 'preActing', 'postActing', 'preReasoning', 'postReasoning', 'onRunEnd'];
+    const events = [
+      'onRunStart',
+      'preReasoning',
+      'postReasoning',
+      'preActing',
+      'postActing',
+      'preReasoning',
+      'postReasoning',
+      'onRunEnd',
+    ];
     expect(log).toEqual(events.flatMap((event) => [`first:${event}`, `second:${event}`]));
   });
 
@@ -82,7 +103,11 @@ describe('AgentRuntime hooks', () => {
     const outcome = await run({ model, tools: [] }, [stopper]);
 
     expect(requests).toHaveLength(0);
-    expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning', iteration: 0 });
+    expect(outcome).toMatchObject({
+      stopReason: StopReason.Interrupted,
+      phase: 'reasoning',
+      iteration: 0,
+    });
   });
 
   it('stops before the tool runs when a hook stops the run at preActing, listing the calls as not started', async () => {
@@ -94,14 +119,20 @@ describe('AgentRuntime hooks', () => {
     const outcome = await run({ model, tools: [echoTool(executed)] }, [stopper]);
 
     expect(executed).toEqual([]);
-    expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', iteration: 1 });
+    expect(outcome).toMatchObject({
+      stopReason: StopReason.Interrupted,
+      phase: 'acting',
+      iteration: 1,
+    });
     expect(outcome.pendingToolCalls).toEqual(calls.map((c) => ({ ...c, started: false })));
   });
 
   it('lets the first hook that stops win, so later hooks are not asked at that point', async () => {
     const log: string[] = [];
     const { model } = scriptedModel(answer('never'));
-    const stopper: AgentHook = { preReasoning: () => ({ stop: StopReason.Canceled, detail: 'first' }) };
+    const stopper: AgentHook = {
+      preReasoning: () => ({ stop: StopReason.Canceled, detail: 'first' }),
+    };
 
     const outcome = await run({ model, tools: [] }, [stopper, recordingHook(log)]);
 
@@ -114,23 +145,54 @@ describe('AgentRuntime stop reasons', () => {
   const throwing = (error: Error) => scriptedModel(() => Promise.reject(error)).model;
   const stopAt = (stop: StopReason): AgentHook => ({ preReasoning: () => ({ stop }) });
   const scenarios: Array<[StopReason, () => { agent: AgentDefinition; hooks: AgentHook[] }]> = [
-    [StopReason.Completed, () => ({ agent: { model: scriptedModel(answer('done')).model, tools: [] }, hooks: [] })],
-    [StopReason.Canceled, () => ({ agent: { model: scriptedModel(answer('x')).model, tools: [] }, hooks: [stopAt(StopReason.Canceled)] })],
-    [StopReason.Interrupted, () => ({ agent: { model: scriptedModel(answer('x')).model, tools: [] }, hooks: [stopAt(StopReason.Interrupted)] })],
-    [StopReason.Failed, () => ({ agent: { model: throwing(new Error('model down')), tools: [] }, hooks: [] })],
-    [StopReason.StepLimit, () => ({ agent: { model: scriptedModel(ask(call('a'))).model, tools: [echoTool()], maxIterations: 2 }, hooks: [] })],
+    [
+      StopReason.Completed,
+      () => ({ agent: { model: scriptedModel(answer('done')).model, tools: [] }, hooks: [] }),
+    ],
+    [
+      StopReason.Canceled,
+      () => ({
+        agent: { model: scriptedModel(answer('x')).model, tools: [] },
+        hooks: [stopAt(StopReason.Canceled)],
+      }),
+    ],
+    [
+      StopReason.Interrupted,
+      () => ({
+        agent: { model: scriptedModel(answer('x')).model, tools: [] },
+        hooks: [stopAt(StopReason.Interrupted)],
+      }),
+    ],
+    [
+      StopReason.Failed,
+      () => ({ agent: { model: throwing(new Error('model down')), tools: [] }, hooks: [] }),
+    ],
+    [
+      StopReason.StepLimit,
+      () => ({
+        agent: {
+          model: scriptedModel(ask(call('a'))).model,
+          tools: [echoTool()],
+          maxIterations: 2,
+        },
+        hooks: [],
+      }),
+    ],
   ];
 
-  it.each(scenarios)('reports a run that ends %s with that reason to onRunEnd and from run()', async (reason, make) => {
-    const ends: RunEndEvent[] = [];
-    const { agent, hooks } = make();
+  it.each(scenarios)(
+    'reports a run that ends %s with that reason to onRunEnd and from run()',
+    async (reason, make) => {
+      const ends: RunEndEvent[] = [];
+      const { agent, hooks } = make();
 
-    const outcome = await run(agent, [...hooks, endRecorder(ends)]);
+      const outcome = await run(agent, [...hooks, endRecorder(ends)]);
 
-    expect(outcome.stopReason).toBe(reason);
-    expect(ends).toHaveLength(1);
-    expect(ends[0].outcome).toBe(outcome);
-  });
+      expect(outcome.stopReason).toBe(reason);
+      expect(ends).toHaveLength(1);
+      expect(ends[0].outcome).toBe(outcome);
+    },
+  );
 
   it('ends the run failed with the error the model threw', async () => {
     const error = new Error('model down');

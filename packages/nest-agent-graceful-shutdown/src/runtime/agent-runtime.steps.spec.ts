@@ -35,7 +35,12 @@ function tool(name: string, execute: AgentTool['execute']): AgentTool {
   return { definition: { name, description: name, parameters: { type: 'object' } }, execute };
 }
 
-function start(model: AgentModel, tools: AgentTool[], control = new RunControl(), checkpoints: Checkpoint[] = []) {
+function start(
+  model: AgentModel,
+  tools: AgentTool[],
+  control = new RunControl(),
+  checkpoints: Checkpoint[] = [],
+) {
   const checkpointer = {
     async append(messages: readonly AgentMessage[], progress: StepProgress) {
       checkpoints.push({ messages: [...messages], progress: { ...progress } });
@@ -82,7 +87,11 @@ describe('AgentRuntime stop requests during a call', () => {
     control.requestStop(StopReason.Interrupted, 'shutdown');
 
     const result = await within(outcome, 5_000, 'the run');
-    expect(result).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', iteration: 1 });
+    expect(result).toMatchObject({
+      stopReason: StopReason.Interrupted,
+      phase: 'acting',
+      iteration: 1,
+    });
     expect(result.pendingToolCalls).toEqual([
       { ...calls[0], started: true },
       { ...calls[1], started: false },
@@ -92,21 +101,32 @@ describe('AgentRuntime stop requests during a call', () => {
 
 describe('AgentRuntime tool failures', () => {
   const failures: Array<[string, ToolCall, AgentTool]> = [
-    ['a tool that throws', call('c1', 'broken'), tool('broken', () => Promise.reject(new Error('disk full')))],
+    [
+      'a tool that throws',
+      call('c1', 'broken'),
+      tool('broken', () => Promise.reject(new Error('disk full'))),
+    ],
     ['an unknown tool', call('c1', 'missing'), tool('broken', () => Promise.resolve('unused'))],
-    ['arguments that are not JSON', call('c1', 'echo', '{"n": 1'), tool('echo', () => Promise.resolve('unused'))],
+    [
+      'arguments that are not JSON',
+      call('c1', 'echo', '{"n": 1'),
+      tool('echo', () => Promise.resolve('unused')),
+    ],
   ];
 
-  it.each(failures)('reports %s to the model as an error result and goes on', async (_, failing, available) => {
-    const { model, requests } = scriptedModel(ask(failing), answer('recovered'));
+  it.each(failures)(
+    'reports %s to the model as an error result and goes on',
+    async (_, failing, available) => {
+      const { model, requests } = scriptedModel(ask(failing), answer('recovered'));
 
-    const outcome = await start(model, [available]).outcome;
+      const outcome = await start(model, [available]).outcome;
 
-    expect(outcome.stopReason).toBe(StopReason.Completed);
-    const seen = requests[1].messages.at(-1);
-    expect(seen).toMatchObject({ role: 'tool', toolCallId: 'c1' });
-    expect(seen?.content).toMatch(/^error:/);
-  });
+      expect(outcome.stopReason).toBe(StopReason.Completed);
+      const seen = requests[1].messages.at(-1);
+      expect(seen).toMatchObject({ role: 'tool', toolCallId: 'c1' });
+      expect(seen?.content).toMatch(/^error:/);
+    },
+  );
 
   it('passes the message of the error a tool threw to the model', async () => {
     const { model, requests } = scriptedModel(ask(call('c1', 'broken')), answer('recovered'));
@@ -130,7 +150,11 @@ describe('AgentRuntime checkpoints', () => {
 
     await start(model, [echo], new RunControl(), checkpoints).outcome;
 
-    expect(checkpoints.map((c) => c.messages.map((m) => m.role))).toEqual([['assistant'], ['tool'], ['assistant']]);
+    expect(checkpoints.map((c) => c.messages.map((m) => m.role))).toEqual([
+      ['assistant'],
+      ['tool'],
+      ['assistant'],
+    ]);
     // The answer is written with its call's started record, so as of the acting phase.
     expect(checkpoints.map((c) => c.progress)).toEqual([
       { iteration: 1, phase: 'acting' },

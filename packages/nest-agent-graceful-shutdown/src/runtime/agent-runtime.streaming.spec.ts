@@ -13,7 +13,10 @@ const noopTool: AgentTool = {
 };
 
 /** Streams `pieces`, then either answers or, with `hang`, waits until the call is aborted. */
-function streamingModel(pieces: string[], options: { hang?: boolean; toolCall?: boolean } = {}): AgentModel {
+function streamingModel(
+  pieces: string[],
+  options: { hang?: boolean; toolCall?: boolean } = {},
+): AgentModel {
   let calls = 0;
   return {
     name: 'streaming',
@@ -29,8 +32,14 @@ function streamingModel(pieces: string[], options: { hang?: boolean; toolCall?: 
           context.stream?.toolCallEnd('call-1');
         }
       }
-      if (options.hang) await new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(new Error('aborted'))));
-      return { content: pieces.join(''), toolCalls: options.toolCall ? [{ id: 'call-1', name: 'lookup', arguments: '{"q":1}' }] : [] };
+      if (options.hang)
+        await new Promise((_, reject) =>
+          context.signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        );
+      return {
+        content: pieces.join(''),
+        toolCalls: options.toolCall ? [{ id: 'call-1', name: 'lookup', arguments: '{"q":1}' }] : [],
+      };
     },
   };
 }
@@ -60,11 +69,19 @@ describe('AgentRuntime with a streaming model', () => {
 
     await outcome;
 
-    const deltas = events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT') as unknown as Array<{ delta: string; messageId: string }>;
+    const deltas = events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT') as unknown as Array<{
+      delta: string;
+      messageId: string;
+    }>;
     expect(deltas.map((d) => d.delta).slice(0, 2)).toEqual(['Hel', 'lo']);
     expect(deltas[0].messageId).toBe(saved[0].id);
     expect(saved[0]).toMatchObject({ role: 'assistant', content: 'Hello' });
-    expect(types(events).slice(1, 5)).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END']);
+    expect(types(events).slice(1, 5)).toEqual([
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+    ]);
   });
 
   it('emits a streamed tool call once, as it streams', async () => {
@@ -73,25 +90,39 @@ describe('AgentRuntime with a streaming model', () => {
     await outcome;
 
     expect(types(events).filter((t) => t === 'TOOL_CALL_START')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'TOOL_CALL_ARGS').map((e) => (e as unknown as { delta: string }).delta)).toEqual(['{"q":', '1}']);
+    expect(
+      events
+        .filter((e) => e.type === 'TOOL_CALL_ARGS')
+        .map((e) => (e as unknown as { delta: string }).delta),
+    ).toEqual(['{"q":', '1}']);
     expect(types(events).filter((t) => t === 'TOOL_CALL_END')).toHaveLength(1);
   });
 
   it('saves the text streamed before a stop as a truncated answer without its unfinished tool call', async () => {
-    const { events, saved, control, outcome } = start(streamingModel(['The answer ', 'is'], { hang: true, toolCall: true }));
+    const { events, saved, control, outcome } = start(
+      streamingModel(['The answer ', 'is'], { hang: true, toolCall: true }),
+    );
     await waitFor(() => events.some((e) => e.type === 'TOOL_CALL_ARGS'), 'the stream to start');
 
     control.requestStop(StopReason.Interrupted, 'shutdown');
 
     expect(await outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning' });
-    expect(saved).toEqual([{ id: expect.any(String), role: 'assistant', content: 'The answer is', truncated: true }]);
+    expect(saved).toEqual([
+      { id: expect.any(String), role: 'assistant', content: 'The answer is', truncated: true },
+    ]);
     expect(types(events)).toContain('TEXT_MESSAGE_END');
     expect(types(events).filter((t) => t === 'TOOL_CALL_END')).toHaveLength(1);
   });
 
   it('keeps nothing of an answer cut off by a stop under the discard policy', async () => {
-    const { events, saved, control, outcome } = start(streamingModel(['The answer'], { hang: true }), 'discard');
-    await waitFor(() => events.some((e) => e.type === 'TEXT_MESSAGE_CONTENT'), 'the stream to start');
+    const { events, saved, control, outcome } = start(
+      streamingModel(['The answer'], { hang: true }),
+      'discard',
+    );
+    await waitFor(
+      () => events.some((e) => e.type === 'TEXT_MESSAGE_CONTENT'),
+      'the stream to start',
+    );
 
     control.requestStop(StopReason.Canceled, 'user');
 

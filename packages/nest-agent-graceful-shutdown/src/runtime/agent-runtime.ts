@@ -13,7 +13,11 @@ import { DurableRunHandle } from '../handle/durable-run-handle.js';
 import type { DurableAgent, RunHandle, ToolTraits } from '../handle/run-handle.interface.js';
 import type { AgentRunEnvironment, AgentRunInput } from '../handle/run-handle.types.js';
 
-export type { AgentRunEnvironment, AgentRunInput, PartialOutputPolicy } from '../handle/run-handle.types.js';
+export type {
+  AgentRunEnvironment,
+  AgentRunInput,
+  PartialOutputPolicy,
+} from '../handle/run-handle.types.js';
 
 const DEFAULT_MAX_ITERATIONS = 25;
 const DEFAULT_MAX_PARALLEL_TOOL_CALLS = 4;
@@ -48,7 +52,12 @@ export class AgentRuntime implements DurableAgent {
   }
 
   describe(): AgentShape {
-    return { tools: this.tools.definitions.map((tool) => ({ name: tool.name, inputSchema: tool.parameters })) };
+    return {
+      tools: this.tools.definitions.map((tool) => ({
+        name: tool.name,
+        inputSchema: tool.parameters,
+      })),
+    };
   }
 
   checkToolInput(call: ToolCall): Promise<ToolInputCheck> {
@@ -57,7 +66,11 @@ export class AgentRuntime implements DurableAgent {
 
   /** Runs one run outside the module (tests, scripts): the handle is built from `input` and `env`. */
   execute(input: AgentRunInput, env: AgentRunEnvironment): Promise<RunOutcome> {
-    const handle = new DurableRunHandle({ ...input, ...env, toolTraits: (name) => this.toolTraits(name) });
+    const handle = new DurableRunHandle({
+      ...input,
+      ...env,
+      toolTraits: (name) => this.toolTraits(name),
+    });
     return driveRun(this, handle);
   }
 
@@ -73,9 +86,15 @@ export class AgentRuntime implements DurableAgent {
     await handle.prepare(execute);
     for (;;) {
       if (handle.iteration >= this.maxIterations) {
-        throw handle.stopped({ stop: true, reason: StopReason.StepLimit, detail: `reached ${this.maxIterations} iterations` });
+        throw handle.stopped({
+          stop: true,
+          reason: StopReason.StepLimit,
+          detail: `reached ${this.maxIterations} iterations`,
+        });
       }
-      const point = await handle.beforeReasoning({ expectedDurationMs: this.agent.model.expectedDurationMs });
+      const point = await handle.beforeReasoning({
+        expectedDurationMs: this.agent.model.expectedDurationMs,
+      });
       if (point.stop) throw handle.stopped(point);
       const answer = handle.startAnswer();
       let response: ModelResponse;
@@ -83,7 +102,12 @@ export class AgentRuntime implements DurableAgent {
         response = await abortable(
           this.agent.model.generate(
             { messages: this.withSystemPrompt(handle.messages), tools: this.tools.definitions },
-            { threadId: handle.threadId, runId: handle.runId, signal: handle.signal, stream: answer },
+            {
+              threadId: handle.threadId,
+              runId: handle.runId,
+              signal: handle.signal,
+              stream: answer,
+            },
           ),
           handle.signal,
         );
@@ -99,9 +123,18 @@ export class AgentRuntime implements DurableAgent {
     }
   }
 
-  private async act(handle: RunHandle, calls: readonly ToolCall[], execute: (call: ToolCall, signal: AbortSignal) => Promise<string>): Promise<void> {
-    const parallel = calls.length > 1 && this.maxParallel > 1 && calls.every((call) => this.tools.traits(call.name)?.parallelSafe);
-    await runBounded(calls, parallel ? this.maxParallel : 1, (call) => handle.runTool(call, (signal) => execute(call, signal)));
+  private async act(
+    handle: RunHandle,
+    calls: readonly ToolCall[],
+    execute: (call: ToolCall, signal: AbortSignal) => Promise<string>,
+  ): Promise<void> {
+    const parallel =
+      calls.length > 1 &&
+      this.maxParallel > 1 &&
+      calls.every((call) => this.tools.traits(call.name)?.parallelSafe);
+    await runBounded(calls, parallel ? this.maxParallel : 1, (call) =>
+      handle.runTool(call, (signal) => execute(call, signal)),
+    );
   }
 
   private withSystemPrompt(history: readonly AgentMessage[]): readonly AgentMessage[] {

@@ -43,7 +43,8 @@ export class ToolExecutor {
     const tool = this.byName.get(call.name);
     if (!tool) return unknownToolResult(call.name);
     const check = this.schemas.check(call);
-    if (!check.ok) return `error: the arguments of "${call.name}" do not fit its schema: ${check.error}`;
+    if (!check.ok)
+      return `error: the arguments of "${call.name}" do not fit its schema: ${check.error}`;
     const args = parseToolArguments(call);
     try {
       // Not cut short here: the run's handle stops waiting at the abort, and keeps this promise

@@ -2,7 +2,10 @@ import type { AgentTool } from '../agent/agent-tool.interface.js';
 import { ToolInputSchemas } from './tool-input-schemas.js';
 
 function tool(name: string, parameters: Record<string, unknown>): AgentTool {
-  return { definition: { name, description: name, parameters }, execute: () => Promise.resolve('done') };
+  return {
+    definition: { name, description: name, parameters },
+    execute: () => Promise.resolve('done'),
+  };
 }
 
 const charge = tool('charge_card', {
@@ -15,7 +18,9 @@ describe('ToolInputSchemas', () => {
   const schemas = new ToolInputSchemas(new Map([['charge_card', charge]]));
 
   it('accepts arguments that fit the schema', () => {
-    expect(schemas.check({ id: 'c1', name: 'charge_card', arguments: '{"amount":10,"currency":"EUR"}' })).toEqual({ ok: true });
+    expect(
+      schemas.check({ id: 'c1', name: 'charge_card', arguments: '{"amount":10,"currency":"EUR"}' }),
+    ).toEqual({ ok: true });
   });
 
   it('refuses arguments that lack a required property, naming it', () => {
@@ -26,7 +31,13 @@ describe('ToolInputSchemas', () => {
   });
 
   it('refuses arguments of the wrong type', () => {
-    expect(schemas.check({ id: 'c1', name: 'charge_card', arguments: '{"amount":"ten","currency":"EUR"}' })).toMatchObject({
+    expect(
+      schemas.check({
+        id: 'c1',
+        name: 'charge_card',
+        arguments: '{"amount":"ten","currency":"EUR"}',
+      }),
+    ).toMatchObject({
       ok: false,
       error: expect.stringContaining('amount'),
     });

@@ -8,7 +8,11 @@ import type { RunningToolCalls } from '../lifecycle/running-tool-calls.js';
  * re-runs it only if it is idempotent): each such call is named once, at warn, and counted.
  * Returns how many.
  */
-export function reportAbandonedToolCalls(running: RunningToolCalls, logger: EventLogger, telemetry?: AgentTelemetry): number {
+export function reportAbandonedToolCalls(
+  running: RunningToolCalls,
+  logger: EventLogger,
+  telemetry?: AgentTelemetry,
+): number {
   const abandoned = running.list();
   for (const { threadId, runId, call } of abandoned) {
     logger.warn('tool call abandoned', { threadId, runId, toolCallId: call.id, tool: call.name });

@@ -18,7 +18,13 @@ export interface DrainCounts {
  * out, one a user canceled meanwhile.
  */
 export class DrainTally {
-  private readonly counts: Omit<DrainCounts, 'tokensDiscarded'> = { completed: 0, interrupted: 0, canceled: 0, awaitingApproval: 0, failed: 0 };
+  private readonly counts: Omit<DrainCounts, 'tokensDiscarded'> = {
+    completed: 0,
+    interrupted: 0,
+    canceled: 0,
+    awaitingApproval: 0,
+    failed: 0,
+  };
   private readonly tokens = { input: 0, output: 0 };
 
   /** Counts one run's end. */

@@ -39,7 +39,9 @@ function twoCallModel(reason: () => Promise<void> = async () => undefined): Agen
     name: 'two-calls',
     async generate(): Promise<ModelResponse> {
       await reason();
-      return calls++ === 0 ? { content: '', toolCalls: [call('a'), call('b')] } : { content: 'done', toolCalls: [] };
+      return calls++ === 0
+        ? { content: '', toolCalls: [call('a'), call('b')] }
+        : { content: 'done', toolCalls: [] };
     },
   };
 }
@@ -55,7 +57,11 @@ function setup(options: SetupOptions = {}, finalize?: RunFinalizer['finalize']) 
   const registry = new InFlightRunRegistry();
   const coordinator = new ShutdownCoordinator(
     resolveShutdownOptions({
-      shutdown: { handleSignals: false, drainTimeoutMs: options.drainTimeoutMs, timeoutMs: options.shutdownTimeoutMs },
+      shutdown: {
+        handleSignals: false,
+        drainTimeoutMs: options.drainTimeoutMs,
+        timeoutMs: options.shutdownTimeoutMs,
+      },
       runs: { defaultStepDurationMs: options.defaultStepDurationMs },
     }),
     registry,
@@ -63,11 +69,21 @@ function setup(options: SetupOptions = {}, finalize?: RunFinalizer['finalize']) 
   const signals = new InProcessSignalBus();
   const finalized: Finalized[] = [];
   const finalizer: RunFinalizer = {
-    finalize: finalize ?? (async (outcome, interrupt) => void finalized.push({ outcome, interrupt })),
+    finalize:
+      finalize ?? (async (outcome, interrupt) => void finalized.push({ outcome, interrupt })),
   };
   const control = new RunControl();
-  const start = (model: AgentModel, checkpointer: StepCheckpointer = { append: async () => undefined }) => {
-    const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer, defaultStepDurationMs: options.defaultStepDurationMs });
+  const start = (
+    model: AgentModel,
+    checkpointer: StepCheckpointer = { append: async () => undefined },
+  ) => {
+    const hook = new GracefulShutdownHook({
+      registry,
+      coordinator,
+      signals,
+      finalizer,
+      defaultStepDurationMs: options.defaultStepDurationMs,
+    });
     const history: AgentMessage[] = [{ id: 'u1', role: 'user', content: 'go' }];
     return new AgentRuntime({ model, tools: [echo] }).execute(
       { threadId: 't1', runId: 'r1', history },
@@ -110,7 +126,9 @@ describe('GracefulShutdownHook in-flight registration', () => {
   it('empties the registry after a run that completes', async () => {
     const { registry, start } = setup();
 
-    await expect(start(twoCallModel())).resolves.toMatchObject({ stopReason: StopReason.Completed });
+    await expect(start(twoCallModel())).resolves.toMatchObject({
+      stopReason: StopReason.Completed,
+    });
     expect(registry.size).toBe(0);
   });
 
@@ -131,14 +149,19 @@ describe('GracefulShutdownHook in-flight registration', () => {
     await signals.publishCancel({ threadId: 't1', runId: 'r1' });
 
     await expect(run).resolves.toMatchObject({ stopReason: StopReason.Canceled });
-    expect(finalized).toEqual([{ outcome: expect.objectContaining({ stopReason: StopReason.Canceled }), interrupt: null }]);
+    expect(finalized).toEqual([
+      { outcome: expect.objectContaining({ stopReason: StopReason.Canceled }), interrupt: null },
+    ]);
     expect(registry.size).toBe(0);
   });
 });
 
 describe('GracefulShutdownHook during a shutdown', () => {
   it('interrupts an in-flight run at its next safe point and saves its InterruptedState', async () => {
-    const { registry, coordinator, finalized, control, start } = setup({ drainTimeoutMs: 0, shutdownTimeoutMs: 10_000 });
+    const { registry, coordinator, finalized, control, start } = setup({
+      drainTimeoutMs: 0,
+      shutdownTimeoutMs: 10_000,
+    });
     const checkpointer = heldAtFirstToolResult();
     const run = start(twoCallModel(), checkpointer);
     await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
@@ -147,7 +170,10 @@ describe('GracefulShutdownHook during a shutdown', () => {
     await waitFor(() => control.stopRequest !== undefined, 'the coordinator to stop the run');
     checkpointer.release();
 
-    await expect(run).resolves.toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting' });
+    await expect(run).resolves.toMatchObject({
+      stopReason: StopReason.Interrupted,
+      phase: 'acting',
+    });
     await shutdown;
     expect(finalized).toHaveLength(1);
     expect(finalized[0].interrupt).toEqual({
@@ -163,11 +189,14 @@ describe('GracefulShutdownHook during a shutdown', () => {
 
   it('resolves the shutdown only after the finalizer of the interrupted run has finished', async () => {
     const order: string[] = [];
-    const { coordinator, registry, start } = setup({ drainTimeoutMs: 0, shutdownTimeoutMs: 10_000 }, async () => {
-      order.push('finalize started');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      order.push('finalize finished');
-    });
+    const { coordinator, registry, start } = setup(
+      { drainTimeoutMs: 0, shutdownTimeoutMs: 10_000 },
+      async () => {
+        order.push('finalize started');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        order.push('finalize finished');
+      },
+    );
     const run = start(twoCallModel(() => gate().opened));
     await waitFor(() => registry.size === 1, 'the run to register');
 
@@ -178,7 +207,10 @@ describe('GracefulShutdownHook during a shutdown', () => {
   });
 
   it('lets a run that fits in the drain budget complete during the shutdown', async () => {
-    const { coordinator, finalized, control, start } = setup({ drainTimeoutMs: 10_000, shutdownTimeoutMs: 20_000 });
+    const { coordinator, finalized, control, start } = setup({
+      drainTimeoutMs: 10_000,
+      shutdownTimeoutMs: 20_000,
+    });
     const checkpointer = heldAtFirstToolResult();
     const run = start(twoCallModel(), checkpointer);
     await waitFor(() => checkpointer.held, 'the run to be in flight');
@@ -190,25 +222,39 @@ describe('GracefulShutdownHook during a shutdown', () => {
     await expect(run).resolves.toMatchObject({ stopReason: StopReason.Completed });
     await shutdown;
     expect(control.stopRequest).toBeUndefined();
-    expect(finalized).toEqual([{ outcome: expect.objectContaining({ stopReason: StopReason.Completed }), interrupt: null }]);
+    expect(finalized).toEqual([
+      { outcome: expect.objectContaining({ stopReason: StopReason.Completed }), interrupt: null },
+    ]);
   });
 
   it('rejects the shutdown at its deadline when a run never ends, naming the runs not saved', async () => {
-    const { coordinator, registry, start } = setup({ drainTimeoutMs: 0, shutdownTimeoutMs: 300 }, () => gate().opened);
+    const { coordinator, registry, start } = setup(
+      { drainTimeoutMs: 0, shutdownTimeoutMs: 300 },
+      () => gate().opened,
+    );
     void start(twoCallModel(() => gate().opened));
     await waitFor(() => registry.size === 1, 'the run to register');
 
-    await expect(coordinator.shutdown()).rejects.toThrow(/deadline of 300 ms passed with 1 runs not saved/);
+    await expect(coordinator.shutdown()).rejects.toThrow(
+      /deadline of 300 ms passed with 1 runs not saved/,
+    );
   });
 });
 
 describe('GracefulShutdownHook deadline-aware steps', () => {
   /** A model whose calls are quick but which declares `expectedDurationMs`. */
-  const declaring = (expectedDurationMs: number): AgentModel => ({ ...twoCallModel(), expectedDurationMs });
+  const declaring = (expectedDurationMs: number): AgentModel => ({
+    ...twoCallModel(),
+    expectedDurationMs,
+  });
 
   /** Runs `model` until its first tool result, starts a 5 s drain there, and lets the run go on. */
   async function throughDrain(model: AgentModel, defaultStepDurationMs: number) {
-    const { coordinator, finalized, start } = setup({ drainTimeoutMs: 5_000, shutdownTimeoutMs: 10_000, defaultStepDurationMs });
+    const { coordinator, finalized, start } = setup({
+      drainTimeoutMs: 5_000,
+      shutdownTimeoutMs: 10_000,
+      defaultStepDurationMs,
+    });
     const checkpointer = heldAtFirstToolResult();
     const run = start(model, checkpointer);
     await waitFor(() => checkpointer.held, 'the first tool result to be checkpointed');
@@ -224,7 +270,11 @@ describe('GracefulShutdownHook deadline-aware steps', () => {
     // The echo tool declares no duration: the default, short here, lets its second call run.
     const { outcome, finalized } = await throughDrain(declaring(60_000), 10);
 
-    expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning', detail: expect.stringMatching(/would outlast the drain/) });
+    expect(outcome).toMatchObject({
+      stopReason: StopReason.Interrupted,
+      phase: 'reasoning',
+      detail: expect.stringMatching(/would outlast the drain/),
+    });
     expect(finalized[0].interrupt).toMatchObject({ reason: 'shutdown', phase: 'reasoning' });
   });
 
@@ -237,7 +287,11 @@ describe('GracefulShutdownHook deadline-aware steps', () => {
   it('applies the default expected duration to a tool that declares none', async () => {
     const { outcome } = await throughDrain(declaring(10), 60_000);
 
-    expect(outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'acting', detail: expect.stringMatching(/tool call echo/) });
+    expect(outcome).toMatchObject({
+      stopReason: StopReason.Interrupted,
+      phase: 'acting',
+      detail: expect.stringMatching(/tool call echo/),
+    });
   });
 });
 
@@ -262,10 +316,21 @@ describe('GracefulShutdownHook lease', () => {
       },
     };
     const { registry, coordinator, signals } = setup();
-    const hook = new GracefulShutdownHook({ registry, coordinator, signals, finalizer, lease: { keeper, runKey: 'key-1' } });
+    const hook = new GracefulShutdownHook({
+      registry,
+      coordinator,
+      signals,
+      finalizer,
+      lease: { keeper, runKey: 'key-1' },
+    });
     const control = new RunControl();
     hook.onRunStart({ threadId: 't1', runId: 'r1', iteration: 0, control, messages: [] });
-    const outcome: RunOutcome = { stopReason: StopReason.Completed, iteration: 1, phase: 'reasoning', pendingToolCalls: [] };
+    const outcome: RunOutcome = {
+      stopReason: StopReason.Completed,
+      iteration: 1,
+      phase: 'reasoning',
+      pendingToolCalls: [],
+    };
 
     const ending = hook.onRunEnd({ threadId: 't1', runId: 'r1', iteration: 1, outcome });
     await waitFor(() => heldWhileEnding.length === 2, 'the end saved');

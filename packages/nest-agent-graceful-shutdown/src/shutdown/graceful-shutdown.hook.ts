@@ -1,4 +1,11 @@
-import type { AgentHook, HookDecision, PreActingEvent, PreReasoningEvent, RunEndEvent, RunStartEvent } from '../agent/agent-hook.interface.js';
+import type {
+  AgentHook,
+  HookDecision,
+  PreActingEvent,
+  PreReasoningEvent,
+  RunEndEvent,
+  RunStartEvent,
+} from '../agent/agent-hook.interface.js';
 import type { AgentRelease } from '../agent/agent-release.js';
 import type { RunControl } from '../agent/run-control.js';
 import type { RunOutcome } from '../agent/run-outcome.js';
@@ -14,7 +21,11 @@ import type { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 /** Makes a run's end durable: its record, its thread's status and its interrupt marker. */
 export interface RunFinalizer {
   /** `onSaved` is called once the end is written (or refused): the lease needs no renewal from then on. */
-  finalize(outcome: RunOutcome, interrupt: InterruptedState | null, onSaved?: () => void): Promise<void>;
+  finalize(
+    outcome: RunOutcome,
+    interrupt: InterruptedState | null,
+    onSaved?: () => void,
+  ): Promise<void>;
 }
 
 /** What the hook works with. */
@@ -51,13 +62,24 @@ export class GracefulShutdownHook implements AgentHook {
     this.control = control;
     this.unregister = this.deps.registry.register({ threadId, runId, control });
     this.unsubscribe = this.deps.signals.onCancel(threadId, runId, (signal) =>
-      control.requestStop(StopReason.Canceled, signal?.replacedBy ? 'replaced' : 'user', undefined, signal?.requestedAt, signal?.replacedBy),
+      control.requestStop(
+        StopReason.Canceled,
+        signal?.replacedBy ? 'replaced' : 'user',
+        undefined,
+        signal?.requestedAt,
+        signal?.replacedBy,
+      ),
     );
     const lease = this.deps.lease;
     this.releaseLease = lease?.keeper.hold(lease.runKey, threadId, () =>
-      control.requestStop(StopReason.Failed, 'lease lost', new LeaseLostError(threadId, lease.runKey)),
+      control.requestStop(
+        StopReason.Failed,
+        'lease lost',
+        new LeaseLostError(threadId, lease.runKey),
+      ),
     );
-    if (this.deps.coordinator.isInterrupting) control.requestStop(StopReason.Interrupted, 'shutdown');
+    if (this.deps.coordinator.isInterrupting)
+      control.requestStop(StopReason.Interrupted, 'shutdown');
   }
 
   preReasoning(event: PreReasoningEvent): HookDecision {
@@ -65,14 +87,19 @@ export class GracefulShutdownHook implements AgentHook {
   }
 
   preActing(event: PreActingEvent): HookDecision {
-    return this.stopDecision() ?? this.deadlineDecision(event.expectedDurationMs, `tool call ${event.toolCall.name}`);
+    return (
+      this.stopDecision() ??
+      this.deadlineDecision(event.expectedDurationMs, `tool call ${event.toolCall.name}`)
+    );
   }
 
   async onRunEnd(event: RunEndEvent): Promise<void> {
     try {
       // The saved end released the lease in the store: a renewal from here on would report it
       // lost while the run's stream is still ending.
-      await this.deps.finalizer.finalize(event.outcome, this.markerFor(event), () => this.releaseLease?.());
+      await this.deps.finalizer.finalize(event.outcome, this.markerFor(event), () =>
+        this.releaseLease?.(),
+      );
     } finally {
       this.releaseLease?.();
       this.unsubscribe?.();
@@ -91,13 +118,21 @@ export class GracefulShutdownHook implements AgentHook {
    */
   private deadlineDecision(expectedDurationMs: number | undefined, step: string): HookDecision {
     const left = this.deps.coordinator.drainTimeLeftMs;
-    const expected = expectedDurationMs ?? this.deps.defaultStepDurationMs ?? DEFAULT_STEP_DURATION_MS;
+    const expected =
+      expectedDurationMs ?? this.deps.defaultStepDurationMs ?? DEFAULT_STEP_DURATION_MS;
     if (left === undefined || expected <= left) return undefined;
-    return { stop: StopReason.Interrupted, detail: `shutdown: the ${step} (about ${expected} ms) would outlast the drain (${left} ms left)` };
+    return {
+      stop: StopReason.Interrupted,
+      detail: `shutdown: the ${step} (about ${expected} ms) would outlast the drain (${left} ms left)`,
+    };
   }
 
   private markerFor({ runId, outcome }: RunEndEvent): InterruptedState | null {
-    if (outcome.stopReason !== StopReason.Interrupted && outcome.stopReason !== StopReason.AwaitingApproval) return null;
+    if (
+      outcome.stopReason !== StopReason.Interrupted &&
+      outcome.stopReason !== StopReason.AwaitingApproval
+    )
+      return null;
     return {
       reason: outcome.stopReason === StopReason.AwaitingApproval ? 'approval' : 'shutdown',
       interruptedAt: new Date().toISOString(),
@@ -105,7 +140,12 @@ export class GracefulShutdownHook implements AgentHook {
       phase: outcome.phase,
       iteration: outcome.iteration,
       pendingToolCalls: outcome.pendingToolCalls,
-      ...(this.deps.agentRelease ? { agentVersion: this.deps.agentRelease.version, agentFingerprint: this.deps.agentRelease.fingerprint } : {}),
+      ...(this.deps.agentRelease
+        ? {
+            agentVersion: this.deps.agentRelease.version,
+            agentFingerprint: this.deps.agentRelease.fingerprint,
+          }
+        : {}),
     };
   }
 }

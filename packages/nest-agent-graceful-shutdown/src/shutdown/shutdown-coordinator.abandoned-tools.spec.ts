@@ -18,7 +18,8 @@ class LineCapture implements LoggerService {
     this.keep('error', message);
   }
   private keep(level: string, message: unknown): void {
-    if (typeof message === 'object' && message !== null) this.lines.push({ level, ...(message as Record<string, unknown>) });
+    if (typeof message === 'object' && message !== null)
+      this.lines.push({ level, ...(message as Record<string, unknown>) });
   }
 }
 
@@ -33,33 +34,61 @@ function setup() {
   const registry = new InFlightRunRegistry();
   const telemetry = new AgentTelemetry(registry, new InProcessSignalBus());
   const abandoned: string[] = [];
-  telemetry.observe({ toolCallAbandoned: (threadId, runId, tool) => void abandoned.push(`${threadId}/${runId}/${tool}`) });
-  const options = resolveShutdownOptions({ shutdown: { handleSignals: false, drainTimeoutMs: 0, timeoutMs: 5_000 } });
-  return { registry, abandoned, coordinator: new ShutdownCoordinator(options, registry, undefined, telemetry) };
+  telemetry.observe({
+    toolCallAbandoned: (threadId, runId, tool) =>
+      void abandoned.push(`${threadId}/${runId}/${tool}`),
+  });
+  const options = resolveShutdownOptions({
+    shutdown: { handleSignals: false, drainTimeoutMs: 0, timeoutMs: 5_000 },
+  });
+  return {
+    registry,
+    abandoned,
+    coordinator: new ShutdownCoordinator(options, registry, undefined, telemetry),
+  };
 }
 
 describe('ShutdownCoordinator and tool calls still running at exit', () => {
   it('names each once at warn, counts it, and puts the count on the runs drained line', async () => {
     const { registry, abandoned, coordinator } = setup();
-    registry.toolCallsLeftRunning.add({ threadId: 't1', runId: 'r1', call: { id: 'c1', name: 'stubborn', arguments: '{}' } }, new Promise(() => undefined));
+    registry.toolCallsLeftRunning.add(
+      { threadId: 't1', runId: 'r1', call: { id: 'c1', name: 'stubborn', arguments: '{}' } },
+      new Promise(() => undefined),
+    );
 
     await coordinator.shutdown();
 
     const warned = capture.lines.filter((line) => line.msg === 'tool call abandoned');
-    expect(warned).toEqual([{ level: 'warn', msg: 'tool call abandoned', threadId: 't1', runId: 'r1', toolCallId: 'c1', tool: 'stubborn' }]);
+    expect(warned).toEqual([
+      {
+        level: 'warn',
+        msg: 'tool call abandoned',
+        threadId: 't1',
+        runId: 'r1',
+        toolCallId: 'c1',
+        tool: 'stubborn',
+      },
+    ]);
     expect(abandoned).toEqual(['t1/r1/stubborn']);
-    expect(capture.lines.find((line) => line.msg === 'runs drained')).toMatchObject({ abandonedToolCalls: 1 });
+    expect(capture.lines.find((line) => line.msg === 'runs drained')).toMatchObject({
+      abandonedToolCalls: 1,
+    });
   });
 
   it('says nothing of a tool call whose work settled before the end', async () => {
     const { registry, abandoned, coordinator } = setup();
-    registry.toolCallsLeftRunning.add({ threadId: 't1', runId: 'r1', call: { id: 'c1', name: 'late', arguments: '{}' } }, Promise.resolve('done'));
+    registry.toolCallsLeftRunning.add(
+      { threadId: 't1', runId: 'r1', call: { id: 'c1', name: 'late', arguments: '{}' } },
+      Promise.resolve('done'),
+    );
     await Promise.resolve();
 
     await coordinator.shutdown();
 
     expect(capture.lines.filter((line) => line.msg === 'tool call abandoned')).toEqual([]);
     expect(abandoned).toEqual([]);
-    expect(capture.lines.find((line) => line.msg === 'runs drained')).toMatchObject({ abandonedToolCalls: 0 });
+    expect(capture.lines.find((line) => line.msg === 'runs drained')).toMatchObject({
+      abandonedToolCalls: 0,
+    });
   });
 });

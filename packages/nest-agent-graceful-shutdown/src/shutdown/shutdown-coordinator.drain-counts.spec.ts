@@ -9,7 +9,8 @@ import { ShutdownCoordinator } from './shutdown-coordinator.service.js';
 class LineCapture implements LoggerService {
   readonly lines: Record<string, unknown>[] = [];
   log(message: unknown): void {
-    if (typeof message === 'object' && message !== null) this.lines.push(message as Record<string, unknown>);
+    if (typeof message === 'object' && message !== null)
+      this.lines.push(message as Record<string, unknown>);
   }
   error(): void {}
   warn(): void {}
@@ -25,7 +26,9 @@ afterAll(() => Logger.overrideLogger(false));
 /** A coordinator with a drain of `drainTimeoutMs`, and runs that end when told (the way the shutdown hook unregisters them). */
 function setup(drainTimeoutMs: number) {
   const registry = new InFlightRunRegistry();
-  const options = resolveShutdownOptions({ shutdown: { handleSignals: false, drainTimeoutMs, timeoutMs: drainTimeoutMs + 5_000 } });
+  const options = resolveShutdownOptions({
+    shutdown: { handleSignals: false, drainTimeoutMs, timeoutMs: drainTimeoutMs + 5_000 },
+  });
   const coordinator = new ShutdownCoordinator(options, registry);
   const run = (runId: string) => {
     const control = new RunControl();
@@ -45,7 +48,14 @@ describe('ShutdownCoordinator runs drained line', () => {
     stoppedByDeadlineCheck.end(StopReason.Interrupted);
     await shutdown;
 
-    expect(drained()).toMatchObject({ inFlight: 1, completed: 0, interrupted: 1, canceled: 0, failed: 0, awaitingApproval: 0 });
+    expect(drained()).toMatchObject({
+      inFlight: 1,
+      completed: 0,
+      interrupted: 1,
+      canceled: 0,
+      failed: 0,
+      awaitingApproval: 0,
+    });
   });
 
   it('counts each run by how it ended: completed in the drain, canceled, and interrupted when the drain ran out', async () => {
@@ -62,7 +72,14 @@ describe('ShutdownCoordinator runs drained line', () => {
     canceled.end(StopReason.Canceled);
     await shutdown;
 
-    expect(drained()).toMatchObject({ inFlight: 3, completed: 1, interrupted: 1, canceled: 1, failed: 0, awaitingApproval: 0 });
+    expect(drained()).toMatchObject({
+      inFlight: 3,
+      completed: 1,
+      interrupted: 1,
+      canceled: 1,
+      failed: 0,
+      awaitingApproval: 0,
+    });
   });
 
   it('does not count runs that ended before the shutdown', async () => {

@@ -8,7 +8,11 @@ import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-option
 import { reportAbandonedToolCalls } from './abandoned-tool-calls.js';
 import { DrainTally } from './drain-tally.js';
 import { InFlightRunRegistry } from '../lifecycle/in-flight-run.registry.js';
-import { ShutdownParticipants, type ParticipantOptions, type ShutdownHandler } from './shutdown-participants.js';
+import {
+  ShutdownParticipants,
+  type ParticipantOptions,
+  type ShutdownHandler,
+} from './shutdown-participants.js';
 import { AgentTelemetry } from '../telemetry/agent-telemetry.js';
 import type { ShutdownPhaseLabel } from '../telemetry/agent-observer.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
@@ -125,8 +129,12 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     const inFlight = this.registry.size;
     // How each run that ends from now on ended, as the drain saw it: the summary line's counts.
     const tally = new DrainTally();
-    const stopCountingEnds = this.registry.onRunEnded((_run, stopReason) => tally.count(stopReason));
-    const stopCountingTokens = this.telemetry?.observe({ modelTokensDiscarded: (_run, tokens) => tally.discarded(tokens) });
+    const stopCountingEnds = this.registry.onRunEnded((_run, stopReason) =>
+      tally.count(stopReason),
+    );
+    const stopCountingTokens = this.telemetry?.observe({
+      modelTokensDiscarded: (_run, tokens) => tally.discarded(tokens),
+    });
     const stopCounting = () => (stopCountingEnds(), stopCountingTokens?.());
     let phaseStartedAt = performance.now();
     const phaseEnded = (phase: ShutdownPhaseLabel) => {
@@ -136,7 +144,12 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       phaseStartedAt = now;
     };
     try {
-      this.logger.log('shutdown started', { reason, inFlight: this.registry.size, drainTimeoutMs, shutdownTimeoutMs });
+      this.logger.log('shutdown started', {
+        reason,
+        inFlight: this.registry.size,
+        drainTimeoutMs,
+        shutdownTimeoutMs,
+      });
       const participants = this.participants.settle(reason);
       const drained = await this.registry.waitUntilEmpty(drainTimeoutMs);
       phaseEnded('drain');
@@ -159,10 +172,23 @@ export class ShutdownCoordinator implements OnModuleDestroy {
       // A request admitted just before the shutdown may have started its run after the drain.
       await this.interruptRemaining(deadline);
       phaseEnded('close');
-      if (this.registry.size > 0) throw new Error(`shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`);
-      const abandonedToolCalls = reportAbandonedToolCalls(this.registry.toolCallsLeftRunning, this.logger, this.telemetry);
+      if (this.registry.size > 0)
+        throw new Error(
+          `shutdown deadline of ${shutdownTimeoutMs} ms passed with ${this.registry.size} runs not saved`,
+        );
+      const abandonedToolCalls = reportAbandonedToolCalls(
+        this.registry.toolCallsLeftRunning,
+        this.logger,
+        this.telemetry,
+      );
       // One line for all the runs: each stopped run's own 'run ended' line is at debug level.
-      this.logger.log('runs drained', { reason, inFlight, ...tally.totals, abandonedToolCalls, phaseMs: phases });
+      this.logger.log('runs drained', {
+        reason,
+        inFlight,
+        ...tally.totals,
+        abandonedToolCalls,
+        phaseMs: phases,
+      });
     } finally {
       stopCounting();
       this.current = 'done';
@@ -172,7 +198,8 @@ export class ShutdownCoordinator implements OnModuleDestroy {
   private async interruptRemaining(deadline: number): Promise<void> {
     while (this.registry.size > 0 && Date.now() < deadline) {
       this.logger.log('interrupting runs', { count: this.registry.size });
-      for (const run of this.registry.list()) run.control.requestStop(StopReason.Interrupted, 'shutdown');
+      for (const run of this.registry.list())
+        run.control.requestStop(StopReason.Interrupted, 'shutdown');
       await this.registry.waitUntilEmpty(deadline - Date.now());
     }
   }
@@ -185,7 +212,10 @@ export class ShutdownCoordinator implements OnModuleDestroy {
     // A keep-alive connection whose last response (a run's stream) ends now goes idle later: closed as it does.
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
     sweep.unref();
-    const timer = setTimeout(() => server.closeAllConnections(), Math.max(0, Math.min(deadline - Date.now(), 2_000)));
+    const timer = setTimeout(
+      () => server.closeAllConnections(),
+      Math.max(0, Math.min(deadline - Date.now(), 2_000)),
+    );
     timer.unref();
     await closed;
     clearInterval(sweep);

@@ -29,7 +29,11 @@ function track(promise: Promise<unknown>): { readonly settled: boolean } {
 /** A logger that keeps the warnings, to see what the participants report. */
 function captureWarnings(): unknown[] {
   const warnings: unknown[] = [];
-  const logger: LoggerService = { log: () => undefined, error: () => undefined, warn: (message: unknown) => warnings.push(message) };
+  const logger: LoggerService = {
+    log: () => undefined,
+    error: () => undefined,
+    warn: (message: unknown) => warnings.push(message),
+  };
   Logger.overrideLogger(logger);
   return warnings;
 }
@@ -115,11 +119,20 @@ describe('ShutdownParticipants handlers', () => {
   it('reports a handler that timed out by its name', async () => {
     const warnings = captureWarnings();
     const participants = new ShutdownParticipants();
-    participants.addHandler(() => new Promise<void>(() => undefined), { name: 'queue', timeoutMs: 20 });
+    participants.addHandler(() => new Promise<void>(() => undefined), {
+      name: 'queue',
+      timeoutMs: 20,
+    });
 
     await participants.settle('SIGTERM');
 
-    expect(warnings).toEqual([expect.objectContaining({ msg: 'shutdown participant timed out', name: 'queue', timeoutMs: 20 })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        msg: 'shutdown participant timed out',
+        name: 'queue',
+        timeoutMs: 20,
+      }),
+    ]);
   });
 
   it('does not run a handler that was unregistered', async () => {
@@ -215,6 +228,12 @@ describe('ShutdownParticipants holds', () => {
     fail(new Error('flush failed'));
 
     await expect(settle).resolves.toBeUndefined();
-    expect(warnings).toEqual([expect.objectContaining({ msg: 'shutdown participant failed', name: 'flush', error: 'Error: flush failed' })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        msg: 'shutdown participant failed',
+        name: 'flush',
+        error: 'Error: flush failed',
+      }),
+    ]);
   });
 });

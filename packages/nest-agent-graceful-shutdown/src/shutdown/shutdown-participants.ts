@@ -77,8 +77,16 @@ export class ShutdownParticipants {
     return [...this.holds].filter((hold) => !awaited.has(hold));
   }
 
-  private participant(options: ParticipantOptions, kind: string, settle: Participant['settle']): Participant {
-    return { name: options.name ?? kind, timeoutMs: options.timeoutMs ?? DEFAULT_PARTICIPANT_TIMEOUT_MS, settle };
+  private participant(
+    options: ParticipantOptions,
+    kind: string,
+    settle: Participant['settle'],
+  ): Participant {
+    return {
+      name: options.name ?? kind,
+      timeoutMs: options.timeoutMs ?? DEFAULT_PARTICIPANT_TIMEOUT_MS,
+      settle,
+    };
   }
 
   private async bounded(participant: Participant, reason: string): Promise<void> {
@@ -88,10 +96,20 @@ export class ShutdownParticipants {
       timer.unref();
     });
     try {
-      const result = await Promise.race([participant.settle(reason).then(() => 'done' as const), timedOut]);
-      if (result === 'timeout') this.logger.warn('shutdown participant timed out', { name: participant.name, timeoutMs: participant.timeoutMs });
+      const result = await Promise.race([
+        participant.settle(reason).then(() => 'done' as const),
+        timedOut,
+      ]);
+      if (result === 'timeout')
+        this.logger.warn('shutdown participant timed out', {
+          name: participant.name,
+          timeoutMs: participant.timeoutMs,
+        });
     } catch (error) {
-      this.logger.warn('shutdown participant failed', { name: participant.name, error: String(error) });
+      this.logger.warn('shutdown participant failed', {
+        name: participant.name,
+        error: String(error),
+      });
     } finally {
       clearTimeout(timer);
     }

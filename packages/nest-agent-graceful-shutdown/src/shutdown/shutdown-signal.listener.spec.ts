@@ -13,7 +13,11 @@ beforeAll(() => Logger.overrideLogger(false));
 const SIGNAL = 'SIGUSR2' as const;
 
 /** A promise the test settles by hand. */
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+function deferred(): {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: Error) => void;
+} {
   let resolve!: () => void;
   let reject!: (error: Error) => void;
   const promise = new Promise<void>((done, fail) => {
@@ -43,12 +47,18 @@ beforeEach(() => {
 
 afterEach(() => {
   for (const listener of listeners) listener.onApplicationShutdown();
-  for (const leftover of process.listeners(SIGNAL)) if (!baseline.includes(leftover as (...args: unknown[]) => void)) process.off(SIGNAL, leftover);
+  for (const leftover of process.listeners(SIGNAL))
+    if (!baseline.includes(leftover as (...args: unknown[]) => void)) process.off(SIGNAL, leftover);
 });
 
 function setup(options: SetupOptions = {}) {
   const resolved = resolveShutdownOptions({
-    shutdown: { signals: [SIGNAL], timeoutMs: options.timeoutMs ?? 10_000, drainTimeoutMs: 0, handleSignals: options.handleSignals },
+    shutdown: {
+      signals: [SIGNAL],
+      timeoutMs: options.timeoutMs ?? 10_000,
+      drainTimeoutMs: 0,
+      handleSignals: options.handleSignals,
+    },
   });
   const coordinator = new ShutdownCoordinator(resolved, new InFlightRunRegistry());
   const closes: Array<string | undefined> = [];
@@ -61,7 +71,12 @@ function setup(options: SetupOptions = {}) {
     },
   } as unknown as ApplicationCloser;
   const exits: number[] = [];
-  const listener = new ShutdownSignalListener(resolved, coordinator, closer, (code) => void exits.push(code));
+  const listener = new ShutdownSignalListener(
+    resolved,
+    coordinator,
+    closer,
+    (code) => void exits.push(code),
+  );
   listeners.push(listener);
   return { listener, coordinator, closes, exits };
 }
@@ -129,7 +144,9 @@ describe('ShutdownSignalListener', () => {
   });
 
   it('exits 1 when closing the application fails', async () => {
-    const { listener, closes, exits } = setup({ afterModuleDestroy: async () => Promise.reject(new Error('a host hook threw')) });
+    const { listener, closes, exits } = setup({
+      afterModuleDestroy: async () => Promise.reject(new Error('a host hook threw')),
+    });
     listener.onApplicationBootstrap();
 
     process.emit(SIGNAL, SIGNAL);
@@ -140,7 +157,10 @@ describe('ShutdownSignalListener', () => {
   });
 
   it('exits 1 at the hard deadline when closing the application never finishes', async () => {
-    const { listener, closes, exits } = setup({ timeoutMs: 200, afterModuleDestroy: () => new Promise<void>(() => undefined) });
+    const { listener, closes, exits } = setup({
+      timeoutMs: 200,
+      afterModuleDestroy: () => new Promise<void>(() => undefined),
+    });
     listener.onApplicationBootstrap();
 
     process.emit(SIGNAL, SIGNAL);

@@ -1,4 +1,9 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { ApplicationCloser } from '../lifecycle/application-closer.js';
@@ -64,7 +69,10 @@ export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplica
       this.logger.log('application closed, exiting', { signal });
       this.exit(0);
     } catch (error) {
-      this.logger.error('shutdown failed', { signal, error: error instanceof Error ? error.message : String(error) });
+      this.logger.error('shutdown failed', {
+        signal,
+        error: error instanceof Error ? error.message : String(error),
+      });
       this.exit(1);
     }
   }
@@ -72,15 +80,25 @@ export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplica
   private handleRepeat(signal: NodeJS.Signals): void {
     // Nest's enableShutdownHooks() removes its listener once the application is closed, then
     // sends the signal to the process again: only this listener is left to receive it.
-    if (!this.closedByUs && this.coordinator.applicationClosing && process.listenerCount(signal) === 1) {
+    if (
+      !this.closedByUs &&
+      this.coordinator.applicationClosing &&
+      process.listenerCount(signal) === 1
+    ) {
       this.logger.log('application closed, exiting', { signal });
       return this.exit(0);
     }
-    this.logger.warn('shutdown already in progress, signal ignored', { signal, first: this.received });
+    this.logger.warn('shutdown already in progress, signal ignored', {
+      signal,
+      first: this.received,
+    });
   }
 
   private expire(): void {
-    this.logger.error('shutdown deadline passed, exiting', { shutdownTimeoutMs: this.options.shutdownTimeoutMs, phase: this.coordinator.phase });
+    this.logger.error('shutdown deadline passed, exiting', {
+      shutdownTimeoutMs: this.options.shutdownTimeoutMs,
+      phase: this.coordinator.phase,
+    });
     this.exit(1);
   }
 

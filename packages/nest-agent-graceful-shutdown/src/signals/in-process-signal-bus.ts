@@ -1,5 +1,11 @@
 import { EventEmitter } from 'node:events';
-import type { CancelSignal, RunEndedSignal, SignalBus, SignalBusHealth, Unsubscribe } from '../contracts/signal-bus.interface.js';
+import type {
+  CancelSignal,
+  RunEndedSignal,
+  SignalBus,
+  SignalBusHealth,
+  Unsubscribe,
+} from '../contracts/signal-bus.interface.js';
 
 const key = (threadId: string, runId: string) => `${threadId}\u0000${runId}`;
 /** The event of every run's end: no run key can be empty. */
@@ -29,7 +35,8 @@ export class InProcessSignalBus implements SignalBus {
     const id = key(threadId, runId);
     this.cancels.on(id, handler);
     const recent = this.recentCancels.get(id);
-    if (recent !== undefined && recent.expiresAt > Date.now()) queueMicrotask(() => handler(recent.signal));
+    if (recent !== undefined && recent.expiresAt > Date.now())
+      queueMicrotask(() => handler(recent.signal));
     return () => this.cancels.off(id, handler);
   }
 
@@ -46,7 +53,11 @@ export class InProcessSignalBus implements SignalBus {
     return () => this.ended.off(ANY_RUN, handler);
   }
 
-  onRunEnded(threadId: string, runId: string, handler: (signal: RunEndedSignal) => void): Unsubscribe {
+  onRunEnded(
+    threadId: string,
+    runId: string,
+    handler: (signal: RunEndedSignal) => void,
+  ): Unsubscribe {
     const id = key(threadId, runId);
     this.ended.on(id, handler);
     return () => this.ended.off(id, handler);
@@ -59,6 +70,7 @@ export class InProcessSignalBus implements SignalBus {
 
   private prune(): void {
     const now = Date.now();
-    for (const [id, { expiresAt }] of this.recentCancels) if (expiresAt <= now) this.recentCancels.delete(id);
+    for (const [id, { expiresAt }] of this.recentCancels)
+      if (expiresAt <= now) this.recentCancels.delete(id);
   }
 }

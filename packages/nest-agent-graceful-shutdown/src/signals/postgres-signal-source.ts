@@ -9,10 +9,14 @@ export type ConnectableSignalBus = SignalBus & { connect(): Promise<void>; close
  * store does): how `signals.postgres` gets its bus without this layer knowing the store.
  */
 export interface PostgresSignalSource {
-  createPostgresSignalBus(settings: PostgresSignalSettings & { cancelTtlMs: number }): ConnectableSignalBus;
+  createPostgresSignalBus(
+    settings: PostgresSignalSettings & { cancelTtlMs: number },
+  ): ConnectableSignalBus;
 }
 
 /** True for a store that offers a PostgreSQL signal bus. */
 export function isPostgresSignalSource(store: unknown): store is PostgresSignalSource {
-  return typeof (store as Partial<PostgresSignalSource> | null)?.createPostgresSignalBus === 'function';
+  return (
+    typeof (store as Partial<PostgresSignalSource> | null)?.createPostgresSignalBus === 'function'
+  );
 }

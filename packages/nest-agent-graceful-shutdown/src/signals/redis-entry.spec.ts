@@ -2,8 +2,14 @@ import { redisConnection } from './redis-entry.js';
 
 describe('redisConnection', () => {
   it('connects to the URL, as a cluster seed node when redisCluster is set', () => {
-    expect(redisConnection({ redisUrl: 'redis://a:6379', redisCluster: false })).toEqual({ url: 'redis://a:6379', cluster: false });
-    expect(redisConnection({ redisUrl: 'redis://a:6379', redisCluster: true })).toEqual({ url: 'redis://a:6379', cluster: true });
+    expect(redisConnection({ redisUrl: 'redis://a:6379', redisCluster: false })).toEqual({
+      url: 'redis://a:6379',
+      cluster: false,
+    });
+    expect(redisConnection({ redisUrl: 'redis://a:6379', redisCluster: true })).toEqual({
+      url: 'redis://a:6379',
+      cluster: true,
+    });
   });
 
   it('copies a client given instead of a URL', () => {

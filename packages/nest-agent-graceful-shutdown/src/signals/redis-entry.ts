@@ -5,7 +5,9 @@ import type { RedisClient, RedisConnectionOptions } from '../redis/redis-connect
  * Where the module's Redis bus and log connect, from `signals.redisUrl`, `signals.redisCluster`
  * and `signals.redisClient`; `undefined` without Redis.
  */
-export function redisConnection(options: Pick<ResolvedShutdownOptions, 'redisUrl' | 'redisCluster' | 'redisClient'>): RedisConnectionOptions | undefined {
+export function redisConnection(
+  options: Pick<ResolvedShutdownOptions, 'redisUrl' | 'redisCluster' | 'redisClient'>,
+): RedisConnectionOptions | undefined {
   if (options.redisClient) return { client: options.redisClient as unknown as RedisClient };
   return options.redisUrl ? { url: options.redisUrl, cluster: options.redisCluster } : undefined;
 }
@@ -18,6 +20,8 @@ export async function importRedisEntry(): Promise<typeof import('../redis/index.
   try {
     return await import('../redis/index.js');
   } catch (error) {
-    throw new Error(`signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`);
+    throw new Error(
+      `signals.redisUrl needs the optional peer dependency ioredis: npm install ioredis (${(error as Error).message})`,
+    );
   }
 }

@@ -8,19 +8,28 @@ import { SESSION_STORE, type SessionStore } from '../contracts/session-store.int
 import { isPostgresSignalSource } from './postgres-signal-source.js';
 
 /** A bus the module made from its options, and so connects and closes; null for a bus the host passed. */
-export type OwnedSignalBus = (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
+export type OwnedSignalBus =
+  (SignalBus & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
 
 /** The Redis bus, loaded only when `signals.redisUrl` or `signals.redisClient` is set. */
 async function redisBus(options: ResolvedShutdownOptions): Promise<SignalBus> {
-  return new (await importRedisEntry()).RedisSignalBus({ ...redisConnection(options), cancelTtlMs: options.cancelTtlMs });
+  return new (await importRedisEntry()).RedisSignalBus({
+    ...redisConnection(options),
+    cancelTtlMs: options.cancelTtlMs,
+  });
 }
 
 /** The PostgreSQL bus of `signals.postgres`, on the session store's database. */
 function postgresBus(options: ResolvedShutdownOptions, store: SessionStore): SignalBus {
   if (!isPostgresSignalSource(store)) {
-    throw new TypeError('signals.postgres needs the default TypeORM session store on PostgreSQL: pass signals.bus for a store of your own');
+    throw new TypeError(
+      'signals.postgres needs the default TypeORM session store on PostgreSQL: pass signals.bus for a store of your own',
+    );
   }
-  return store.createPostgresSignalBus({ ...options.postgresSignals, cancelTtlMs: options.cancelTtlMs });
+  return store.createPostgresSignalBus({
+    ...options.postgresSignals,
+    cancelTtlMs: options.cancelTtlMs,
+  });
 }
 
 /**
@@ -31,16 +40,22 @@ export const signalBusProviders: Provider[] = [
   {
     provide: OWNED_SIGNAL_BUS,
     inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE],
-    useFactory: async (options: ResolvedShutdownOptions, store: SessionStore): Promise<OwnedSignalBus> => {
+    useFactory: async (
+      options: ResolvedShutdownOptions,
+      store: SessionStore,
+    ): Promise<OwnedSignalBus> => {
       if (options.signalBus) return null;
       if (options.postgresSignals) return postgresBus(options, store);
-      return redisConnection(options) ? redisBus(options) : new InProcessSignalBus(options.cancelTtlMs);
+      return redisConnection(options)
+        ? redisBus(options)
+        : new InProcessSignalBus(options.cancelTtlMs);
     },
   },
   {
     provide: SIGNAL_BUS,
     inject: [RESOLVED_SHUTDOWN_OPTIONS, OWNED_SIGNAL_BUS],
-    useFactory: (options: ResolvedShutdownOptions, owned: OwnedSignalBus): SignalBus => options.signalBus ?? owned!,
+    useFactory: (options: ResolvedShutdownOptions, owned: OwnedSignalBus): SignalBus =>
+      options.signalBus ?? owned!,
   },
 ];
 

@@ -3,7 +3,13 @@ import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 import { EventLogFencedError } from '../errors/event-log-fenced.error.js';
 import { EventLogGapError } from '../errors/event-log-gap.error.js';
 import { deliverSafely } from '../contracts/deliver-safely.js';
-import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type {
+  LoggedEvent,
+  RunEventLog,
+  RunLogAppendOptions,
+  RunLogKey,
+  RunLogListener,
+} from '../contracts/run-event-log.interface.js';
 
 /** One run's events in memory. */
 interface MemoryLog {
@@ -28,15 +34,22 @@ export class InMemoryRunEventLog implements RunEventLog {
   /** @param now the clock, in epoch milliseconds; tests inject one. */
   constructor(private readonly now: () => number = Date.now) {}
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
+  async append(
+    run: RunLogKey,
+    events: readonly LoggedEvent[],
+    writer?: string,
+    options?: RunLogAppendOptions,
+  ): Promise<void> {
     const key = keyOf(run);
     const log = this.live(key) ?? { events: [] };
-    if (writer !== undefined && log.writer !== undefined && log.writer !== writer) throw new EventLogFencedError(run.threadId, run.runId);
+    if (writer !== undefined && log.writer !== undefined && log.writer !== writer)
+      throw new EventLogFencedError(run.threadId, run.runId);
     const top = log.events.at(-1)?.id ?? 0;
     // A retry of a batch already stored: skipped.
     const fresh = events.filter((entry) => entry.id > top);
     if (fresh.length === 0) return;
-    if (options?.contiguous && fresh[0].id > top + 1) throw new EventLogGapError(run.threadId, run.runId, top);
+    if (options?.contiguous && fresh[0].id > top + 1)
+      throw new EventLogGapError(run.threadId, run.runId, top);
     log.events.push(...fresh);
     log.expiresAt = undefined;
     this.logs.set(key, log);
@@ -105,7 +118,8 @@ export class InMemoryRunEventLog implements RunEventLog {
     const now = this.now();
     if (now - this.lastSweep < 1_000) return;
     this.lastSweep = now;
-    for (const [key, log] of this.logs) if (log.expiresAt !== undefined && log.expiresAt <= now) this.logs.delete(key);
+    for (const [key, log] of this.logs)
+      if (log.expiresAt !== undefined && log.expiresAt <= now) this.logs.delete(key);
   }
 }
 

@@ -8,19 +8,34 @@ import type { LoggedEvent, RunLogKey } from '../contracts/run-event-log.interfac
 import { until } from '../testing/run-event-log-probes.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
-const text = (id: number): LoggedEvent => ({ id, event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta: `d${id}` } as BaseEvent });
-const finished = (id: number): LoggedEvent => ({ id, event: { type: EventType.RUN_FINISHED, threadId: 't1', runId: 'r1' } as BaseEvent });
-const started = (id: number): LoggedEvent => ({ id, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent });
+const text = (id: number): LoggedEvent => ({
+  id,
+  event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta: `d${id}` } as BaseEvent,
+});
+const finished = (id: number): LoggedEvent => ({
+  id,
+  event: { type: EventType.RUN_FINISHED, threadId: 't1', runId: 'r1' } as BaseEvent,
+});
+const started = (id: number): LoggedEvent => ({
+  id,
+  event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent,
+});
 const interrupted = (id: number): LoggedEvent => ({
   id,
-  event: { type: EventType.RUN_ERROR, code: 'RUN_INTERRUPTED', message: 'retry the same request' } as BaseEvent,
+  event: {
+    type: EventType.RUN_ERROR,
+    code: 'RUN_INTERRUPTED',
+    message: 'retry the same request',
+  } as BaseEvent,
 });
 /** A run interrupted for its client (events 1 to 3) and continued by the client's retry (4 to 6). */
 const twoAttempts = [started(1), text(2), interrupted(3), started(4), text(5), finished(6)];
 /** The run has ended (or stopped for its client): a held terminal event is its end. */
 const stopped: RunLiveness = { intervalMs: 20, check: async () => null };
 const types = (frames: Array<{ event: BaseEvent }>) =>
-  frames.map(({ event }) => (event.type === EventType.CUSTOM ? (event as { name?: string }).name : event.type));
+  frames.map(({ event }) =>
+    event.type === EventType.CUSTOM ? (event as { name?: string }).name : event.type,
+  );
 
 /** A log whose follow brings nothing, as a log whose live delivery stays on another instance. */
 class DeafLog extends InMemoryRunEventLog {
@@ -30,7 +45,12 @@ class DeafLog extends InMemoryRunEventLog {
 }
 
 /** Serves one joined stream of `log` after `afterId` and returns the SSE ids the client read. */
-async function join(log: InMemoryRunEventLog, afterId: number, liveness: RunLiveness, whileOpen: () => Promise<void>): Promise<number[]> {
+async function join(
+  log: InMemoryRunEventLog,
+  afterId: number,
+  liveness: RunLiveness,
+  whileOpen: () => Promise<void>,
+): Promise<number[]> {
   return (await joinFrames(log, afterId, liveness, whileOpen)).map((frame) => frame.id!);
 }
 
@@ -105,8 +125,17 @@ describe('JoinedStream', () => {
     const frames = await joinFrames(log, 0, stopped, async () => undefined);
 
     expect(frames.map((frame) => frame.id)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(types(frames)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'run_interrupted', 'run_resumed', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
-    expect(frames[2].event).toMatchObject({ value: { code: 'RUN_INTERRUPTED', message: 'retry the same request' } });
+    expect(types(frames)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_CONTENT',
+      'run_interrupted',
+      'run_resumed',
+      'TEXT_MESSAGE_CONTENT',
+      'RUN_FINISHED',
+    ]);
+    expect(frames[2].event).toMatchObject({
+      value: { code: 'RUN_INTERRUPTED', message: 'retry the same request' },
+    });
   });
 
   it("continues a join after an event of the older attempt to the run's current end, with one terminal event", async () => {
@@ -115,7 +144,12 @@ describe('JoinedStream', () => {
 
     const frames = await joinFrames(log, 2, stopped, async () => undefined);
 
-    expect(types(frames)).toEqual(['run_interrupted', 'run_resumed', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+    expect(types(frames)).toEqual([
+      'run_interrupted',
+      'run_resumed',
+      'TEXT_MESSAGE_CONTENT',
+      'RUN_FINISHED',
+    ]);
   });
 
   it('ends with RUN_INTERRUPTED, under its id, when nobody has continued the run', async () => {
@@ -131,21 +165,39 @@ describe('JoinedStream', () => {
     const log = new InMemoryRunEventLog();
     await log.append(run, twoAttempts.slice(0, 3));
     let retried = false;
-    const retrying: RunLiveness = { intervalMs: 20, check: async () => (retried ? null : undefined) };
+    const retrying: RunLiveness = {
+      intervalMs: 20,
+      check: async () => (retried ? null : undefined),
+    };
 
     const frames = await joinFrames(log, 0, retrying, async () => {
       await log.append(run, twoAttempts.slice(3));
       retried = true;
     });
 
-    expect(types(frames)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_CONTENT', 'run_interrupted', 'run_resumed', 'TEXT_MESSAGE_CONTENT', 'RUN_FINISHED']);
+    expect(types(frames)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_CONTENT',
+      'run_interrupted',
+      'run_resumed',
+      'TEXT_MESSAGE_CONTENT',
+      'RUN_FINISHED',
+    ]);
   });
 
   it('answers a join after the last event of a stopped run at once with the notice the run gives, without waiting an interval', async () => {
     const log = new InMemoryRunEventLog();
     await log.append(run, twoAttempts.slice(0, 3));
-    const notice = { type: EventType.RUN_ERROR, code: 'RUN_INTERRUPTED', message: 'retry' } as BaseEvent;
-    const liveness: RunLiveness = { intervalMs: 3_600_000, checkAtStart: true, check: async () => notice };
+    const notice = {
+      type: EventType.RUN_ERROR,
+      code: 'RUN_INTERRUPTED',
+      message: 'retry',
+    } as BaseEvent;
+    const liveness: RunLiveness = {
+      intervalMs: 3_600_000,
+      checkAtStart: true,
+      check: async () => notice,
+    };
 
     const frames = await joinFrames(log, 3, liveness, async () => undefined);
 

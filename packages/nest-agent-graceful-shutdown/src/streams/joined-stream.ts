@@ -68,9 +68,14 @@ export class JoinedStream {
       this.deliver(page);
     }
     if (this.finished) return;
-    this.unfollow = this.log.follow(this.key, this.cursor, { onEvents: (events) => this.deliver(events), onError: () => this.end() });
+    this.unfollow = this.log.follow(this.key, this.cursor, {
+      onEvents: (events) => this.deliver(events),
+      onError: () => this.end(),
+    });
     // One timer for all joins of this period, not one per join.
-    this.stopChecks = SharedInterval.every(this.liveness.intervalMs).add(() => void this.checkLiveness());
+    this.stopChecks = SharedInterval.every(this.liveness.intervalMs).add(
+      () => void this.checkLiveness(),
+    );
     if (this.liveness.checkAtStart) void this.checkLiveness();
   }
 
@@ -78,7 +83,13 @@ export class JoinedStream {
   handOver(): void {
     if (this.finished) return;
     const { threadId, runId } = this.key;
-    this.sse.write({ event: { type: EventType.CUSTOM, name: 'handover', value: { threadId, runId, lastEventId: this.cursor } } as BaseEvent });
+    this.sse.write({
+      event: {
+        type: EventType.CUSTOM,
+        name: 'handover',
+        value: { threadId, runId, lastEventId: this.cursor },
+      } as BaseEvent,
+    });
     this.end();
   }
 
@@ -135,7 +146,8 @@ export class JoinedStream {
       const next = await this.log.read(this.key, held.id, 1);
       if (this.held !== held || this.finished) return;
       if (next?.length) return this.deliver(next);
-      if ((await this.liveness.check(held)) === undefined || this.held !== held || this.finished) return;
+      if ((await this.liveness.check(held)) === undefined || this.held !== held || this.finished)
+        return;
       this.release(false);
     } catch {
       // A failed read is asked again at the next liveness check.
@@ -155,7 +167,8 @@ export class JoinedStream {
       // A log that now ends before this stream's cursor lost events its store had (a failover, a restart).
       const behind = (last?.id ?? 0) < this.cursor;
       // Events the follow did not bring (a log whose live delivery stays on the writer's instance) come now.
-      if ((last?.id ?? 0) > this.cursor) this.deliver((await this.log.read(this.key, this.cursor, REPLAY_PAGE)) ?? []);
+      if ((last?.id ?? 0) > this.cursor)
+        this.deliver((await this.log.read(this.key, this.cursor, REPLAY_PAGE)) ?? []);
       if (this.finished) return;
       // While the run goes on, its writer appends the lost events again (or its next event shows the gap).
       const notice = await this.liveness.check(last);

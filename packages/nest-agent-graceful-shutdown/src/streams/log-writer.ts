@@ -4,7 +4,12 @@ import { EventLogGapError } from '../errors/event-log-gap.error.js';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
 import { LoopNudge } from './loop-nudge.js';
-import type { ChannelEvent, LoggedEvent, RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
+import type {
+  ChannelEvent,
+  LoggedEvent,
+  RunEventLog,
+  RunLogKey,
+} from '../contracts/run-event-log.interface.js';
 
 export type { ChannelEvent } from '../contracts/run-event-log.interface.js';
 
@@ -107,9 +112,13 @@ export class LogWriter {
   private async flush(): Promise<void> {
     for (let pause = RETRY_FIRST_MS; this.queue.length;) {
       const batch = this.queue.slice();
-      const logged = batch.flatMap(({ id, event }): LoggedEvent[] => (id === undefined ? [] : [{ id, event }]));
+      const logged = batch.flatMap(({ id, event }): LoggedEvent[] =>
+        id === undefined ? [] : [{ id, event }],
+      );
       try {
-        await this.log.append(this.key, logged, this.writer, { contiguous: this.writer !== undefined && !this.acceptGap });
+        await this.log.append(this.key, logged, this.writer, {
+          contiguous: this.writer !== undefined && !this.acceptGap,
+        });
         this.acceptGap = false;
         this.queue.splice(0, batch.length);
         this.keep(logged);
@@ -158,7 +167,11 @@ export class LogWriter {
     }
     const lost = this.stored.splice(from);
     this.queue.unshift(...lost.map((entry): Pending => ({ ...entry, sent: true })));
-    logger.warn('run event log lost events, appending them again', { ...this.key, fromId: lost[0].id, toId: lost.at(-1)!.id });
+    logger.warn('run event log lost events, appending them again', {
+      ...this.key,
+      fromId: lost[0].id,
+      toId: lost.at(-1)!.id,
+    });
   }
 
   /** A newer attempt owns the log: what is queued goes to this attempt's connections only, as notices. */

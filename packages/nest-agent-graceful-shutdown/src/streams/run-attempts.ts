@@ -23,18 +23,28 @@ export const RUN_RESUMED_NOTICE = 'run_resumed';
  * // { id: 9, event: { type: 'CUSTOM', name: 'run_interrupted', value: { code: 'RUN_INTERRUPTED', message } } }
  */
 export function readAsOneRun(entry: LoggedEvent, continued: boolean): LoggedEvent {
-  if (entry.event.type === EventType.RUN_STARTED && entry.id > 1) return { id: entry.id, event: resumedNotice(entry.event) };
-  if (continued && isTerminal(entry.event)) return { id: entry.id, event: interruptedNotice(entry.event) };
+  if (entry.event.type === EventType.RUN_STARTED && entry.id > 1)
+    return { id: entry.id, event: resumedNotice(entry.event) };
+  if (continued && isTerminal(entry.event))
+    return { id: entry.id, event: interruptedNotice(entry.event) };
   return entry;
 }
 
 /** An ended attempt's terminal event, as a non-terminal notice keeping its code and message. */
 function interruptedNotice(event: BaseEvent): BaseEvent {
   const { code, message } = event as BaseEvent & { code?: string; message?: string };
-  return { type: EventType.CUSTOM, name: RUN_INTERRUPTED_NOTICE, value: { code: code ?? null, message: message ?? null } } as BaseEvent;
+  return {
+    type: EventType.CUSTOM,
+    name: RUN_INTERRUPTED_NOTICE,
+    value: { code: code ?? null, message: message ?? null },
+  } as BaseEvent;
 }
 
 function resumedNotice(event: BaseEvent): BaseEvent {
   const { threadId, runId } = event as BaseEvent & { threadId?: string; runId?: string };
-  return { type: EventType.CUSTOM, name: RUN_RESUMED_NOTICE, value: { threadId, runId } } as BaseEvent;
+  return {
+    type: EventType.CUSTOM,
+    name: RUN_RESUMED_NOTICE,
+    value: { threadId, runId },
+  } as BaseEvent;
 }

@@ -1,19 +1,33 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import { InMemoryRunEventLog } from './in-memory-run-event-log.js';
 import { RunEventChannel, type ChannelEvent } from './run-event-channel.js';
-import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey } from '../contracts/run-event-log.interface.js';
+import type {
+  LoggedEvent,
+  RunEventLog,
+  RunLogAppendOptions,
+  RunLogKey,
+} from '../contracts/run-event-log.interface.js';
 import { REFILL_TAIL } from './log-writer.js';
 
 const run: RunLogKey = { threadId: 't1', runId: 'r1' };
 const RETENTION_MS = 60_000;
-const text = (delta: string) => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta }) as BaseEvent;
+const text = (delta: string) =>
+  ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta }) as BaseEvent;
 const step = (kind: 'start' | 'finish', stepName: string) =>
-  ({ type: kind === 'start' ? EventType.STEP_STARTED : EventType.STEP_FINISHED, stepName }) as BaseEvent;
+  ({
+    type: kind === 'start' ? EventType.STEP_STARTED : EventType.STEP_FINISHED,
+    stepName,
+  }) as BaseEvent;
 
 /** The in-memory log, made to fail its appends while `down` is set. */
 class FlakyLog extends InMemoryRunEventLog {
   down = false;
-  override async append(key: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
+  override async append(
+    key: RunLogKey,
+    events: readonly LoggedEvent[],
+    writer?: string,
+    options?: RunLogAppendOptions,
+  ): Promise<void> {
     if (this.down) throw new Error('log unreachable');
     return super.append(key, events, writer, options);
   }
@@ -38,7 +52,10 @@ class ForgetfulLog implements RunEventLog {
   retain: RunEventLog['retain'] = (...args) => this.inner.retain(...args);
 }
 
-async function openChannel(log: InMemoryRunEventLog, writer = 'attempt-1'): Promise<{ channel: RunEventChannel; seen: ChannelEvent[] }> {
+async function openChannel(
+  log: InMemoryRunEventLog,
+  writer = 'attempt-1',
+): Promise<{ channel: RunEventChannel; seen: ChannelEvent[] }> {
   const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => false });
   const seen: ChannelEvent[] = [];
   channel.subscribe((event) => seen.push(event));
@@ -52,9 +69,14 @@ describe('RunEventChannel', () => {
     let reads = 0;
     const last = log.last.bind(log);
     log.last = (key) => (reads++, last(key));
-    await log.append(run, [{ id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent }]);
+    await log.append(run, [
+      { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
+    ]);
 
-    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => true, fresh: true });
+    const channel = await RunEventChannel.open(log, run, {
+      firstAttempt: async () => true,
+      fresh: true,
+    });
     const seen: ChannelEvent[] = [];
     channel.subscribe((event) => seen.push(event));
     await channel.activate('attempt-1');
@@ -67,8 +89,12 @@ describe('RunEventChannel', () => {
 
   it("numbers an attempt's events after the log's last one and sends each once it is in the log", async () => {
     const log = new InMemoryRunEventLog();
-    await log.append(run, [{ id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent }]);
-    await log.append(run, [{ id: 2, event: { type: EventType.RUN_FINISHED, threadId: 't1', runId: 'r1' } as BaseEvent }]);
+    await log.append(run, [
+      { id: 1, event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent },
+    ]);
+    await log.append(run, [
+      { id: 2, event: { type: EventType.RUN_FINISHED, threadId: 't1', runId: 'r1' } as BaseEvent },
+    ]);
     const { channel, seen } = await openChannel(log);
 
     channel.emit(text('a'));
@@ -90,7 +116,11 @@ describe('RunEventChannel', () => {
     channel.emit({ type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } as BaseEvent);
     await channel.close(1_000, RETENTION_MS);
 
-    expect((await log.read(run, 0, 10))?.map((entry) => entry.event.type)).toEqual([EventType.RUN_STARTED, EventType.STEP_STARTED, EventType.STEP_FINISHED]);
+    expect((await log.read(run, 0, 10))?.map((entry) => entry.event.type)).toEqual([
+      EventType.RUN_STARTED,
+      EventType.STEP_STARTED,
+      EventType.STEP_FINISHED,
+    ]);
     expect(seen).toEqual([
       { event: { type: EventType.RUN_STARTED, threadId: 't1', runId: 'r1' } },
       { id: 3, event: { type: EventType.STEP_FINISHED, stepName: 'reasoning' } },
@@ -119,7 +149,10 @@ describe('RunEventChannel', () => {
 
   it('logs nothing and sends no ids when the log of a run that continues lost its events, so no id is ever reused', async () => {
     const log = new InMemoryRunEventLog();
-    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => false, continues: true });
+    const channel = await RunEventChannel.open(log, run, {
+      firstAttempt: async () => false,
+      continues: true,
+    });
     const seen: ChannelEvent[] = [];
     channel.subscribe((event) => seen.push(event));
     await channel.activate('attempt-2');
@@ -176,7 +209,9 @@ describe('RunEventChannel', () => {
     await newer.channel.close(1_000, RETENTION_MS);
 
     expect(older.seen).toEqual([{ id: 1, event: text('a') }, { event: text('stale') }]);
-    expect((await log.read(run, 0, 10))?.map((entry) => (entry.event as { delta?: string }).delta)).toEqual(['a', 'b']);
+    expect(
+      (await log.read(run, 0, 10))?.map((entry) => (entry.event as { delta?: string }).delta),
+    ).toEqual(['a', 'b']);
   });
 
   it('appends again the events its store lost after they were stored, so the log stays whole and in order', async () => {
@@ -190,13 +225,18 @@ describe('RunEventChannel', () => {
     channel.emit(text('d'));
     await channel.settle(1_000);
 
-    expect(await log.read(run, 0, 100)).toEqual(['a', 'b', 'c', 'd'].map((delta, index) => ({ id: index + 1, event: text(delta) })));
+    expect(await log.read(run, 0, 100)).toEqual(
+      ['a', 'b', 'c', 'd'].map((delta, index) => ({ id: index + 1, event: text(delta) })),
+    );
   });
 
   it('stores after the gap, and reports it, when the store lost more events than the writer keeps', async () => {
     const log = new ForgetfulLog();
     const errors: unknown[] = [];
-    const channel = await RunEventChannel.open(log, run, { firstAttempt: async () => true, onError: (error) => errors.push(error) });
+    const channel = await RunEventChannel.open(log, run, {
+      firstAttempt: async () => true,
+      onError: (error) => errors.push(error),
+    });
     await channel.activate('attempt-1');
     for (let index = 0; index < REFILL_TAIL + 5; index++) channel.emit(text(String(index)));
     await channel.settle(5_000);
@@ -205,7 +245,11 @@ describe('RunEventChannel', () => {
     channel.emit(text('late'));
     await channel.settle(1_000);
 
-    expect((await log.read(run, 0, 100))?.map((entry) => entry.id)).toEqual([1, 2, REFILL_TAIL + 6]);
+    expect((await log.read(run, 0, 100))?.map((entry) => entry.id)).toEqual([
+      1,
+      2,
+      REFILL_TAIL + 6,
+    ]);
     expect(errors).toEqual([expect.objectContaining({ name: 'EventLogGapError', lastId: 2 })]);
   });
 });

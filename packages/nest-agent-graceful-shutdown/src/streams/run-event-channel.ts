@@ -52,7 +52,12 @@ export class RunEventChannel {
   static async open(
     log: RunEventLog,
     key: RunLogKey,
-    options: { firstAttempt: () => Promise<boolean>; continues?: boolean; fresh?: boolean; onError?: (error: unknown) => void },
+    options: {
+      firstAttempt: () => Promise<boolean>;
+      continues?: boolean;
+      fresh?: boolean;
+      onError?: (error: unknown) => void;
+    },
   ): Promise<RunEventChannel> {
     const onError = options.onError ?? (() => undefined);
     let last: LoggedEvent | null;
@@ -66,7 +71,14 @@ export class RunEventChannel {
       last = null;
     }
     const unlogged = last === null && options.continues === true;
-    return new RunEventChannel(log, key, await shapeOf(log, key, last), last?.id ?? 0, onError, unlogged);
+    return new RunEventChannel(
+      log,
+      key,
+      await shapeOf(log, key, last),
+      last?.id ?? 0,
+      onError,
+      unlogged,
+    );
   }
 
   /**
@@ -136,7 +148,11 @@ export class RunEventChannel {
   handOver(): void {
     this.closeOpen();
     const { threadId, runId } = this.key;
-    this.notice({ type: EventType.CUSTOM, name: 'handover', value: { threadId, runId, lastEventId: this.lastId } } as BaseEvent);
+    this.notice({
+      type: EventType.CUSTOM,
+      name: 'handover',
+      value: { threadId, runId, lastEventId: this.lastId },
+    } as BaseEvent);
   }
 
   /**
@@ -162,10 +178,18 @@ export class RunEventChannel {
 }
 
 /** What a run's log has left open, read from the log when its last event is not terminal. */
-async function shapeOf(log: RunEventLog, key: RunLogKey, last: LoggedEvent | null): Promise<StreamShape> {
+async function shapeOf(
+  log: RunEventLog,
+  key: RunLogKey,
+  last: LoggedEvent | null,
+): Promise<StreamShape> {
   const shape = new StreamShape();
   if (!last || isTerminal(last.event)) return shape;
-  for (let after = 0, page: LoggedEvent[] | null; (page = await log.read(key, after, REPLAY_PAGE))?.length; after = page.at(-1)!.id) {
+  for (
+    let after = 0, page: LoggedEvent[] | null;
+    (page = await log.read(key, after, REPLAY_PAGE))?.length;
+    after = page.at(-1)!.id
+  ) {
     for (const { event } of page) shape.see(event);
   }
   return shape;

@@ -1,4 +1,7 @@
-import { OWNED_RUN_EVENT_LOG, RESOLVED_SHUTDOWN_OPTIONS } from '../tokens/graceful-shutdown.tokens.js';
+import {
+  OWNED_RUN_EVENT_LOG,
+  RESOLVED_SHUTDOWN_OPTIONS,
+} from '../tokens/graceful-shutdown.tokens.js';
 import type { Provider } from '@nestjs/common';
 import type { ResolvedShutdownOptions } from '../options/resolve-shutdown-options.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
@@ -10,7 +13,8 @@ import { SIGNAL_BUS, type SignalBus } from '../contracts/signal-bus.interface.js
 import { RUN_EVENT_LOG, type RunEventLog } from '../contracts/run-event-log.interface.js';
 
 /** A log the module made from its options, and so connects and closes; null for a log the host passed. */
-export type OwnedRunEventLog = (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
+export type OwnedRunEventLog =
+  (RunEventLog & { connect?(): Promise<void>; close?(): Promise<void> }) | null;
 
 /** The Redis log, loaded only when `signals.redisUrl` or `signals.redisClient` is set. */
 async function redisLog(options: ResolvedShutdownOptions): Promise<RunEventLog> {
@@ -25,17 +29,24 @@ export const runEventLogProviders: Provider[] = [
   {
     provide: OWNED_RUN_EVENT_LOG,
     inject: [RESOLVED_SHUTDOWN_OPTIONS, SESSION_STORE, SIGNAL_BUS],
-    useFactory: async (options: ResolvedShutdownOptions, store: SessionStore, bus: SignalBus): Promise<OwnedRunEventLog> => {
+    useFactory: async (
+      options: ResolvedShutdownOptions,
+      store: SessionStore,
+      bus: SignalBus,
+    ): Promise<OwnedRunEventLog> => {
       if (options.eventLog) return null;
       if (redisConnection(options)) return redisLog(options);
       // The PostgreSQL bus wakes the followers of a run on other instances when its log grows.
-      return store instanceof TypeOrmSessionStore ? store.createRunEventLog(carriesLogNudges(bus) ? bus : undefined) : new InMemoryRunEventLog();
+      return store instanceof TypeOrmSessionStore
+        ? store.createRunEventLog(carriesLogNudges(bus) ? bus : undefined)
+        : new InMemoryRunEventLog();
     },
   },
   {
     provide: RUN_EVENT_LOG,
     inject: [RESOLVED_SHUTDOWN_OPTIONS, OWNED_RUN_EVENT_LOG],
-    useFactory: (options: ResolvedShutdownOptions, owned: OwnedRunEventLog): RunEventLog => options.eventLog ?? owned!,
+    useFactory: (options: ResolvedShutdownOptions, owned: OwnedRunEventLog): RunEventLog =>
+      options.eventLog ?? owned!,
   },
 ];
 

@@ -3,7 +3,8 @@ import type { DiscardedTokens } from '../agent/discarded-tokens.js';
 import type { ResumeMode } from '../options/resume-mode.js';
 
 /** How a run attempt ended on this instance, as counted by `agent_runs_total{outcome}`. */
-export type RunOutcomeLabel = 'completed' | 'canceled' | 'interrupted' | 'handed_over' | 'awaiting_approval' | 'failed';
+export type RunOutcomeLabel =
+  'completed' | 'canceled' | 'interrupted' | 'handed_over' | 'awaiting_approval' | 'failed';
 
 /**
  * A measured part of a shutdown: `drain` (from its start until in-flight runs finished or

@@ -1,5 +1,10 @@
 import { trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import {
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  TracerProvider,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace';
 import { RunSpans } from './run-spans.js';
 
 describe('RunSpans', () => {
@@ -12,7 +17,8 @@ describe('RunSpans', () => {
     await provider.shutdown();
   });
 
-  const named = (name: string): ReadableSpan[] => exporter.getFinishedSpans().filter((span) => span.name === name);
+  const named = (name: string): ReadableSpan[] =>
+    exporter.getFinishedSpans().filter((span) => span.name === name);
   const parentId = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
   async function oneRound(spans: RunSpans): Promise<void> {
@@ -36,8 +42,14 @@ describe('RunSpans', () => {
     const [acting] = named('acting');
     const [chat] = named('chat');
     const [tool] = named('execute_tool lookup');
-    expect(run.attributes).toMatchObject({ 'agent.run.id': 'r1', 'agent.run.outcome': 'completed' });
-    expect([parentId(reasoning), parentId(acting)]).toEqual([run.spanContext().spanId, run.spanContext().spanId]);
+    expect(run.attributes).toMatchObject({
+      'agent.run.id': 'r1',
+      'agent.run.outcome': 'completed',
+    });
+    expect([parentId(reasoning), parentId(acting)]).toEqual([
+      run.spanContext().spanId,
+      run.spanContext().spanId,
+    ]);
     expect(parentId(chat)).toBe(reasoning.spanContext().spanId);
     expect(chat.attributes).toMatchObject({
       'gen_ai.usage.input_tokens': 12,
@@ -45,7 +57,10 @@ describe('RunSpans', () => {
       'gen_ai.response.finish_reasons': ['tool_calls'],
     });
     expect(parentId(tool)).toBe(acting.spanContext().spanId);
-    expect(tool.attributes).toMatchObject({ 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.id': 'call-1' });
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.tool.name': 'lookup',
+      'gen_ai.tool.call.id': 'call-1',
+    });
   });
 
   it('links a resumed attempt to the interrupted one it continues, in a trace of its own', () => {
@@ -61,9 +76,17 @@ describe('RunSpans', () => {
     resumed.end({ 'agent.run.outcome': 'completed' });
 
     const [first, second] = named('invoke_agent helper');
-    expect(saved).toEqual({ traceId: first.spanContext().traceId, spanId: first.spanContext().spanId });
+    expect(saved).toEqual({
+      traceId: first.spanContext().traceId,
+      spanId: first.spanContext().spanId,
+    });
     expect(second.spanContext().traceId).not.toBe(first.spanContext().traceId);
-    expect(second.links).toEqual([expect.objectContaining({ context: expect.objectContaining(saved), attributes: { 'agent.link.reason': 'resume' } })]);
+    expect(second.links).toEqual([
+      expect.objectContaining({
+        context: expect.objectContaining(saved),
+        attributes: { 'agent.link.reason': 'resume' },
+      }),
+    ]);
     expect(named('acting')[0].attributes).toMatchObject({ 'agent.run.stop_reason': 'interrupted' });
   });
 
@@ -71,11 +94,18 @@ describe('RunSpans', () => {
     const spans = new RunSpans();
     spans.start({ agentName: 'helper', attributes: {} });
     spans.stepStarted('acting', 1);
-    await expect(spans.tool({ id: 'c', name: 'broken', arguments: '{}' }, () => Promise.reject(new Error('no route')))).rejects.toThrow('no route');
+    await expect(
+      spans.tool({ id: 'c', name: 'broken', arguments: '{}' }, () =>
+        Promise.reject(new Error('no route')),
+      ),
+    ).rejects.toThrow('no route');
     spans.stopOpenSpans('failed');
     spans.end({}, new Error('the run failed'));
 
     expect(named('execute_tool broken')[0].status).toMatchObject({ code: 2, message: 'no route' });
-    expect(named('invoke_agent helper')[0].status).toMatchObject({ code: 2, message: 'the run failed' });
+    expect(named('invoke_agent helper')[0].status).toMatchObject({
+      code: 2,
+      message: 'the run failed',
+    });
   });
 });

@@ -1,4 +1,14 @@
-import { context, trace, SpanKind, SpanStatusCode, TraceFlags, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import {
+  context,
+  trace,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 import type { ToolCall } from '../agent/agent-message.js';
 import type { ModelUsage } from '../agent/agent-model.interface.js';
 import type { RunPhase } from '../agent/stop-reason.js';
@@ -29,12 +39,21 @@ export class RunSpans {
     const links: Link[] = resumes
       ? [
           {
-            context: { traceId: resumes.traceId, spanId: resumes.spanId, traceFlags: TraceFlags.SAMPLED, isRemote: true },
+            context: {
+              traceId: resumes.traceId,
+              spanId: resumes.spanId,
+              traceFlags: TraceFlags.SAMPLED,
+              isRemote: true,
+            },
             attributes: { [TraceAttr.linkReason]: 'resume' },
           },
         ]
       : [];
-    this.run = this.tracer.startSpan(`invoke_agent ${agentName}`, { kind: SpanKind.INTERNAL, attributes, links });
+    this.run = this.tracer.startSpan(`invoke_agent ${agentName}`, {
+      kind: SpanKind.INTERNAL,
+      attributes,
+      links,
+    });
     this.runContext = trace.setSpan(context.active(), this.run);
   }
 
@@ -46,16 +65,29 @@ export class RunSpans {
   /** The run span's ids, kept with an interruption; undefined when the span is not sampled. */
   saved(): SavedTraceContext | undefined {
     const spanContext = this.run?.spanContext();
-    if (!spanContext || !trace.isSpanContextValid(spanContext) || !(spanContext.traceFlags & TraceFlags.SAMPLED)) return undefined;
+    if (
+      !spanContext ||
+      !trace.isSpanContextValid(spanContext) ||
+      !(spanContext.traceFlags & TraceFlags.SAMPLED)
+    )
+      return undefined;
     return { traceId: spanContext.traceId, spanId: spanContext.spanId };
   }
 
   stepStarted(phase: RunPhase, iteration: number): void {
     if (this.steps.has(phase)) return;
-    const step = this.tracer.startSpan(phase, { attributes: { [TraceAttr.step]: phase, [TraceAttr.iteration]: iteration } }, this.runContext);
+    const step = this.tracer.startSpan(
+      phase,
+      { attributes: { [TraceAttr.step]: phase, [TraceAttr.iteration]: iteration } },
+      this.runContext,
+    );
     this.steps.set(phase, step);
     if (phase === 'reasoning') {
-      this.chat = this.tracer.startSpan('chat', { kind: SpanKind.CLIENT, attributes: { [TraceAttr.operation]: 'chat' } }, trace.setSpan(this.runContext, step));
+      this.chat = this.tracer.startSpan(
+        'chat',
+        { kind: SpanKind.CLIENT, attributes: { [TraceAttr.operation]: 'chat' } },
+        trace.setSpan(this.runContext, step),
+      );
     }
   }
 
@@ -96,7 +128,10 @@ export class RunSpans {
       return await work();
     } catch (error) {
       span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     } finally {
       span.end();
@@ -105,7 +140,8 @@ export class RunSpans {
 
   /** Ends the steps and call left open by a stop, marking where the run stopped. */
   stopOpenSpans(stopReason: string): void {
-    for (const span of [this.chat, ...this.steps.values()]) span?.setAttribute(TraceAttr.stopReason, stopReason).end();
+    for (const span of [this.chat, ...this.steps.values()])
+      span?.setAttribute(TraceAttr.stopReason, stopReason).end();
     this.chat = undefined;
     this.steps.clear();
   }

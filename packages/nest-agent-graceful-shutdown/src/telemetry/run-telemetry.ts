@@ -66,15 +66,26 @@ export class RunTelemetry implements RunInstruments {
   ended(outcome: RunOutcome, label: RunOutcomeLabel, error?: Error): void {
     this.spans.stopOpenSpans(outcome.stopReason);
     this.spans.end(
-      { [TraceAttr.outcome]: label, [TraceAttr.stopReason]: outcome.stopReason, [TraceAttr.phase]: outcome.phase, [TraceAttr.iteration]: outcome.iteration },
-      label === 'failed' ? (error ?? outcome.error ?? new Error(outcome.detail ?? 'run failed')) : undefined,
+      {
+        [TraceAttr.outcome]: label,
+        [TraceAttr.stopReason]: outcome.stopReason,
+        [TraceAttr.phase]: outcome.phase,
+        [TraceAttr.iteration]: outcome.iteration,
+      },
+      label === 'failed'
+        ? (error ?? outcome.error ?? new Error(outcome.detail ?? 'run failed'))
+        : undefined,
     );
     this.telemetry.notify('runEnded', this.observed(), label);
   }
 
   /** A user's cancel, accepted at `acceptedAt` (epoch milliseconds), stopped the run now. */
   cancelDelivered(acceptedAt: number): void {
-    this.telemetry.notify('cancelDelivered', this.observed(), Math.max(0, Date.now() - acceptedAt) / 1_000);
+    this.telemetry.notify(
+      'cancelDelivered',
+      this.observed(),
+      Math.max(0, Date.now() - acceptedAt) / 1_000,
+    );
   }
 
   /** The attempt resumes a run that another release of its agent wrote. */

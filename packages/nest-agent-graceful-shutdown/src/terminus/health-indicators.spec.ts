@@ -2,7 +2,10 @@ import { Controller, Get, Logger, Module, type INestApplication } from '@nestjs/
 import { HealthCheck, HealthCheckService, TerminusModule } from '@nestjs/terminus';
 import { Test } from '@nestjs/testing';
 import { GracefulShutdownModule } from '../graceful-shutdown.module.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
 import { ShutdownHealthIndicator } from './shutdown.health-indicator.js';
 import { SignalBusHealthIndicator } from './signal-bus.health-indicator.js';
@@ -31,7 +34,13 @@ let app: INestApplication;
 beforeEach(async () => {
   sqlite = await openSqliteStore();
   @Module({
-    imports: [TerminusModule, GracefulShutdownModule.forRoot({ shutdown: { handleSignals: false }, store: { useValue: sqlite.store } })],
+    imports: [
+      TerminusModule,
+      GracefulShutdownModule.forRoot({
+        shutdown: { handleSignals: false },
+        store: { useValue: sqlite.store },
+      }),
+    ],
     controllers: [HealthController],
     providers: [ShutdownHealthIndicator, SignalBusHealthIndicator],
   })
@@ -46,7 +55,10 @@ afterEach(async () => {
   await sqlite.close();
 });
 
-async function readiness(): Promise<{ status: number; body: { status: string; info?: unknown; error?: unknown } }> {
+async function readiness(): Promise<{
+  status: number;
+  body: { status: string; info?: unknown; error?: unknown };
+}> {
   const response = await fetch(`${await app.getUrl()}/health/ready`);
   return { status: response.status, body: (await response.json()) as { status: string } };
 }
@@ -77,6 +89,9 @@ describe('the terminus health indicators in a host readiness check', () => {
     await shutdown;
 
     expect(status).toBe(503);
-    expect(body).toMatchObject({ status: 'error', error: { shutdown: { status: 'down', phase: expect.not.stringMatching(/^serving$/) } } });
+    expect(body).toMatchObject({
+      status: 'error',
+      error: { shutdown: { status: 'down', phase: expect.not.stringMatching(/^serving$/) } },
+    });
   });
 });

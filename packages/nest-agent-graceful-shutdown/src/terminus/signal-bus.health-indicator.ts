@@ -16,7 +16,12 @@ export class SignalBusHealthIndicator {
 
   check(key = 'signals'): HealthIndicatorResult {
     // A bus without health() has no link to lose.
-    const { transport, connected } = this.bus.health?.() ?? { transport: 'in-process', connected: true };
-    return this.health.check(key).up({ transport, connected, fallback: connected ? null : 'local' });
+    const { transport, connected } = this.bus.health?.() ?? {
+      transport: 'in-process',
+      connected: true,
+    };
+    return this.health
+      .check(key)
+      .up({ transport, connected, fallback: connected ? null : 'local' });
   }
 }

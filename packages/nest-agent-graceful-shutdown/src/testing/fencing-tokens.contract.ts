@@ -18,7 +18,11 @@ export function describeFencingTokens(context: () => RunSlotsContext): void {
       instanceId: 'instance-a',
       messages: [{ id: `${runId}-${randomUUID()}`, role: 'user', content: 'hi' }],
     });
-    const end = (store: SessionStore, started: StartRunCommand, status: 'completed' | 'interrupted') =>
+    const end = (
+      store: SessionStore,
+      started: StartRunCommand,
+      status: 'completed' | 'interrupted',
+    ) =>
       store.finishRun({
         threadId: started.threadId,
         runKey: started.runKey,
@@ -28,7 +32,14 @@ export function describeFencingTokens(context: () => RunSlotsContext): void {
         phase: 'acting',
         interrupt:
           status === 'interrupted'
-            ? { reason: 'shutdown', interruptedAt: new Date(0).toISOString(), runId: started.runId, phase: 'acting', iteration: 1, pendingToolCalls: [] }
+            ? {
+                reason: 'shutdown',
+                interruptedAt: new Date(0).toISOString(),
+                runId: started.runId,
+                phase: 'acting',
+                iteration: 1,
+                pendingToolCalls: [],
+              }
             : null,
       });
 

@@ -46,8 +46,16 @@ export class MemoryCheckpointer implements StepCheckpointer {
   async append(messages: readonly AgentMessage[]): Promise<void> {
     this.appends.push([...messages]);
     for (const message of messages) {
-      const record = message.role === 'tool' && message.toolCallId ? this.records.get(message.toolCallId) : undefined;
-      if (record) Object.assign(record, { status: 'finished', result: message.content, finishedAt: new Date().toISOString() });
+      const record =
+        message.role === 'tool' && message.toolCallId
+          ? this.records.get(message.toolCallId)
+          : undefined;
+      if (record)
+        Object.assign(record, {
+          status: 'finished',
+          result: message.content,
+          finishedAt: new Date().toISOString(),
+        });
     }
   }
 
@@ -57,7 +65,9 @@ export class MemoryCheckpointer implements StepCheckpointer {
   }
 
   async findToolCalls(toolCallIds: readonly string[]): Promise<ToolCallRecord[]> {
-    return toolCallIds.flatMap((id) => (this.records.has(id) ? [{ ...this.records.get(id)! }] : []));
+    return toolCallIds.flatMap((id) =>
+      this.records.has(id) ? [{ ...this.records.get(id)! }] : [],
+    );
   }
 
   async saveState(state: unknown): Promise<void> {

@@ -17,8 +17,19 @@ export function describeMessagePages(context: () => MessagePageContext): void {
   describe('loadMessagePage', () => {
     /** A thread holding `count` user messages, stored with its first run. */
     const threadOf = async (threadId: string, count: number): Promise<void> => {
-      const messages: AgentMessage[] = Array.from({ length: count }, (_, i) => ({ id: `${threadId}-m${i}`, role: 'user', content: `m${i}` }));
-      await context().store.startRun({ threadId, ownerId: 'alice', runKey: randomUUID(), runId: `${threadId}-r1`, instanceId: 'instance-a', messages });
+      const messages: AgentMessage[] = Array.from({ length: count }, (_, i) => ({
+        id: `${threadId}-m${i}`,
+        role: 'user',
+        content: `m${i}`,
+      }));
+      await context().store.startRun({
+        threadId,
+        ownerId: 'alice',
+        runKey: randomUUID(),
+        runId: `${threadId}-r1`,
+        instanceId: 'instance-a',
+        messages,
+      });
     };
 
     /** Every page of `threadId`, `limit` at a time, following `nextAfterSeq` to the end. */
@@ -39,7 +50,11 @@ export function describeMessagePages(context: () => MessagePageContext): void {
 
       const pages = await allPages('paged', 3);
 
-      expect(pages.map((page) => page.map((m) => m.id))).toEqual([['paged-m0', 'paged-m1', 'paged-m2'], ['paged-m3', 'paged-m4', 'paged-m5'], ['paged-m6']]);
+      expect(pages.map((page) => page.map((m) => m.id))).toEqual([
+        ['paged-m0', 'paged-m1', 'paged-m2'],
+        ['paged-m3', 'paged-m4', 'paged-m5'],
+        ['paged-m6'],
+      ]);
     });
 
     it('ends on a full page when the history is a whole number of pages', async () => {
@@ -55,11 +70,16 @@ export function describeMessagePages(context: () => MessagePageContext): void {
 
       const page = await context().store.loadMessagePage({ threadId: 'same', limit: 10 });
 
-      expect(page).toEqual({ messages: await context().store.loadMessages('same'), nextAfterSeq: null });
+      expect(page).toEqual({
+        messages: await context().store.loadMessages('same'),
+        nextAfterSeq: null,
+      });
     });
 
     it('returns an empty last page for an unknown thread', async () => {
-      await expect(context().store.loadMessagePage({ threadId: 'nobody', limit: 5 })).resolves.toEqual({ messages: [], nextAfterSeq: null });
+      await expect(
+        context().store.loadMessagePage({ threadId: 'nobody', limit: 5 }),
+      ).resolves.toEqual({ messages: [], nextAfterSeq: null });
     });
   });
 }

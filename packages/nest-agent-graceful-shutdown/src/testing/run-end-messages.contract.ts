@@ -2,7 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentMessage } from '../agent/agent-message.js';
 import { LeaseLostError } from '../errors/lease-lost.error.js';
-import type { FinishRunCommand, SessionStore, StartRunCommand } from '../contracts/session-store.interface.js';
+import type {
+  FinishRunCommand,
+  SessionStore,
+  StartRunCommand,
+} from '../contracts/session-store.interface.js';
 
 /** What the run-end message cases need from the enclosing contract: the store of the test and its clock. */
 export interface RunEndMessagesContext {
@@ -15,7 +19,12 @@ export interface RunEndMessagesContext {
 
 const call = { id: 'call-cut', name: 'search', arguments: '{"q":1}' };
 const assistant: AgentMessage = { id: 'a-cut', role: 'assistant', content: '', toolCalls: [call] };
-const closing: AgentMessage = { id: 'closing-1', role: 'tool', toolCallId: call.id, content: 'not completed' };
+const closing: AgentMessage = {
+  id: 'closing-1',
+  role: 'tool',
+  toolCallId: call.id,
+  content: 'not completed',
+};
 
 /**
  * `FinishRunCommand.closingMessages`: the results of the calls a run cut off are appended in
@@ -23,7 +32,11 @@ const closing: AgentMessage = { id: 'closing-1', role: 'tool', toolCallId: call.
  */
 export function describeRunEndMessages(context: () => RunEndMessagesContext): void {
   describe('finishRun with closingMessages', () => {
-    const start = (threadId: string, runId: string, instanceId = 'instance-a'): StartRunCommand => ({
+    const start = (
+      threadId: string,
+      runId: string,
+      instanceId = 'instance-a',
+    ): StartRunCommand => ({
       threadId,
       ownerId: 'alice',
       runKey: randomUUID(),
@@ -42,7 +55,16 @@ export function describeRunEndMessages(context: () => RunEndMessagesContext): vo
       closingMessages: { runId: command.runId, messages: [closing] },
     });
     const checkpoint = (command: StartRunCommand) =>
-      context().store.appendMessages({ threadId: command.threadId, runId: command.runId, runKey: command.runKey, iteration: 1, phase: 'acting' }, [assistant]);
+      context().store.appendMessages(
+        {
+          threadId: command.threadId,
+          runId: command.runId,
+          runKey: command.runKey,
+          iteration: 1,
+          phase: 'acting',
+        },
+        [assistant],
+      );
 
     it('appends the closing messages after the history, under the run, with the end', async () => {
       const { store } = context();
@@ -58,8 +80,17 @@ export function describeRunEndMessages(context: () => RunEndMessagesContext): vo
         ['a-cut', 1],
         ['closing-1', 2],
       ]);
-      expect(stored[2]).toMatchObject({ role: 'tool', toolCallId: call.id, content: 'not completed', runId: 'r1' });
-      expect(await store.findThread('end-1')).toMatchObject({ status: 'idle', messageCount: 3, lastRun: { status: 'canceled' } });
+      expect(stored[2]).toMatchObject({
+        role: 'tool',
+        toolCallId: call.id,
+        content: 'not completed',
+        runId: 'r1',
+      });
+      expect(await store.findThread('end-1')).toMatchObject({
+        status: 'idle',
+        messageCount: 3,
+        lastRun: { status: 'canceled' },
+      });
     });
 
     it('keeps counting messages after the closing ones on the next run', async () => {

@@ -23,7 +23,10 @@ const CLOCK_RETENTION_MS = 60_000;
  * only runs of its own, so the same suite runs against the in-memory log, Redis or any other
  * store, fresh or shared.
  */
-export function describeRunEventLogContract(name: string, factory: () => Promise<RunEventLogFixture>): void {
+export function describeRunEventLogContract(
+  name: string,
+  factory: () => Promise<RunEventLogFixture>,
+): void {
   describe(`${name} (RunEventLog contract)`, () => {
     let fixture: RunEventLogFixture;
     let log: RunEventLog;
@@ -93,7 +96,10 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       await log.retain(run, retention());
 
       expect(idsOf(await log.read(run, 0, 100))).toEqual([1, 2, 3]);
-      await outlive(async () => (await log.read(run, 0, 100)) === null, 'the retained log to be evicted');
+      await outlive(
+        async () => (await log.read(run, 0, 100)) === null,
+        'the retained log to be evicted',
+      );
       await expect(log.last(run)).resolves.toBeNull();
     });
 
@@ -106,7 +112,10 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       await log.append(kept, loggedEvents(3, 3));
       await log.retain(control, retention());
 
-      await outlive(async () => (await log.read(control, 0, 100)) === null, 'the control log, retained later, to be evicted');
+      await outlive(
+        async () => (await log.read(control, 0, 100)) === null,
+        'the control log, retained later, to be evicted',
+      );
       expect(idsOf(await log.read(kept, 0, 100))).toEqual([1, 2, 3]);
     });
 
@@ -127,7 +136,9 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       await log.append(run, loggedEvents(1, 2), 'attempt-1');
 
       await expect(log.claim(run, 'attempt-2')).resolves.toEqual(loggedEvents(2, 2)[0]);
-      await expect(log.append(run, loggedEvents(3, 4), 'attempt-1')).rejects.toMatchObject({ name: 'EventLogFencedError' });
+      await expect(log.append(run, loggedEvents(3, 4), 'attempt-1')).rejects.toMatchObject({
+        name: 'EventLogFencedError',
+      });
       await log.append(run, loggedEvents(3, 3), 'attempt-2');
 
       expect(idsOf(await log.read(run, 0, 100))).toEqual([1, 2, 3]);
@@ -137,8 +148,12 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       const run = freshRun();
       await log.append(run, loggedEvents(1, 2));
 
-      await expect(log.append(run, loggedEvents(4, 5), undefined, { contiguous: true })).rejects.toMatchObject({ name: 'EventLogGapError', lastId: 2 });
-      await expect(log.append(freshRun(), loggedEvents(3, 3), undefined, { contiguous: true })).rejects.toMatchObject({ lastId: 0 });
+      await expect(
+        log.append(run, loggedEvents(4, 5), undefined, { contiguous: true }),
+      ).rejects.toMatchObject({ name: 'EventLogGapError', lastId: 2 });
+      await expect(
+        log.append(freshRun(), loggedEvents(3, 3), undefined, { contiguous: true }),
+      ).rejects.toMatchObject({ lastId: 0 });
       await log.append(run, loggedEvents(1, 3), undefined, { contiguous: true });
       await log.append(run, loggedEvents(5, 5));
 
@@ -182,7 +197,10 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       follows.push(log.follow(run, 0, early), log.follow(run, 3, late));
       await log.append(run, loggedEvents(5, 5));
 
-      await until(() => early.received.length >= 5 && late.received.length >= 2, 'both followers to catch up');
+      await until(
+        () => early.received.length >= 5 && late.received.length >= 2,
+        'both followers to catch up',
+      );
       expect([early.ids, late.ids]).toEqual([
         [1, 2, 3, 4, 5],
         [4, 5],
@@ -195,12 +213,18 @@ export function describeRunEventLogContract(name: string, factory: () => Promise
       const unsubscribe = log.follow(run, 0, leaving);
       follows.push(unsubscribe, log.follow(run, 0, staying));
       await log.append(run, loggedEvents(1, 1));
-      await until(() => leaving.received.length >= 1 && staying.received.length >= 1, 'the first event');
+      await until(
+        () => leaving.received.length >= 1 && staying.received.length >= 1,
+        'the first event',
+      );
 
       unsubscribe();
       await log.append(run, loggedEvents(2, 3));
 
-      await until(() => staying.received.length >= 3, 'the staying follower to get the later events');
+      await until(
+        () => staying.received.length >= 3,
+        'the staying follower to get the later events',
+      );
       expect([leaving.ids, staying.ids]).toEqual([[1], [1, 2, 3]]);
     });
   });

@@ -29,7 +29,11 @@ export interface ContractTool {
  * holds a call while `hold` (when given) has not resolved, honouring the abort signal.
  */
 export interface RunHandleHarness {
-  agent(options: { turns: readonly ScriptedTurn[]; tools: readonly ContractTool[]; hold?: (call: number) => Promise<void> | undefined }): {
+  agent(options: {
+    turns: readonly ScriptedTurn[];
+    tools: readonly ContractTool[];
+    hold?: (call: number) => Promise<void> | undefined;
+  }): {
     agent: DurableAgent;
     /** How many model calls were made. */
     modelCalls(): number;
@@ -40,7 +44,10 @@ export interface RunHandleHarness {
  * Waits for `hold` (a scripted model call held back by the contract suite), or rejects as soon
  * as `signal` aborts, as a model call honouring its abort signal does.
  */
-export function waitForHold(hold: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
+export function waitForHold(
+  hold: Promise<void> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (!hold) return Promise.resolve();
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('aborted'));

@@ -7,7 +7,11 @@ import { startMemoryRun } from './memory-run.js';
 import type { ContractTool, RunHandleHarness, ScriptedTurn } from './run-handle-harness.js';
 import { describeToolFences } from './tool-fence.contract.js';
 
-const call = (id: string, step: number, name = 'work'): ToolCall => ({ id, name, arguments: JSON.stringify({ step }) });
+const call = (id: string, step: number, name = 'work'): ToolCall => ({
+  id,
+  name,
+  arguments: JSON.stringify({ step }),
+});
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
 
 /** Resolves once `condition` holds, polling; fails after `timeoutMs`. */
@@ -20,7 +24,9 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5_000):
 }
 
 /** A tool that counts its executions; `hang` ones wait for the run's abort. */
-function countingTool(options: Partial<ContractTool> & { hang?: (args: Record<string, unknown>) => boolean } = {}) {
+function countingTool(
+  options: Partial<ContractTool> & { hang?: (args: Record<string, unknown>) => boolean } = {},
+) {
   const executions: Array<Record<string, unknown>> = [];
   const tool: ContractTool = {
     name: 'work',
@@ -28,7 +34,9 @@ function countingTool(options: Partial<ContractTool> & { hang?: (args: Record<st
     execute: (args, signal) => {
       executions.push(args);
       if (!options.hang?.(args)) return Promise.resolve(`step ${String(args.step)} done`);
-      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      return new Promise((_, reject) =>
+        signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      );
     },
   };
   return { tool, executions };
@@ -64,25 +72,46 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
 
     it('completes a run, running each tool call once and checkpointing every message once, in order', async () => {
       const { tool, executions } = countingTool();
-      const run = start([{ toolCalls: [call('c1', 1)] }, { toolCalls: [call('c2', 2)] }, { text: 'all done' }], [tool]);
+      const run = start(
+        [{ toolCalls: [call('c1', 1)] }, { toolCalls: [call('c2', 2)] }, { text: 'all done' }],
+        [tool],
+      );
 
-      expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed, pendingToolCalls: [] });
+      expect(await run.outcome).toMatchObject({
+        stopReason: StopReason.Completed,
+        pendingToolCalls: [],
+      });
       expect(executions).toEqual([{ step: 1 }, { step: 2 }]);
       const stored = run.checkpointer.messages;
-      expect(stored.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant', 'tool', 'assistant']);
-      expect(stored.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(['c1', 'c2']);
+      expect(stored.map((m) => m.role)).toEqual([
+        'assistant',
+        'tool',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+      expect(stored.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual([
+        'c1',
+        'c2',
+      ]);
       expect(new Set(stored.map((m) => m.id)).size).toBe(stored.length);
       expect(stored.at(-1)?.content).toBe('all done');
     });
 
     it('checkpoints only new messages: no checkpoint carries a message stored before', async () => {
       const { tool } = countingTool();
-      const history: AgentMessage[] = [user, { id: 'a0', role: 'assistant', content: 'earlier answer' }, { id: 'u2', role: 'user', content: 'again' }];
+      const history: AgentMessage[] = [
+        user,
+        { id: 'a0', role: 'assistant', content: 'earlier answer' },
+        { id: 'u2', role: 'user', content: 'again' },
+      ];
       const run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [tool], { history });
 
       await run.outcome;
 
-      expect(run.checkpointer.messages.map((m) => m.id)).not.toEqual(expect.arrayContaining(['u1', 'a0', 'u2']));
+      expect(run.checkpointer.messages.map((m) => m.id)).not.toEqual(
+        expect.arrayContaining(['u1', 'a0', 'u2']),
+      );
       expect(Math.max(...run.checkpointer.appends.map((batch) => batch.length))).toBe(1);
     });
 
@@ -90,14 +119,21 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       const run = start([{ text: 'never said' }], [countingTool().tool]);
       run.control.requestStop(StopReason.Interrupted, 'shutdown');
 
-      expect(await run.outcome).toMatchObject({ stopReason: StopReason.Interrupted, phase: 'reasoning' });
+      expect(await run.outcome).toMatchObject({
+        stopReason: StopReason.Interrupted,
+        phase: 'reasoning',
+      });
       expect(run.modelCalls()).toBe(0);
     });
 
     it('stops at the pre-acting safe point without running the tool, reporting the call as not started', async () => {
       const { tool, executions } = countingTool();
-      const stopper: AgentHook = { preActing: () => ({ stop: StopReason.Interrupted, detail: 'drain over' }) };
-      const run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [tool], { hooks: [stopper] });
+      const stopper: AgentHook = {
+        preActing: () => ({ stop: StopReason.Interrupted, detail: 'drain over' }),
+      };
+      const run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [tool], {
+        hooks: [stopper],
+      });
 
       const outcome = await run.outcome;
 
@@ -113,7 +149,10 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
         name: 'work',
         execute: () => {
           const stored = run!.checkpointer.messages;
-          seen.push({ answerStored: stored.some((m) => m.toolCalls?.[0]?.id === 'c1'), started: run!.checkpointer.records.get('c1')?.status === 'started' });
+          seen.push({
+            answerStored: stored.some((m) => m.toolCalls?.[0]?.id === 'c1'),
+            started: run!.checkpointer.records.get('c1')?.status === 'started',
+          });
           return Promise.resolve('step 1 done');
         },
       };
@@ -123,9 +162,13 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       expect(seen).toEqual([{ answerStored: true, started: true }]);
       // One write carries the answer, and not alone: with the call's started record, or with the
       // framework's state when the framework saves its own state after each model call.
-      const [write, ...more] = run.checkpointer.commits.filter((commit) => commit.messages?.some((m) => m.toolCalls?.[0]?.id === 'c1'));
+      const [write, ...more] = run.checkpointer.commits.filter((commit) =>
+        commit.messages?.some((m) => m.toolCalls?.[0]?.id === 'c1'),
+      );
       expect(more).toEqual([]);
-      expect(write.messages).toEqual([expect.objectContaining({ role: 'assistant', toolCalls: [call('c1', 1)] })]);
+      expect(write.messages).toEqual([
+        expect.objectContaining({ role: 'assistant', toolCalls: [call('c1', 1)] }),
+      ]);
       if (write.state === undefined) expect(write.startedCalls).toEqual([call('c1', 1)]);
     });
 
@@ -133,14 +176,21 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       let storedAtEnd: AgentMessage[] = [];
       let run: ReturnType<typeof start> | undefined;
       const hooks: AgentHook[] = [
-        { preActing: () => ({ stop: StopReason.Interrupted, detail: 'drain over' }), onRunEnd: () => void (storedAtEnd = [...run!.checkpointer.messages]) },
+        {
+          preActing: () => ({ stop: StopReason.Interrupted, detail: 'drain over' }),
+          onRunEnd: () => void (storedAtEnd = [...run!.checkpointer.messages]),
+        },
       ];
-      run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [countingTool().tool], { hooks });
+      run = start([{ toolCalls: [call('c1', 1)] }, { text: 'done' }], [countingTool().tool], {
+        hooks,
+      });
 
       const outcome = await run.outcome;
 
       expect(outcome.pendingToolCalls).toEqual([{ ...call('c1', 1), started: false }]);
-      expect(storedAtEnd).toEqual([expect.objectContaining({ role: 'assistant', toolCalls: [call('c1', 1)] })]);
+      expect(storedAtEnd).toEqual([
+        expect.objectContaining({ role: 'assistant', toolCalls: [call('c1', 1)] }),
+      ]);
       expect(run.checkpointer.records.has('c1')).toBe(false);
       expect(run.checkpointer.commits.flatMap((commit) => commit.startedCalls ?? [])).toEqual([]);
     });
@@ -175,19 +225,29 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
     it('never runs again a pending call whose execution finished, and answers it with the stored result', async () => {
       const { tool, executions } = countingTool();
       const pending = call('c1', 1);
-      const history: AgentMessage[] = [user, { id: 'a1', role: 'assistant', content: '', toolCalls: [pending] }];
+      const history: AgentMessage[] = [
+        user,
+        { id: 'a1', role: 'assistant', content: '', toolCalls: [pending] },
+      ];
       const run = start([{ text: 'done' }], [tool], { history, pending: [pending] });
       run.checkpointer.seed(pending, 'step 1 done earlier');
 
       expect(await run.outcome).toMatchObject({ stopReason: StopReason.Completed });
       expect(executions).toEqual([]);
-      expect(run.checkpointer.messages[0]).toMatchObject({ role: 'tool', toolCallId: 'c1', content: 'step 1 done earlier' });
+      expect(run.checkpointer.messages[0]).toMatchObject({
+        role: 'tool',
+        toolCallId: 'c1',
+        content: 'step 1 done earlier',
+      });
     });
 
     it('answers a pending call that may have run as of unknown outcome unless its tool is idempotent', async () => {
       const risky = countingTool();
       const pending = call('c1', 1);
-      const history: AgentMessage[] = [user, { id: 'a1', role: 'assistant', content: '', toolCalls: [pending] }];
+      const history: AgentMessage[] = [
+        user,
+        { id: 'a1', role: 'assistant', content: '', toolCalls: [pending] },
+      ];
       const run = start([{ text: 'done' }], [risky.tool], { history, pending: [pending] });
       run.checkpointer.seed(pending);
       await run.outcome;
@@ -198,7 +258,11 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       await again.outcome;
 
       expect(risky.executions).toEqual([]);
-      expect(run.checkpointer.messages[0]).toMatchObject({ role: 'tool', toolCallId: 'c1', content: OUTCOME_UNKNOWN_RESULT });
+      expect(run.checkpointer.messages[0]).toMatchObject({
+        role: 'tool',
+        toolCallId: 'c1',
+        content: OUTCOME_UNKNOWN_RESULT,
+      });
       expect(safe.executions).toEqual([{ step: 1 }]);
     });
 
@@ -208,23 +272,41 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
 
       const paused = await run.outcome;
       const history = [user, ...run.checkpointer.messages];
-      const approved = start([{ text: 'done' }], [tool], { history, pending: [call('c1', 1)], approved: ['c1'] });
+      const approved = start([{ text: 'done' }], [tool], {
+        history,
+        pending: [call('c1', 1)],
+        approved: ['c1'],
+      });
 
-      expect(paused).toMatchObject({ stopReason: StopReason.AwaitingApproval, approvals: [call('c1', 1)] });
+      expect(paused).toMatchObject({
+        stopReason: StopReason.AwaitingApproval,
+        approvals: [call('c1', 1)],
+      });
       expect(await approved.outcome).toMatchObject({ stopReason: StopReason.Completed });
       expect(executions).toEqual([{ step: 1 }]);
     });
 
     it('records concurrent calls of one step each on its own, keeping the finished ones when the rest are stopped', async () => {
-      const { tool, executions } = countingTool({ parallelSafe: true, hang: (args) => args.step !== 1 });
-      const run = start([{ toolCalls: [call('c1', 1), call('c2', 2), call('c3', 3)] }, { text: 'done' }], [tool]);
-      await until(() => run.checkpointer.records.get('c1')?.status === 'finished' && executions.length >= 2, 'the first call to finish and another to run');
+      const { tool, executions } = countingTool({
+        parallelSafe: true,
+        hang: (args) => args.step !== 1,
+      });
+      const run = start(
+        [{ toolCalls: [call('c1', 1), call('c2', 2), call('c3', 3)] }, { text: 'done' }],
+        [tool],
+      );
+      await until(
+        () => run.checkpointer.records.get('c1')?.status === 'finished' && executions.length >= 2,
+        'the first call to finish and another to run',
+      );
 
       run.control.requestStop(StopReason.Interrupted, 'shutdown');
       const outcome = await run.outcome;
 
       expect(outcome.stopReason).toBe(StopReason.Interrupted);
-      expect(run.checkpointer.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(['c1']);
+      expect(
+        run.checkpointer.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId),
+      ).toEqual(['c1']);
       expect(outcome.pendingToolCalls.map((c) => c.id).sort()).toEqual(['c2', 'c3']);
       expect(outcome.pendingToolCalls.filter((c) => c.started).map((c) => c.id)).toEqual(
         executions.filter((a) => a.step !== 1).map((a) => `c${String(a.step)}`),
@@ -237,8 +319,18 @@ export function describeRunHandleContract(name: string, harness: RunHandleHarnes
       await run.outcome;
 
       const types = run.events.map((event) => event.type);
-      expect(types).toEqual(expect.arrayContaining(['TOOL_CALL_START', 'TOOL_CALL_END', 'TOOL_CALL_RESULT', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_END']));
-      const text = run.events.filter((event) => event.type === 'TEXT_MESSAGE_CONTENT').map((event) => (event as unknown as { delta: string }).delta);
+      expect(types).toEqual(
+        expect.arrayContaining([
+          'TOOL_CALL_START',
+          'TOOL_CALL_END',
+          'TOOL_CALL_RESULT',
+          'TEXT_MESSAGE_START',
+          'TEXT_MESSAGE_END',
+        ]),
+      );
+      const text = run.events
+        .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+        .map((event) => (event as unknown as { delta: string }).delta);
       expect(text.join('')).toBe('all done');
     });
 

@@ -43,7 +43,9 @@ export function describeRunSlots(context: () => RunSlotsContext): void {
       await store.startRun(command('mine-1'));
       await store.startRun(command('mine-2'));
 
-      await expect(store.startRun(command('theirs-1', 'bob'))).resolves.toEqual({ fencingToken: expect.any(Number) });
+      await expect(store.startRun(command('theirs-1', 'bob'))).resolves.toEqual({
+        fencingToken: expect.any(Number),
+      });
     });
 
     it('frees a slot when a run ends', async () => {
@@ -61,7 +63,9 @@ export function describeRunSlots(context: () => RunSlotsContext): void {
         interrupt: null,
       });
 
-      await expect(store.startRun(command('ends-3'))).resolves.toEqual({ fencingToken: expect.any(Number) });
+      await expect(store.startRun(command('ends-3'))).resolves.toEqual({
+        fencingToken: expect.any(Number),
+      });
     });
 
     it('does not count runs whose lease expired (a crashed instance)', async () => {
@@ -70,8 +74,12 @@ export function describeRunSlots(context: () => RunSlotsContext): void {
       await store.startRun(command('ghost-2'));
       await advance(leaseTtlMs + 1);
 
-      await expect(store.startRun(command('after-crash-1'))).resolves.toEqual({ fencingToken: expect.any(Number) });
-      await expect(store.startRun(command('after-crash-2'))).resolves.toEqual({ fencingToken: expect.any(Number) });
+      await expect(store.startRun(command('after-crash-1'))).resolves.toEqual({
+        fencingToken: expect.any(Number),
+      });
+      await expect(store.startRun(command('after-crash-2'))).resolves.toEqual({
+        fencingToken: expect.any(Number),
+      });
     });
 
     it('counts runs whose lease is renewed', async () => {

@@ -15,7 +15,11 @@ export interface SignalBusFixture {
 }
 
 const freshRun = () => ({ threadId: `thread-${randomUUID()}`, runId: `run-${randomUUID()}` });
-const ended = (run: { threadId: string; runId: string }): RunEndedSignal => ({ ...run, status: 'canceled', stopReason: 'canceled' });
+const ended = (run: { threadId: string; runId: string }): RunEndedSignal => ({
+  ...run,
+  status: 'canceled',
+  stopReason: 'canceled',
+});
 
 /**
  * Waits until `to` hears a cancel of a fresh run published on `from`. A transport delivers one
@@ -38,7 +42,10 @@ async function drain(from: SignalBus, to: SignalBus): Promise<void> {
  * subscriber wherever it is, also when it subscribes later; a run's end clears its cancel and
  * reaches every instance. Each test uses runs of its own, so buses may share a transport.
  */
-export function describeSignalBusContract(name: string, factory: () => Promise<SignalBusFixture>): void {
+export function describeSignalBusContract(
+  name: string,
+  factory: () => Promise<SignalBusFixture>,
+): void {
   describe(`${name} (SignalBus contract)`, () => {
     let fixture: SignalBusFixture;
 
@@ -95,11 +102,16 @@ export function describeSignalBusContract(name: string, factory: () => Promise<S
       const heard: RunEndedSignal[] = [];
       const heardAny: RunEndedSignal[] = [];
       b.onRunEnded(run.threadId, run.runId, (signal) => heard.push(signal));
-      const stopAny = b.onAnyRunEnded?.((signal) => signal.runId === run.runId && heardAny.push(signal));
+      const stopAny = b.onAnyRunEnded?.(
+        (signal) => signal.runId === run.runId && heardAny.push(signal),
+      );
 
       await a.publishRunEnded(ended(run));
 
-      await until(() => heard.length > 0 && (!stopAny || heardAny.length > 0), 'the run end on the other instance');
+      await until(
+        () => heard.length > 0 && (!stopAny || heardAny.length > 0),
+        'the run end on the other instance',
+      );
       expect(heard[0]).toEqual(ended(run));
       if (stopAny) expect(heardAny[0]).toEqual(ended(run));
       stopAny?.();

@@ -44,17 +44,31 @@ export function describeStoredAsSent(context: () => StoredAsSentContext): void {
         messages: [user],
       };
       await store.startRun(command);
-      const target = { threadId: EDGE_ID, runId: EDGE_ID, runKey: command.runKey, iteration: 1, phase: 'acting' as const };
+      const target = {
+        threadId: EDGE_ID,
+        runId: EDGE_ID,
+        runKey: command.runKey,
+        iteration: 1,
+        phase: 'acting' as const,
+      };
       const assistant: AgentMessage = {
         id: `${EDGE_ID.slice(1)}a`,
         role: 'assistant',
         content: '',
         toolCalls: [{ id: EDGE_ID, name: 'search', arguments: '{}' }],
       };
-      const tool: AgentMessage = { id: `${EDGE_ID.slice(1)}t`, role: 'tool', content: 'found', toolCallId: EDGE_ID };
+      const tool: AgentMessage = {
+        id: `${EDGE_ID.slice(1)}t`,
+        role: 'tool',
+        content: 'found',
+        toolCallId: EDGE_ID,
+      };
       await store.appendMessages(target, [assistant, tool]);
 
-      expect(await store.findThread(EDGE_ID)).toMatchObject({ threadId: EDGE_ID, ownerId: EDGE_USER });
+      expect(await store.findThread(EDGE_ID)).toMatchObject({
+        threadId: EDGE_ID,
+        ownerId: EDGE_USER,
+      });
       expect(await store.findRun(EDGE_ID, EDGE_ID)).toMatchObject({ runId: EDGE_ID });
       const stored = await store.loadMessages(EDGE_ID);
       expect(stored).toMatchObject([user, assistant, tool]);
@@ -65,11 +79,29 @@ export function describeStoredAsSent(context: () => StoredAsSentContext): void {
     it('keeps text of every character class the text rule allows as sent, in every role', async () => {
       const { store } = context();
       const user: AgentMessage = { id: 'u1', role: 'user', content: EVERY_CLASS };
-      const command: StartRunCommand = { threadId: 't-text', ownerId: 'alice', runKey: randomUUID(), runId: 'r1', instanceId: 'instance-a', messages: [user] };
+      const command: StartRunCommand = {
+        threadId: 't-text',
+        ownerId: 'alice',
+        runKey: randomUUID(),
+        runId: 'r1',
+        instanceId: 'instance-a',
+        messages: [user],
+      };
       await store.startRun(command);
-      const target = { threadId: 't-text', runId: 'r1', runKey: command.runKey, iteration: 1, phase: 'acting' as const };
+      const target = {
+        threadId: 't-text',
+        runId: 'r1',
+        runKey: command.runKey,
+        iteration: 1,
+        phase: 'acting' as const,
+      };
       const call = { id: 'c1', name: 'search', arguments: JSON.stringify({ q: EVERY_CLASS }) };
-      const assistant: AgentMessage = { id: 'a1', role: 'assistant', content: EVERY_CLASS, toolCalls: [call] };
+      const assistant: AgentMessage = {
+        id: 'a1',
+        role: 'assistant',
+        content: EVERY_CLASS,
+        toolCalls: [call],
+      };
       const tool: AgentMessage = { id: 't1', role: 'tool', content: EVERY_CLASS, toolCallId: 'c1' };
       await store.appendMessages(target, [assistant, tool]);
 

@@ -30,7 +30,14 @@ export function describeThreadListing(context: () => ThreadListContext): void {
   describe('listThreads', () => {
     /** Starts a run on `threadId` for `ownerId`; returns its command to finish or checkpoint it. */
     const start = async (threadId: string, ownerId = 'alice'): Promise<StartRunCommand> => {
-      const command: StartRunCommand = { threadId, ownerId, runKey: randomUUID(), runId: `${threadId}-r1`, instanceId: 'instance-a', messages: [] };
+      const command: StartRunCommand = {
+        threadId,
+        ownerId,
+        runKey: randomUUID(),
+        runId: `${threadId}-r1`,
+        instanceId: 'instance-a',
+        messages: [],
+      };
       await context().store.startRun(command);
       return command;
     };
@@ -74,8 +81,20 @@ export function describeThreadListing(context: () => ThreadListContext): void {
 
       expect(page.next).toBeNull();
       expect(page.threads).toEqual([
-        { threadId: 'new', ownerId: 'alice', status: 'idle', messageCount: 0, updatedAt: expect.any(String) },
-        { threadId: 'old', ownerId: 'alice', status: 'idle', messageCount: 0, updatedAt: expect.any(String) },
+        {
+          threadId: 'new',
+          ownerId: 'alice',
+          status: 'idle',
+          messageCount: 0,
+          updatedAt: expect.any(String),
+        },
+        {
+          threadId: 'old',
+          ownerId: 'alice',
+          status: 'idle',
+          messageCount: 0,
+          updatedAt: expect.any(String),
+        },
       ]);
       expect(page.threads[0].updatedAt > page.threads[1].updatedAt).toBe(true);
     });
@@ -115,7 +134,10 @@ export function describeThreadListing(context: () => ThreadListContext): void {
     it('answers an empty page for a user without threads', async () => {
       await idleThread('t1', 'alice');
 
-      await expect(context().store.listThreads({ ownerId: 'carol', limit: 5 })).resolves.toEqual({ threads: [], next: null });
+      await expect(context().store.listThreads({ ownerId: 'carol', limit: 5 })).resolves.toEqual({
+        threads: [],
+        next: null,
+      });
     });
 
     it('reads each status: running, idle, interrupted, awaiting_approval, and an expired lease as interrupted', async () => {
@@ -128,13 +150,15 @@ export function describeThreadListing(context: () => ThreadListContext): void {
 
       const { threads } = await context().store.listThreads({ ownerId: 'alice', limit: 10 });
 
-      expect(Object.fromEntries(threads.map((thread) => [thread.threadId, thread.status]))).toEqual({
-        idle: 'idle',
-        interrupted: 'interrupted',
-        approval: 'awaiting_approval',
-        crashed: 'interrupted',
-        running: 'running',
-      });
+      expect(Object.fromEntries(threads.map((thread) => [thread.threadId, thread.status]))).toEqual(
+        {
+          idle: 'idle',
+          interrupted: 'interrupted',
+          approval: 'awaiting_approval',
+          crashed: 'interrupted',
+          running: 'running',
+        },
+      );
     });
   });
 }

@@ -5,7 +5,11 @@ import { startMemoryRun } from './memory-run.js';
 import type { ContractTool, RunHandleHarness } from './run-handle-harness.js';
 
 const user: AgentMessage = { id: 'u1', role: 'user', content: 'do the steps' };
-const call = (id: string, step: number): ToolCall => ({ id, name: 'work', arguments: JSON.stringify({ step }) });
+const call = (id: string, step: number): ToolCall => ({
+  id,
+  name: 'work',
+  arguments: JSON.stringify({ step }),
+});
 
 /** A tool that keeps the fence each call was given. */
 function fenceRecorder(): { tool: ContractTool; fences: Array<ToolFence | undefined> } {
@@ -30,9 +34,13 @@ export function describeToolFences(harness: RunHandleHarness): void {
   describe('tool fences', () => {
     it("gives each call of a model step its idempotency key and the attempt's fencing token", async () => {
       const { tool, fences } = fenceRecorder();
-      const { agent } = harness.agent({ turns: [{ toolCalls: [call('c1', 1)] }, { toolCalls: [call('c2', 2)] }, { text: 'done' }], tools: [tool] });
+      const { agent } = harness.agent({
+        turns: [{ toolCalls: [call('c1', 1)] }, { toolCalls: [call('c2', 2)] }, { text: 'done' }],
+        tools: [tool],
+      });
 
-      await startMemoryRun(agent, { history: [user], fencingToken: 7, toolTraits: () => tool }).outcome;
+      await startMemoryRun(agent, { history: [user], fencingToken: 7, toolTraits: () => tool })
+        .outcome;
 
       expect(fences).toEqual([
         { idempotencyKey: idempotencyKeyOf('t', 'c1'), fencingToken: 7 },
@@ -42,10 +50,21 @@ export function describeToolFences(harness: RunHandleHarness): void {
 
     it('gives a call of a resumed step the same key under the new attempt’s token', async () => {
       const { tool, fences } = fenceRecorder();
-      const asked: AgentMessage = { id: 'a1', role: 'assistant', content: '', toolCalls: [call('c1', 1)] };
+      const asked: AgentMessage = {
+        id: 'a1',
+        role: 'assistant',
+        content: '',
+        toolCalls: [call('c1', 1)],
+      };
       const { agent } = harness.agent({ turns: [{ text: 'done' }], tools: [tool] });
 
-      await startMemoryRun(agent, { history: [user, asked], pending: [call('c1', 1)], resumed: true, fencingToken: 8, toolTraits: () => tool }).outcome;
+      await startMemoryRun(agent, {
+        history: [user, asked],
+        pending: [call('c1', 1)],
+        resumed: true,
+        fencingToken: 8,
+        toolTraits: () => tool,
+      }).outcome;
 
       expect(fences).toEqual([{ idempotencyKey: idempotencyKeyOf('t', 'c1'), fencingToken: 8 }]);
     });

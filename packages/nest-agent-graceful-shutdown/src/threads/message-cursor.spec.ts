@@ -15,7 +15,10 @@ describe('message cursors', () => {
     ['an empty string', ''],
     ['characters outside base64url', 'abc+/=='],
     ['base64url that is not JSON', Buffer.from('not json').toString('base64url')],
-    ['a thread-list cursor', encodeThreadCursor({ updatedAt: '2025-01-02T03:04:05.000Z', threadId: 't1' })],
+    [
+      'a thread-list cursor',
+      encodeThreadCursor({ updatedAt: '2025-01-02T03:04:05.000Z', threadId: 't1' }),
+    ],
     ['a negative seq', Buffer.from('["m",-1]').toString('base64url')],
     ['a fractional seq', Buffer.from('["m",1.5]').toString('base64url')],
     ['a string longer than any cursor', 'a'.repeat(100)],

@@ -20,6 +20,7 @@ export function encodeMessageCursor(afterSeq: number): string {
  */
 export function decodeMessageCursor(cursor: string): number {
   const [tag, seq] = decodeCursorPair(cursor, MAX_CURSOR_LENGTH);
-  if (tag !== 'm' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw invalidCursor();
+  if (tag !== 'm' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0)
+    throw invalidCursor();
   return seq;
 }

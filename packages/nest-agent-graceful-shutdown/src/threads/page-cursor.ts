@@ -2,7 +2,10 @@ import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query
 
 /** The refusal of a cursor this service did not give (400 `INVALID_CURSOR`). */
 export function invalidCursor(): InvalidThreadListQueryError {
-  return new InvalidThreadListQueryError('cursor', 'not a cursor this service gave; pass the nextCursor of the previous page unchanged, or omit it');
+  return new InvalidThreadListQueryError(
+    'cursor',
+    'not a cursor this service gave; pass the nextCursor of the previous page unchanged, or omit it',
+  );
 }
 
 /**
@@ -12,7 +15,8 @@ export function invalidCursor(): InvalidThreadListQueryError {
  * `maxLength`, not base64url, or not a JSON pair.
  */
 export function decodeCursorPair(cursor: string, maxLength: number): [unknown, unknown] {
-  if (cursor.length === 0 || cursor.length > maxLength || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
+  if (cursor.length === 0 || cursor.length > maxLength || !/^[A-Za-z0-9_-]+$/.test(cursor))
+    throw invalidCursor();
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -18,11 +18,23 @@ describe('thread cursors', () => {
     ['base64url that is not JSON', Buffer.from('not json').toString('base64url')],
     ['JSON that is not a pair', Buffer.from('{"a":1}').toString('base64url')],
     ['a pair whose time does not parse', Buffer.from('["yesterday","t1"]').toString('base64url')],
-    ['a pair with an empty thread id', Buffer.from('["2025-01-02T03:04:05.000Z",""]').toString('base64url')],
+    [
+      'a pair with an empty thread id',
+      Buffer.from('["2025-01-02T03:04:05.000Z",""]').toString('base64url'),
+    ],
     ['a string longer than any cursor', 'a'.repeat(600)],
-    ['a pair whose thread id has U+0000', Buffer.from('["2025-01-02T03:04:05.000Z","t\\u0000"]').toString('base64url')],
-    ['a pair whose thread id breaks the id rule', Buffer.from('["2025-01-02T03:04:05.000Z","a/b"]').toString('base64url')],
-    ['a pair whose time has a lone surrogate', Buffer.from('["2025-01-02T03:04:05.000Z\\ud800","t1"]').toString('base64url')],
+    [
+      'a pair whose thread id has U+0000',
+      Buffer.from('["2025-01-02T03:04:05.000Z","t\\u0000"]').toString('base64url'),
+    ],
+    [
+      'a pair whose thread id breaks the id rule',
+      Buffer.from('["2025-01-02T03:04:05.000Z","a/b"]').toString('base64url'),
+    ],
+    [
+      'a pair whose time has a lone surrogate',
+      Buffer.from('["2025-01-02T03:04:05.000Z\\ud800","t1"]').toString('base64url'),
+    ],
   ])('refuses %s with a 400 naming the cursor', (_, cursor) => {
     let error: unknown;
     try {
@@ -31,7 +43,11 @@ describe('thread cursors', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(InvalidThreadListQueryError);
-    expect(error).toMatchObject({ code: 'INVALID_CURSOR', field: 'cursor', message: expect.stringMatching(/^cursor: /) });
+    expect(error).toMatchObject({
+      code: 'INVALID_CURSOR',
+      field: 'cursor',
+      message: expect.stringMatching(/^cursor: /),
+    });
     expect((error as InvalidThreadListQueryError).getStatus()).toBe(400);
   });
 });

@@ -24,7 +24,11 @@ export function encodeThreadCursor(position: ThreadListPosition): string {
 export function decodeThreadCursor(cursor: string): ThreadListPosition {
   const [updatedAt, threadId] = decodeCursorPair(cursor, MAX_CURSOR_LENGTH);
   // Both go to the store as query values: nothing in them may be what a store refuses.
-  const validTime = typeof updatedAt === 'string' && updatedAt.length <= 32 && isStorableText(updatedAt) && !Number.isNaN(Date.parse(updatedAt));
+  const validTime =
+    typeof updatedAt === 'string' &&
+    updatedAt.length <= 32 &&
+    isStorableText(updatedAt) &&
+    !Number.isNaN(Date.parse(updatedAt));
   const validId = typeof threadId === 'string' && isValidId(threadId);
   if (!validTime || !validId) throw invalidCursor();
   return { updatedAt, threadId };

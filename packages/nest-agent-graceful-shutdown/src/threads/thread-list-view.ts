@@ -31,5 +31,10 @@ export interface ThreadListRequest {
 }
 
 export function toThreadListItemView(thread: ThreadSummary): ThreadListItemView {
-  return { threadId: thread.threadId, status: thread.status, messageCount: thread.messageCount, updatedAt: thread.updatedAt };
+  return {
+    threadId: thread.threadId,
+    status: thread.status,
+    messageCount: thread.messageCount,
+    updatedAt: thread.updatedAt,
+  };
 }

@@ -4,7 +4,10 @@ import { InvalidThreadListQueryError } from '../errors/invalid-thread-list-query
 import { ThreadAccessDeniedError } from '../errors/thread-access-denied.error.js';
 import { ThreadNotFoundError } from '../errors/thread-not-found.error.js';
 import type { ThreadRecord } from '../contracts/session-records.js';
-import { openSqliteStore, type SqliteStoreFixture } from '../typeorm-store/sqlite-store.fixtures.js';
+import {
+  openSqliteStore,
+  type SqliteStoreFixture,
+} from '../typeorm-store/sqlite-store.fixtures.js';
 import type { TypeOrmSessionStore } from '../typeorm-store/typeorm-session.store.js';
 import { CreatorOwnsThread, type ThreadAccessPolicy } from './thread-access.policy.js';
 import { ThreadQueryService } from './thread-query.service.js';
@@ -54,7 +57,15 @@ async function createFinishedThread(threadId: string, ownerId: string): Promise<
     instanceId: 'instance-a',
     messages: [{ id: 'm1', role: 'user', content: 'hello' }],
   });
-  await store.finishRun({ threadId, runKey, status: 'completed', stopReason: 'completed', iteration: 1, phase: 'reasoning', interrupt: null });
+  await store.finishRun({
+    threadId,
+    runKey,
+    status: 'completed',
+    stopReason: 'completed',
+    iteration: 1,
+    phase: 'reasoning',
+    interrupt: null,
+  });
 }
 
 /** The error a call rejected with. */
@@ -88,13 +99,18 @@ describe('ThreadQueryService with CreatorOwnsThread', () => {
 
     expect(history).toEqual({
       threadId: 't1',
-      messages: [expect.objectContaining({ id: 'm1', role: 'user', content: 'hello', runId: 'r1' })],
+      messages: [
+        expect.objectContaining({ id: 'm1', role: 'user', content: 'hello', runId: 'r1' }),
+      ],
       nextCursor: null,
     });
   });
 
   it('refuses a messages page size out of bounds with a 400 naming limit', async () => {
-    await expect(service().getMessages('alice', 't1', { limit: 1001 })).rejects.toMatchObject({ code: 'INVALID_LIMIT', field: 'limit' });
+    await expect(service().getMessages('alice', 't1', { limit: 1001 })).rejects.toMatchObject({
+      code: 'INVALID_LIMIT',
+      field: 'limit',
+    });
   });
 
   it('refuses the status to another user with a 403 ThreadAccessDeniedError', async () => {
@@ -106,7 +122,9 @@ describe('ThreadQueryService with CreatorOwnsThread', () => {
   });
 
   it('refuses the messages to another user with a ThreadAccessDeniedError', async () => {
-    await expect(service().getMessages('bob', 't1')).rejects.toBeInstanceOf(ThreadAccessDeniedError);
+    await expect(service().getMessages('bob', 't1')).rejects.toBeInstanceOf(
+      ThreadAccessDeniedError,
+    );
   });
 
   it('answers an unknown thread with a 404 ThreadNotFoundError', async () => {
@@ -118,7 +136,9 @@ describe('ThreadQueryService with CreatorOwnsThread', () => {
   });
 
   it('answers the messages of an unknown thread with a ThreadNotFoundError', async () => {
-    await expect(service().getMessages('alice', 'nobody')).rejects.toBeInstanceOf(ThreadNotFoundError);
+    await expect(service().getMessages('alice', 'nobody')).rejects.toBeInstanceOf(
+      ThreadNotFoundError,
+    );
   });
 });
 
@@ -126,7 +146,10 @@ describe('ThreadQueryService with a custom ThreadAccessPolicy', () => {
   it('lets a team member the policy admits read the status of a thread another user created', async () => {
     const service = new ThreadQueryService(store, new TeamPolicy(new Set(['carol'])));
 
-    await expect(service.getStatus('carol', 't1')).resolves.toMatchObject({ threadId: 't1', messageCount: 1 });
+    await expect(service.getStatus('carol', 't1')).resolves.toMatchObject({
+      threadId: 't1',
+      messageCount: 1,
+    });
   });
 
   it('lets a team member the policy admits read the messages of a thread another user created', async () => {
@@ -152,7 +175,10 @@ describe('ThreadQueryService with a custom ThreadAccessPolicy', () => {
   it('awaits a policy that answers with a Promise and admits when it resolves true', async () => {
     const service = new ThreadQueryService(store, new AsyncPolicy(new Set(['carol'])));
 
-    await expect(service.getMessages('carol', 't1')).resolves.toMatchObject({ threadId: 't1', messages: [expect.objectContaining({ id: 'm1' })] });
+    await expect(service.getMessages('carol', 't1')).resolves.toMatchObject({
+      threadId: 't1',
+      messages: [expect.objectContaining({ id: 'm1' })],
+    });
   });
 });
 
@@ -174,19 +200,31 @@ describe('ThreadQueryService.listThreads', () => {
     const first = await service().listThreads('alice', { limit: 2 });
     const second = await service().listThreads('alice', { limit: 2, cursor: first.nextCursor });
 
-    expect([...first.threads, ...second.threads].map((thread) => thread.threadId).sort()).toEqual(['t1', 't2', 't3']);
+    expect([...first.threads, ...second.threads].map((thread) => thread.threadId).sort()).toEqual([
+      't1',
+      't2',
+      't3',
+    ]);
     expect(first.nextCursor).toEqual(expect.any(String));
     expect(second.nextCursor).toBeUndefined();
   });
 
-  it.each([0, 101, 2.5, Number.NaN])('refuses limit %p with a 400 naming the limit', async (limit) => {
-    const error = await rejection(service().listThreads('alice', { limit }));
+  it.each([0, 101, 2.5, Number.NaN])(
+    'refuses limit %p with a 400 naming the limit',
+    async (limit) => {
+      const error = await rejection(service().listThreads('alice', { limit }));
 
-    expect(error).toBeInstanceOf(InvalidThreadListQueryError);
-    expect(error).toMatchObject({ code: 'INVALID_LIMIT', message: 'limit: must be an integer from 1 to 100' });
-  });
+      expect(error).toBeInstanceOf(InvalidThreadListQueryError);
+      expect(error).toMatchObject({
+        code: 'INVALID_LIMIT',
+        message: 'limit: must be an integer from 1 to 100',
+      });
+    },
+  );
 
   it('refuses a cursor it did not make with a 400 naming the cursor', async () => {
-    await expect(service().listThreads('alice', { cursor: 'bogus!' })).rejects.toMatchObject({ code: 'INVALID_CURSOR' });
+    await expect(service().listThreads('alice', { cursor: 'bogus!' })).rejects.toMatchObject({
+      code: 'INVALID_CURSOR',
+    });
   });
 });

@@ -8,10 +8,21 @@ import type { ThreadRecord } from '../contracts/session-records.js';
 import { SESSION_STORE, type SessionStore } from '../contracts/session-store.interface.js';
 import { THREAD_ACCESS_POLICY, type ThreadAccessPolicy } from './thread-access.policy.js';
 import { decodeThreadCursor, encodeThreadCursor } from './thread-cursor.js';
-import { DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE, toThreadListItemView, type ThreadListRequest, type ThreadListView } from './thread-list-view.js';
+import {
+  DEFAULT_THREAD_PAGE_SIZE,
+  MAX_THREAD_PAGE_SIZE,
+  toThreadListItemView,
+  type ThreadListRequest,
+  type ThreadListView,
+} from './thread-list-view.js';
 import { toMessageView, toThreadView, type ThreadView } from './thread-views.js';
 import { decodeMessageCursor, encodeMessageCursor } from './message-cursor.js';
-import { DEFAULT_MESSAGE_PAGE_SIZE, MAX_MESSAGE_PAGE_SIZE, type MessagePageRequest, type MessagePageView } from './message-page-view.js';
+import {
+  DEFAULT_MESSAGE_PAGE_SIZE,
+  MAX_MESSAGE_PAGE_SIZE,
+  type MessagePageRequest,
+  type MessagePageView,
+} from './message-page-view.js';
 
 /** Reads a user's threads: the list, each one's status and history. Served during a shutdown too. */
 @Injectable()
@@ -34,7 +45,8 @@ export class ThreadQueryService {
 
   /** Throws `ThreadAccessDeniedError` (403) unless the policy lets `userId` use `thread`. */
   async assertAccess(userId: string, thread: ThreadRecord): Promise<void> {
-    if (!(await this.access.canAccess(userId, thread))) throw new ThreadAccessDeniedError(thread.threadId);
+    if (!(await this.access.canAccess(userId, thread)))
+      throw new ThreadAccessDeniedError(thread.threadId);
   }
 
   @AnswersStoreOutages()
@@ -53,7 +65,10 @@ export class ThreadQueryService {
     const after = pageCursor(request.cursor, decodeThreadCursor);
     const limit = pageLimit(request.limit, DEFAULT_THREAD_PAGE_SIZE, MAX_THREAD_PAGE_SIZE);
     const page = await this.store.listThreads({ ownerId: userId, limit, after });
-    return { threads: page.threads.map(toThreadListItemView), ...(page.next ? { nextCursor: encodeThreadCursor(page.next) } : {}) };
+    return {
+      threads: page.threads.map(toThreadListItemView),
+      ...(page.next ? { nextCursor: encodeThreadCursor(page.next) } : {}),
+    };
   }
 
   /**
@@ -62,7 +77,11 @@ export class ThreadQueryService {
    * @throws InvalidThreadListQueryError (400) for a `limit` out of 1..1000 or a foreign `cursor`.
    */
   @AnswersStoreOutages()
-  async getMessages(userId: string, threadId: string, request: MessagePageRequest = {}): Promise<MessagePageView> {
+  async getMessages(
+    userId: string,
+    threadId: string,
+    request: MessagePageRequest = {},
+  ): Promise<MessagePageView> {
     const limit = pageLimit(request.limit, DEFAULT_MESSAGE_PAGE_SIZE, MAX_MESSAGE_PAGE_SIZE);
     const afterSeq = pageCursor(request.cursor, decodeMessageCursor);
     await this.getOwnedThread(userId, threadId);
@@ -84,6 +103,10 @@ function pageLimit(limit: number | undefined, fallback: number, max: number): nu
 /** The position a `cursor` holds, or undefined without one; 400 `INVALID_CURSOR` for a non-string. */
 function pageCursor<T>(cursor: unknown, decode: (cursor: string) => T): T | undefined {
   if (cursor === undefined) return undefined;
-  if (typeof cursor !== 'string') throw new InvalidThreadListQueryError('cursor', 'must be the nextCursor of the previous page, a string');
+  if (typeof cursor !== 'string')
+    throw new InvalidThreadListQueryError(
+      'cursor',
+      'must be the nextCursor of the previous page, a string',
+    );
   return decode(cursor);
 }

@@ -1,5 +1,10 @@
 import type { InterruptedState } from '../contracts/interrupted-state.js';
-import type { RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../contracts/session-records.js';
+import type {
+  RunStatus,
+  StoredMessage,
+  ThreadRecord,
+  ThreadStatus,
+} from '../contracts/session-records.js';
 
 /** A thread's status, as `GET /v1/threads/{threadId}` returns it. */
 export interface ThreadView {
@@ -30,7 +35,11 @@ export interface MessageView {
   id: string;
   role: StoredMessage['role'];
   content: string;
-  toolCalls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  toolCalls?: Array<{
+    id: string;
+    type: 'function';
+    function: { name: string; arguments: string };
+  }>;
   toolCallId?: string;
   /** Present and true on an assistant answer cut off by a stop while it streamed. */
   truncated?: true;

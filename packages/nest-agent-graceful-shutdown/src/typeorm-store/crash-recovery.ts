@@ -10,8 +10,14 @@ import { unfinishedToolCalls } from './tool-call-rows.js';
  * checkpoint, the tool calls it had started) and its lease is released.
  * Call inside a transaction that holds the thread's row.
  */
-export async function recordCrash(manager: EntityManager, thread: ThreadEntity, at: string): Promise<void> {
-  const run = thread.lastRunKey ? await manager.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey }) : null;
+export async function recordCrash(
+  manager: EntityManager,
+  thread: ThreadEntity,
+  at: string,
+): Promise<void> {
+  const run = thread.lastRunKey
+    ? await manager.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey })
+    : null;
   const started = run ? await unfinishedToolCalls(manager, run.key) : [];
   const marker: InterruptedState = {
     reason: 'crash',
@@ -19,7 +25,12 @@ export async function recordCrash(manager: EntityManager, thread: ThreadEntity, 
     runId: thread.activeRunId ?? run?.runId ?? 'unknown',
     phase: (run?.phase as InterruptedState['phase'] | null) ?? 'reasoning',
     iteration: run?.iteration ?? 0,
-    pendingToolCalls: started.map((call) => ({ id: call.toolCallId, name: call.toolName, arguments: call.arguments, started: true })),
+    pendingToolCalls: started.map((call) => ({
+      id: call.toolCallId,
+      name: call.toolName,
+      arguments: call.arguments,
+      started: true,
+    })),
     ...(run?.agentVersion ? { agentVersion: run.agentVersion } : {}),
     ...(run?.agentFingerprint ? { agentFingerprint: run.agentFingerprint } : {}),
   };
@@ -37,12 +48,17 @@ export async function recordCrash(manager: EntityManager, thread: ThreadEntity, 
   }
   await manager
     .getRepository(ThreadEntity)
-    .update(thread.lastRunKey ? { threadId: thread.threadId, lastRunKey: thread.lastRunKey } : { threadId: thread.threadId }, {
-      status: 'interrupted',
-      activeRunId: null,
-      interrupt: JSON.stringify(marker),
-      leaseOwner: null,
-      leaseExpiresAt: null,
-      updatedAt: at,
-    });
+    .update(
+      thread.lastRunKey
+        ? { threadId: thread.threadId, lastRunKey: thread.lastRunKey }
+        : { threadId: thread.threadId },
+      {
+        status: 'interrupted',
+        activeRunId: null,
+        interrupt: JSON.stringify(marker),
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        updatedAt: at,
+      },
+    );
 }

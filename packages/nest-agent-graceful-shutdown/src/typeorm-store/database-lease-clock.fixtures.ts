@@ -24,13 +24,22 @@ const command = (threadId: string): StartRunCommand => ({
   instanceId: 'instance-a',
   messages: [],
 });
-const target = (started: StartRunCommand) => ({ threadId: started.threadId, runId: 'r1', runKey: started.runKey, iteration: 1, phase: 'acting' as const });
+const target = (started: StartRunCommand) => ({
+  threadId: started.threadId,
+  runId: 'r1',
+  runKey: started.runKey,
+  iteration: 1,
+  phase: 'acting' as const,
+});
 
 /**
  * The TypeORM store's leases on one database: written and judged on the database's clock,
  * whatever the instance's clock (the store's injected `now`) says, and extended by checkpoints.
  */
-export function describeDatabaseLeaseClock(name: string, open: (options: TypeOrmSessionStoreOptions) => Promise<OpenedStore>): void {
+export function describeDatabaseLeaseClock(
+  name: string,
+  open: (options: TypeOrmSessionStoreOptions) => Promise<OpenedStore>,
+): void {
   describe(`${name}: leases on the database's clock`, () => {
     let opened: OpenedStore | undefined;
     let instanceClock = Date.now();
@@ -54,7 +63,9 @@ export function describeDatabaseLeaseClock(name: string, open: (options: TypeOrm
 
       await expect(store.recoverCrashedRuns()).resolves.toBe(0);
       expect(await store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
-      expect((await store.listThreads({ ownerId: 'alice', limit: 10 })).threads).toMatchObject([{ threadId: 't1', status: 'running' }]);
+      expect((await store.listThreads({ ownerId: 'alice', limit: 10 })).threads).toMatchObject([
+        { threadId: 't1', status: 'running' },
+      ]);
     });
 
     it('writes the lease from the database clock when the instance starting the run has its clock an hour behind', async () => {
@@ -77,19 +88,34 @@ export function describeDatabaseLeaseClock(name: string, open: (options: TypeOrm
         return read?.status === 'interrupted' ? read : undefined;
       }, 'the one-millisecond lease to run out on the database clock');
 
-      expect(thread).toMatchObject({ activeRunId: null, interrupt: { reason: 'crash', runId: 'r1' } });
+      expect(thread).toMatchObject({
+        activeRunId: null,
+        interrupt: { reason: 'crash', runId: 'r1' },
+      });
     });
 
     it.each([
       [
         'a message checkpoint',
-        (store: TypeOrmSessionStore, started: StartRunCommand) => store.appendMessages(target(started), [{ id: 'a1', role: 'assistant', content: 'thinking' }]),
+        (store: TypeOrmSessionStore, started: StartRunCommand) =>
+          store.appendMessages(target(started), [
+            { id: 'a1', role: 'assistant', content: 'thinking' },
+          ]),
       ],
       [
         'a started tool call',
-        (store: TypeOrmSessionStore, started: StartRunCommand) => store.recordToolCallStarted(target(started), { id: 'c1', name: 'search', arguments: '{}' }),
+        (store: TypeOrmSessionStore, started: StartRunCommand) =>
+          store.recordToolCallStarted(target(started), {
+            id: 'c1',
+            name: 'search',
+            arguments: '{}',
+          }),
       ],
-      ["the framework's state", (store: TypeOrmSessionStore, started: StartRunCommand) => store.saveRunState(target(started), { step: 1 })],
+      [
+        "the framework's state",
+        (store: TypeOrmSessionStore, started: StartRunCommand) =>
+          store.saveRunState(target(started), { step: 1 }),
+      ],
     ])('extends the lease with %s, as a renewal would', async (_what, checkpoint) => {
       const { store, dataSource } = await openStore();
       const started = command('t1');

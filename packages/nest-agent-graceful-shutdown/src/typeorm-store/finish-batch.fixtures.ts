@@ -50,7 +50,10 @@ const interrupted = (run: StartRunCommand): FinishRunCommand => ({
  * supports. The clock moves one millisecond per reading, so runs saved in one transaction
  * (one reading of the clock) share their `ended_at`, and runs saved apart do not.
  */
-export function describeFinishRunBatching(name: string, open: (options: TypeOrmSessionStoreOptions) => Promise<BatchStoreFixture>): void {
+export function describeFinishRunBatching(
+  name: string,
+  open: (options: TypeOrmSessionStoreOptions) => Promise<BatchStoreFixture>,
+): void {
   describe(`${name}: run ends saved in batches`, () => {
     let fixture: BatchStoreFixture;
     let time = Date.parse('2025-01-02T03:00:00.000Z');
@@ -76,21 +79,44 @@ export function describeFinishRunBatching(name: string, open: (options: TypeOrmS
       await Promise.all(runs.map((run) => fixture.store.finishRun(interrupted(run))));
 
       const threads = await Promise.all(runs.map((run) => fixture.store.findThread(run.threadId)));
-      expect(threads.every((t) => t?.status === 'interrupted' && t.activeRunId === null && t.interrupt?.runId === `run-of-${t.threadId}`)).toBe(true);
-      expect(threads[7]?.lastRun).toMatchObject({ status: 'interrupted', errorCode: 'RUN_INTERRUPTED', usage: { promptTokens: 11, completionTokens: 7 } });
+      expect(
+        threads.every(
+          (t) =>
+            t?.status === 'interrupted' &&
+            t.activeRunId === null &&
+            t.interrupt?.runId === `run-of-${t.threadId}`,
+        ),
+      ).toBe(true);
+      expect(threads[7]?.lastRun).toMatchObject({
+        status: 'interrupted',
+        errorCode: 'RUN_INTERRUPTED',
+        usage: { promptTokens: 11, completionTokens: 7 },
+      });
       expect(new Set(threads.map((t) => t?.lastRun?.endedAt)).size).toBe(1);
     });
 
     it('rejects only the run whose lease was taken over, and saves the others of its batch', async () => {
       const [kept, lost] = await startAll(2);
-      await fixture.dataSource.query(`UPDATE agent_threads SET last_run_key = 'newer-attempt' WHERE thread_id = '${lost.threadId}'`);
+      await fixture.dataSource.query(
+        `UPDATE agent_threads SET last_run_key = 'newer-attempt' WHERE thread_id = '${lost.threadId}'`,
+      );
 
-      const results = await Promise.allSettled([fixture.store.finishRun(interrupted(kept)), fixture.store.finishRun(interrupted(lost))]);
+      const results = await Promise.allSettled([
+        fixture.store.finishRun(interrupted(kept)),
+        fixture.store.finishRun(interrupted(lost)),
+      ]);
 
       expect(results[0]).toEqual({ status: 'fulfilled', value: undefined });
       expect(results[1]).toMatchObject({ status: 'rejected', reason: expect.any(LeaseLostError) });
-      expect(await fixture.store.findThread(kept.threadId)).toMatchObject({ status: 'interrupted', activeRunId: null });
-      expect(await fixture.store.findThread(lost.threadId)).toMatchObject({ status: 'running', activeRunId: lost.runId, interrupt: null });
+      expect(await fixture.store.findThread(kept.threadId)).toMatchObject({
+        status: 'interrupted',
+        activeRunId: null,
+      });
+      expect(await fixture.store.findThread(lost.threadId)).toMatchObject({
+        status: 'running',
+        activeRunId: lost.runId,
+        interrupt: null,
+      });
       expect((await fixture.store.findRun(lost.threadId, lost.runId))?.endedAt).toBeNull();
     });
 
@@ -99,7 +125,10 @@ export function describeFinishRunBatching(name: string, open: (options: TypeOrmS
       await Promise.all(runs.map((run) => fixture.store.finishRun(interrupted(run))));
 
       const postgres = fixture.dataSource.options.type === 'postgres';
-      const done = await alreadyFinished(fixture.dataSource.manager, postgres, [...runs.map((run) => run.runKey), 'never-started']);
+      const done = await alreadyFinished(fixture.dataSource.manager, postgres, [
+        ...runs.map((run) => run.runKey),
+        'never-started',
+      ]);
 
       expect([...done].sort()).toEqual(runs.map((run) => run.runKey).sort());
     });

@@ -6,5 +6,9 @@ const databases = usePostgresDatabases('finish_batch');
 
 describeFinishRunBatching('TypeOrmSessionStore on PostgreSQL', async (options) => {
   const dataSource = await databases.open();
-  return { store: new TypeOrmSessionStore(dataSource, options), dataSource, close: () => dataSource.destroy() };
+  return {
+    store: new TypeOrmSessionStore(dataSource, options),
+    dataSource,
+    close: () => dataSource.destroy(),
+  };
 });

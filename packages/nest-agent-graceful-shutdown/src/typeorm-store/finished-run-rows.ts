@@ -70,32 +70,49 @@ export async function writeFinishedRuns(
   commands: readonly FinishRunCommand[],
   at: string,
 ): Promise<BatchOutcome<void>[]> {
-  const written = postgres ? await writePostgres(manager, commands, at) : await writeSqlite(manager, commands, at);
+  const written = postgres
+    ? await writePostgres(manager, commands, at)
+    : await writeSqlite(manager, commands, at);
   await appendClosingMessages(
     manager,
     commands.filter((command) => written.has(command.runKey)),
     at,
   );
   return commands.map((command) =>
-    written.has(command.runKey) ? { ok: true, value: undefined } : { ok: false, error: new LeaseLostError(command.threadId, command.runKey) },
+    written.has(command.runKey)
+      ? { ok: true, value: undefined }
+      : { ok: false, error: new LeaseLostError(command.threadId, command.runKey) },
   );
 }
 
 /** The run keys among `runKeys` whose end is already recorded: a retry after a lost connection skips them. */
-export async function alreadyFinished(manager: EntityManager, postgres: boolean, runKeys: readonly string[]): Promise<Set<string>> {
+export async function alreadyFinished(
+  manager: EntityManager,
+  postgres: boolean,
+  runKeys: readonly string[],
+): Promise<Set<string>> {
   const rows = postgres
-    ? ((await manager.query(`SELECT run_key FROM agent_runs WHERE run_key = ANY($1::varchar[]) AND ended_at IS NOT NULL`, [runKeys])) as {
+    ? ((await manager.query(
+        `SELECT run_key FROM agent_runs WHERE run_key = ANY($1::varchar[]) AND ended_at IS NOT NULL`,
+        [runKeys],
+      )) as {
         run_key: string;
       }[])
-    : ((await manager.query(`SELECT run_key FROM agent_runs WHERE run_key IN (SELECT value FROM json_each(?)) AND ended_at IS NOT NULL`, [
-        JSON.stringify(runKeys),
-      ])) as { run_key: string }[]);
+    : ((await manager.query(
+        `SELECT run_key FROM agent_runs WHERE run_key IN (SELECT value FROM json_each(?)) AND ended_at IS NOT NULL`,
+        [JSON.stringify(runKeys)],
+      )) as { run_key: string }[]);
   return new Set(rows.map((row) => row.run_key));
 }
 
-async function writePostgres(manager: EntityManager, commands: readonly FinishRunCommand[], at: string): Promise<Set<string>> {
+async function writePostgres(
+  manager: EntityManager,
+  commands: readonly FinishRunCommand[],
+  at: string,
+): Promise<Set<string>> {
   const rows = commands.map(columnsOf);
-  const column = <K extends keyof ReturnType<typeof columnsOf>>(key: K) => rows.map((row) => row[key]);
+  const column = <K extends keyof ReturnType<typeof columnsOf>>(key: K) =>
+    rows.map((row) => row[key]);
   const fenced = (await manager.query(POSTGRES_BATCH, [
     at,
     commands.map((c) => c.threadId),
@@ -114,7 +131,11 @@ async function writePostgres(manager: EntityManager, commands: readonly FinishRu
   return new Set(fenced.map((row) => row.run_key));
 }
 
-async function writeSqlite(manager: EntityManager, commands: readonly FinishRunCommand[], at: string): Promise<Set<string>> {
+async function writeSqlite(
+  manager: EntityManager,
+  commands: readonly FinishRunCommand[],
+  at: string,
+): Promise<Set<string>> {
   // The transaction's own connection: its prepared statements run synchronously, with no
   // per-statement round through the query runner.
   const connection = (await manager.queryRunner!.connect()) as SqliteConnection;
@@ -123,7 +144,8 @@ async function writeSqlite(manager: EntityManager, commands: readonly FinishRunC
   const written = new Set<string>();
   for (const command of commands) {
     const row = columnsOf(command);
-    if (threads.run(row.status, row.interrupt, at, command.threadId, command.runKey).changes === 0) continue;
+    if (threads.run(row.status, row.interrupt, at, command.threadId, command.runKey).changes === 0)
+      continue;
     runs.run(
       row.runStatus,
       row.stopReason,

@@ -13,5 +13,7 @@ export async function advanceLeaseClock(dataSource: DataSource, ms: number): Pro
     dataSource.options.type === 'postgres'
       ? `to_char((lease_expires_at::timestamptz - ${Math.trunc(ms)} * interval '1 millisecond') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
       : `strftime('%Y-%m-%dT%H:%M:%fZ', lease_expires_at, '${(-ms / 1000).toFixed(3)} seconds')`;
-  await dataSource.query(`UPDATE ${table} SET lease_expires_at = ${earlier} WHERE lease_expires_at IS NOT NULL`);
+  await dataSource.query(
+    `UPDATE ${table} SET lease_expires_at = ${earlier} WHERE lease_expires_at IS NOT NULL`,
+  );
 }

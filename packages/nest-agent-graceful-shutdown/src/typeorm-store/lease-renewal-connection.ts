@@ -24,7 +24,8 @@ export class LeaseRenewalConnection {
 
   /** Runs `work` on the renewal connection (each statement commits on its own). */
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.closed) throw new Error('the lease renewal connection is closed: the session store was shut down');
+    if (this.closed)
+      throw new Error('the lease renewal connection is closed: the session store was shut down');
     this.opened ??= this.open().catch((error: unknown) => {
       this.opened = undefined;
       throw error;

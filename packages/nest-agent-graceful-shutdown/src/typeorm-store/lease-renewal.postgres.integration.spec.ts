@@ -39,7 +39,14 @@ describe('lease renewal and sweeps on PostgreSQL', () => {
   });
 
   const started = async (threadId: string): Promise<StartRunCommand> => {
-    const command = { threadId, ownerId: 'alice', runKey: randomUUID(), runId: 'r1', instanceId: 'instance-a', messages: [] };
+    const command = {
+      threadId,
+      ownerId: 'alice',
+      runKey: randomUUID(),
+      runId: 'r1',
+      instanceId: 'instance-a',
+      messages: [],
+    };
     await opened.store.startRun(command);
     return command;
   };
@@ -49,11 +56,18 @@ describe('lease renewal and sweeps on PostgreSQL', () => {
     checkpoint = opened.dataSource.createQueryRunner();
     await checkpoint.connect();
     await checkpoint.startTransaction();
-    await checkpoint.query('SELECT 1 FROM agent_threads WHERE thread_id = $1 FOR UPDATE', [threadId]);
+    await checkpoint.query('SELECT 1 FROM agent_threads WHERE thread_id = $1 FOR UPDATE', [
+      threadId,
+    ]);
   };
 
   const leaseOf = async (threadId: string): Promise<string> =>
-    (await opened.dataSource.query('SELECT lease_expires_at FROM agent_threads WHERE thread_id = $1', [threadId]))[0].lease_expires_at;
+    (
+      await opened.dataSource.query(
+        'SELECT lease_expires_at FROM agent_threads WHERE thread_id = $1',
+        [threadId],
+      )
+    )[0].lease_expires_at;
 
   it("completes a renewal while another connection holds a thread's row lock, extending the other leases", async () => {
     opened = await openStore({ leaseTtlMs: 10_000 });
@@ -62,7 +76,9 @@ describe('lease renewal and sweeps on PostgreSQL', () => {
     const before = await leaseOf('t2');
     await lockRow('t1');
 
-    await expect(opened.store.renewLeases('instance-a', [locked.runKey, free.runKey])).resolves.toEqual([]);
+    await expect(
+      opened.store.renewLeases('instance-a', [locked.runKey, free.runKey]),
+    ).resolves.toEqual([]);
 
     expect(checkpoint!.isTransactionActive).toBe(true);
     expect((await leaseOf('t2')) > before).toBe(true);
@@ -78,7 +94,9 @@ describe('lease renewal and sweeps on PostgreSQL', () => {
     await expect(opened.store.renewLeases('instance-a', [run.runKey])).resolves.toEqual([]);
 
     expect(checkpoint.isTransactionActive).toBe(true);
-    const renewers = await checkpoint.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'agent-lease-renewer'");
+    const renewers = await checkpoint.query(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = 'agent-lease-renewer'",
+    );
     expect(renewers).toHaveLength(1);
   });
 
@@ -101,7 +119,10 @@ describe('lease renewal and sweeps on PostgreSQL', () => {
     await advanceLeaseClock(opened.dataSource, 10_001);
     await lockRow('t1');
 
-    await expect(opened.store.findThread('t1')).resolves.toMatchObject({ status: 'running', activeRunId: 'r1' });
+    await expect(opened.store.findThread('t1')).resolves.toMatchObject({
+      status: 'running',
+      activeRunId: 'r1',
+    });
 
     expect(checkpoint!.isTransactionActive).toBe(true);
   });

@@ -26,9 +26,16 @@ describe('lease renewal on SQLite (one writer)', () => {
 
     const checkpoints = runs.map((run, i) =>
       store
-        .appendMessages({ threadId: run.threadId, runId: 'r1', runKey: run.runKey, iteration: 1, phase: 'reasoning' }, [
-          { id: `a${i}`, role: 'assistant', content: 'step' },
-        ])
+        .appendMessages(
+          {
+            threadId: run.threadId,
+            runId: 'r1',
+            runKey: run.runKey,
+            iteration: 1,
+            phase: 'reasoning',
+          },
+          [{ id: `a${i}`, role: 'assistant', content: 'step' }],
+        )
         .then(() => finished.push(`checkpoint ${i}`)),
     );
     const renewal = store.renewLeases(

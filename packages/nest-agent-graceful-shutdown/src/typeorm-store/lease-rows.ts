@@ -15,7 +15,10 @@ import { understoodFormatWhere } from './record-format.js';
  * @example threads.countBy({ ownerId, ...liveLeaseWhere(db.clockSql()) })
  */
 export function liveLeaseWhere(clockSql: string): FindOptionsWhere<ThreadEntity> {
-  return { activeRunId: Not(IsNull()), leaseExpiresAt: Raw((column) => `${column} >= ${clockSql}`) };
+  return {
+    activeRunId: Not(IsNull()),
+    leaseExpiresAt: Raw((column) => `${column} >= ${clockSql}`),
+  };
 }
 
 /** Find conditions (any of them) for threads whose active run's lease expired at `clockSql`, or predates leases: the negation of `liveLeaseWhere`. */
@@ -29,14 +32,22 @@ export function expiredLeaseWhere(clockSql: string): FindOptionsWhere<ThreadEnti
 
 /** Whether `thread` has an active run whose lease expired by `nowIso`, the database's time (`SessionDatabase.now()`): `expiredLeaseWhere` on a row already read. */
 export function leaseExpired(thread: ThreadEntity, nowIso: string): boolean {
-  return thread.activeRunId !== null && (thread.leaseExpiresAt === null || thread.leaseExpiresAt < nowIso);
+  return (
+    thread.activeRunId !== null &&
+    (thread.leaseExpiresAt === null || thread.leaseExpiresAt < nowIso)
+  );
 }
 
 /**
  * Extends to `untilSql` (a SQL time expression) the leases `instanceId` holds for these run
  * attempts, in one transaction (SQLite); returns the run keys it still holds.
  */
-export async function renewLeaseRows(manager: EntityManager, instanceId: string, runKeys: readonly string[], untilSql: string): Promise<Set<string>> {
+export async function renewLeaseRows(
+  manager: EntityManager,
+  instanceId: string,
+  runKeys: readonly string[],
+  untilSql: string,
+): Promise<Set<string>> {
   const threads = manager.getRepository(ThreadEntity);
   const held = { leaseOwner: instanceId, lastRunKey: In([...runKeys]), activeRunId: Not(IsNull()) };
   await threads.update(held, { leaseExpiresAt: () => untilSql });
@@ -63,7 +74,10 @@ export async function renewLeaseRowsSkippingLocked(
     `UPDATE ${table} SET lease_expires_at = ${untilSql} WHERE thread_id IN (SELECT thread_id FROM ${table} WHERE ${held} FOR UPDATE SKIP LOCKED)`,
     [instanceId, keys],
   );
-  const kept = (await manager.query(`SELECT last_run_key FROM ${table} WHERE ${held}`, [instanceId, keys])) as Array<{ last_run_key: string }>;
+  const kept = (await manager.query(`SELECT last_run_key FROM ${table} WHERE ${held}`, [
+    instanceId,
+    keys,
+  ])) as Array<{ last_run_key: string }>;
   return new Set(kept.map((row) => row.last_run_key));
 }
 
@@ -88,8 +102,13 @@ export async function crashCandidates(
     : [];
   const rows = await manager.getRepository(ThreadEntity).find({
     select: { threadId: true, lastRunKey: true },
-    where: [...expiredLeaseWhere(clockSql).map((where) => ({ ...where, ...understoodFormatWhere })), ...others],
+    where: [
+      ...expiredLeaseWhere(clockSql).map((where) => ({ ...where, ...understoodFormatWhere })),
+      ...others,
+    ],
   });
   const own = new Set(options.exceptRunKeys);
-  return rows.filter((row) => row.lastRunKey === null || !own.has(row.lastRunKey)).map((row) => row.threadId);
+  return rows
+    .filter((row) => row.lastRunKey === null || !own.has(row.lastRunKey))
+    .map((row) => row.threadId);
 }

@@ -7,14 +7,22 @@ import { PostgresSignalBus } from '../postgres-signals/postgres-signal-bus.js';
 import { usePostgresDatabases } from './postgres-databases.fixtures.js';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
 
-const quiet: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet: LoggerService = {
+  log: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 const databases = usePostgresDatabases('log_nudges');
 const opened: Array<{ close(): Promise<void> } | DataSource> = [];
 
 const events = (from: number, to: number): LoggedEvent[] =>
   Array.from({ length: to - from + 1 }, (_, index) => ({
     id: from + index,
-    event: { type: EventType.TEXT_MESSAGE_CONTENT, messageId: 'm1', delta: `delta ${from + index}` } as BaseEvent,
+    event: {
+      type: EventType.TEXT_MESSAGE_CONTENT,
+      messageId: 'm1',
+      delta: `delta ${from + index}`,
+    } as BaseEvent,
   }));
 
 /** One instance's SQL log, woken by its own PostgreSQL bus. */
@@ -26,7 +34,8 @@ async function instance(source: DataSource): Promise<TypeOrmRunEventLog> {
 }
 
 afterEach(async () => {
-  for (const item of opened.splice(0).reverse()) await ('destroy' in item ? item.destroy() : item.close());
+  for (const item of opened.splice(0).reverse())
+    await ('destroy' in item ? item.destroy() : item.close());
 });
 
 describe('TypeOrmRunEventLog with PostgreSQL log nudges', () => {

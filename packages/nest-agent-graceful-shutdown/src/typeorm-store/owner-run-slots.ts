@@ -18,7 +18,10 @@ const OWNER_LOCK_NAMESPACE = 0x52554e53; // "RUNS"
  */
 export async function lockOwnerRuns(manager: EntityManager, ownerId: string): Promise<void> {
   if (manager.connection.options.type !== 'postgres') return;
-  await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [OWNER_LOCK_NAMESPACE, ownerId]);
+  await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+    OWNER_LOCK_NAMESPACE,
+    ownerId,
+  ]);
 }
 
 /**
@@ -27,7 +30,14 @@ export async function lockOwnerRuns(manager: EntityManager, ownerId: string): Pr
  * instance's runs stop counting once their leases run out. Call inside the start's
  * transaction, after `lockOwnerRuns`.
  */
-export async function assertRunSlot(manager: EntityManager, ownerId: string, limit: number, clockSql: string): Promise<void> {
-  const active = await manager.getRepository(ThreadEntity).countBy({ ownerId, ...liveLeaseWhere(clockSql) });
+export async function assertRunSlot(
+  manager: EntityManager,
+  ownerId: string,
+  limit: number,
+  clockSql: string,
+): Promise<void> {
+  const active = await manager
+    .getRepository(ThreadEntity)
+    .countBy({ ownerId, ...liveLeaseWhere(clockSql) });
   if (active >= limit) throw new TooManyRunsError(ownerId, limit);
 }

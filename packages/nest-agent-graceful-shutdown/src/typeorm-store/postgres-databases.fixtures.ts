@@ -25,7 +25,10 @@ export function usePostgresDatabases(prefix: string): PostgresDatabases {
     await server?.destroy();
   });
   const started = (): PostgresServer => {
-    if (!server) throw new Error('the PostgreSQL server is not started: use the databases inside a test or a hook');
+    if (!server)
+      throw new Error(
+        'the PostgreSQL server is not started: use the databases inside a test or a hook',
+      );
     return server;
   };
   return {
@@ -34,7 +37,14 @@ export function usePostgresDatabases(prefix: string): PostgresDatabases {
     },
     async open(options = {}) {
       const url = await started().createDatabase(`${prefix}_${++databases}`);
-      const dataSource = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS, migrationsRun: true, ...options });
+      const dataSource = new DataSource({
+        type: 'postgres',
+        url,
+        entities: SESSION_ENTITIES,
+        migrations: SESSION_MIGRATIONS,
+        migrationsRun: true,
+        ...options,
+      });
       return dataSource.initialize();
     },
   };

@@ -26,12 +26,19 @@ const command = (threadId: string, runId = 'r1'): StartRunCommand => ({
  * repaired), which is what makes a rollback to this release safe; a thread written before the
  * format was recorded reads as this release's format.
  */
-export function describeRecordFormat(name: string, open: (options: TypeOrmSessionStoreOptions) => Promise<OpenedStore>): void {
+export function describeRecordFormat(
+  name: string,
+  open: (options: TypeOrmSessionStoreOptions) => Promise<OpenedStore>,
+): void {
   describe(`${name}: records of a newer release`, () => {
     let opened: OpenedStore;
     /** Marks `threadId` as written by the next release, as that release's own writes would. */
-    const writtenByNextRelease = (threadId: string) => opened.dataSource.getRepository(ThreadEntity).update({ threadId }, { formatVersion: NEXT_FORMAT });
-    const row = (threadId: string) => opened.dataSource.getRepository(ThreadEntity).findOneByOrFail({ threadId });
+    const writtenByNextRelease = (threadId: string) =>
+      opened.dataSource
+        .getRepository(ThreadEntity)
+        .update({ threadId }, { formatVersion: NEXT_FORMAT });
+    const row = (threadId: string) =>
+      opened.dataSource.getRepository(ThreadEntity).findOneByOrFail({ threadId });
 
     beforeEach(async () => {
       opened = await open({ leaseTtlMs: LEASE_TTL_MS });
@@ -61,10 +68,17 @@ export function describeRecordFormat(name: string, open: (options: TypeOrmSessio
       await writtenByNextRelease('t1');
       const before = await row('t1');
 
-      const refused = opened.store.startRun({ ...command('t1', 'r2'), expectedLastRunKey: first.runKey });
+      const refused = opened.store.startRun({
+        ...command('t1', 'r2'),
+        expectedLastRunKey: first.runKey,
+      });
 
       await expect(refused).rejects.toBeInstanceOf(NewerRecordFormatError);
-      await expect(refused).rejects.toMatchObject({ code: 'RECORD_FORMAT_NEWER', formatVersion: NEXT_FORMAT, understoodVersion: RECORD_FORMAT_VERSION });
+      await expect(refused).rejects.toMatchObject({
+        code: 'RECORD_FORMAT_NEWER',
+        formatVersion: NEXT_FORMAT,
+        understoodVersion: RECORD_FORMAT_VERSION,
+      });
       expect(await row('t1')).toEqual(before);
       expect(await opened.store.loadMessages('t1')).toHaveLength(1);
     });
@@ -75,8 +89,15 @@ export function describeRecordFormat(name: string, open: (options: TypeOrmSessio
       await advanceLeaseClock(opened.dataSource, LEASE_TTL_MS * 2);
 
       await expect(opened.store.recoverCrashedRuns()).resolves.toBe(0);
-      expect(await opened.store.findThread('t1')).toMatchObject({ status: 'running', activeRunId: 'r1' });
-      expect(await row('t1')).toMatchObject({ status: 'running', activeRunId: 'r1', formatVersion: NEXT_FORMAT });
+      expect(await opened.store.findThread('t1')).toMatchObject({
+        status: 'running',
+        activeRunId: 'r1',
+      });
+      expect(await row('t1')).toMatchObject({
+        status: 'running',
+        activeRunId: 'r1',
+        formatVersion: NEXT_FORMAT,
+      });
     });
 
     it('does not offer an interrupted thread in a newer format for automatic resumption', async () => {
@@ -94,7 +115,10 @@ export function describeRecordFormat(name: string, open: (options: TypeOrmSessio
 
       await opened.store.startRun(command('old'));
 
-      expect(await row('old')).toMatchObject({ formatVersion: RECORD_FORMAT_VERSION, activeRunId: 'r1' });
+      expect(await row('old')).toMatchObject({
+        formatVersion: RECORD_FORMAT_VERSION,
+        activeRunId: 'r1',
+      });
     });
   });
 }

@@ -11,7 +11,9 @@ import type { ThreadEntity } from './entities/thread.entity.js';
 export const RECORD_FORMAT_VERSION = 1;
 
 /** Find condition for the threads whose records this release understands. */
-export const understoodFormatWhere: FindOptionsWhere<ThreadEntity> = { formatVersion: LessThanOrEqual(RECORD_FORMAT_VERSION) };
+export const understoodFormatWhere: FindOptionsWhere<ThreadEntity> = {
+  formatVersion: LessThanOrEqual(RECORD_FORMAT_VERSION),
+};
 
 /** Whether this release understands `thread`'s records and may start, resume or repair its runs. */
 export function understandsFormat(thread: Pick<ThreadEntity, 'formatVersion'>): boolean {

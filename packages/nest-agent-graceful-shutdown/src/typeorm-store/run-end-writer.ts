@@ -38,15 +38,24 @@ export class RunEndWriter {
    */
   private write(commands: readonly FinishRunCommand[]): Promise<BatchOutcome<void>[]> {
     const postgres = this.db.postgres;
-    const oneStatement = postgres && commands.every((command) => !command.closingMessages?.messages.length);
-    return (oneStatement ? this.db.statement.bind(this.db) : this.db.transaction.bind(this.db))(async (manager, attempt) => {
-      const runKeys = commands.map((c) => c.runKey);
-      const done = attempt > 0 ? await alreadyFinished(manager, postgres, runKeys) : new Set<string>();
-      const rest = commands.filter((c) => !done.has(c.runKey));
-      const written = rest.length ? await writeFinishedRuns(manager, postgres, rest, this.at()) : [];
-      const byKey = new Map(rest.map((command, i) => [command.runKey, written[i]]));
-      return commands.map((command): BatchOutcome<void> => byKey.get(command.runKey) ?? { ok: true, value: undefined });
-    });
+    const oneStatement =
+      postgres && commands.every((command) => !command.closingMessages?.messages.length);
+    return (oneStatement ? this.db.statement.bind(this.db) : this.db.transaction.bind(this.db))(
+      async (manager, attempt) => {
+        const runKeys = commands.map((c) => c.runKey);
+        const done =
+          attempt > 0 ? await alreadyFinished(manager, postgres, runKeys) : new Set<string>();
+        const rest = commands.filter((c) => !done.has(c.runKey));
+        const written = rest.length
+          ? await writeFinishedRuns(manager, postgres, rest, this.at())
+          : [];
+        const byKey = new Map(rest.map((command, i) => [command.runKey, written[i]]));
+        return commands.map(
+          (command): BatchOutcome<void> =>
+            byKey.get(command.runKey) ?? { ok: true, value: undefined },
+        );
+      },
+    );
   }
 
   /** A batch of more than one run end is worth a line: it shows a shutdown's saves grouped. */

@@ -43,9 +43,19 @@ export function oneRunEach(requests: readonly AppendRequest[]): boolean {
 }
 
 /** Appends a batch whose calls each name a run of their own (`oneRunEach`) in one statement; answers what each call added. */
-export async function appendEventsInOneStatement(connection: PostgresConnection, requests: readonly AppendRequest[]): Promise<BatchOutcome<LoggedEvent[]>[]> {
-  const events = requests.flatMap((request) => request.events.map((entry) => ({ run: request.run, ...entry })));
-  const { rows } = await connection.query<{ thread_id: string; run_id: string; last_id: number; writer: string | null }>({
+export async function appendEventsInOneStatement(
+  connection: PostgresConnection,
+  requests: readonly AppendRequest[],
+): Promise<BatchOutcome<LoggedEvent[]>[]> {
+  const events = requests.flatMap((request) =>
+    request.events.map((entry) => ({ run: request.run, ...entry })),
+  );
+  const { rows } = await connection.query<{
+    thread_id: string;
+    run_id: string;
+    last_id: number;
+    writer: string | null;
+  }>({
     name: 'agent-run-events-append',
     text: APPEND,
     values: [
@@ -60,7 +70,10 @@ export async function appendEventsInOneStatement(connection: PostgresConnection,
     ],
   });
   const before = new Map<string, LogState>(
-    rows.map((row) => [keyOf({ threadId: row.thread_id, runId: row.run_id }), { lastId: row.last_id, writer: row.writer }]),
+    rows.map((row) => [
+      keyOf({ threadId: row.thread_id, runId: row.run_id }),
+      { lastId: row.last_id, writer: row.writer },
+    ]),
   );
   return planAppends(requests, before).outcomes;
 }
@@ -76,7 +89,11 @@ const CLAIM = `WITH claimed AS (
 SELECT e.event_id, e.event FROM claimed JOIN agent_run_events e ON e.thread_id = $1 AND e.run_id = $2 AND e.event_id = claimed.last_id`;
 
 /** Claims the run's log for `writer` in one statement; resolves its last event, null when it has none. */
-export async function claimInOneStatement(connection: PostgresConnection, run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
+export async function claimInOneStatement(
+  connection: PostgresConnection,
+  run: RunLogKey,
+  writer: string,
+): Promise<LoggedEvent | null> {
   const { rows } = await connection.query<{ event_id: number; event: string }>({
     name: 'agent-run-events-claim',
     text: CLAIM,

@@ -39,13 +39,21 @@ export const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
  * then every new event and every changed log row is written in bulk. Answers the events each
  * call added.
  */
-export async function appendEventBatch(manager: EntityManager, postgres: boolean, requests: readonly AppendRequest[]): Promise<BatchOutcome<LoggedEvent[]>[]> {
+export async function appendEventBatch(
+  manager: EntityManager,
+  postgres: boolean,
+  requests: readonly AppendRequest[],
+): Promise<BatchOutcome<LoggedEvent[]>[]> {
   const keys = new Map(requests.map((request) => [keyOf(request.run), request.run]));
   const io = postgres ? postgresIo(manager) : sqliteIo(await manager.queryRunner!.connect());
   const logs = await io.read([...keys.values()]);
   const { outcomes, added } = planAppends(requests, logs);
   await io.insertEvents(added);
-  await io.upsertLogs([...logs].filter(([, log]) => log.touched).map(([key, log]) => ({ run: keys.get(key)!, ...log })));
+  await io.upsertLogs(
+    [...logs]
+      .filter(([, log]) => log.touched)
+      .map(([key, log]) => ({ run: keys.get(key)!, ...log })),
+  );
   return outcomes;
 }
 
@@ -58,7 +66,10 @@ export async function appendEventBatch(manager: EntityManager, postgres: boolean
 export function planAppends(
   requests: readonly AppendRequest[],
   logs: Map<string, LogState>,
-): { outcomes: BatchOutcome<LoggedEvent[]>[]; added: { run: RunLogKey; id: number; event: string }[] } {
+): {
+  outcomes: BatchOutcome<LoggedEvent[]>[];
+  added: { run: RunLogKey; id: number; event: string }[];
+} {
   const added: { run: RunLogKey; id: number; event: string }[] = [];
   const outcomes = requests.map((request): BatchOutcome<LoggedEvent[]> => {
     const key = keyOf(request.run);
@@ -69,28 +80,46 @@ export function planAppends(
     const fresh = request.events.filter((entry) => entry.id > (log?.lastId ?? 0));
     if (fresh.length === 0) return { ok: true, value: fresh };
     if (request.contiguous && fresh[0].id > (log?.lastId ?? 0) + 1) {
-      return { ok: false, error: new EventLogGapError(request.run.threadId, request.run.runId, log?.lastId ?? 0) };
+      return {
+        ok: false,
+        error: new EventLogGapError(request.run.threadId, request.run.runId, log?.lastId ?? 0),
+      };
     }
-    for (const { id, event } of fresh) added.push({ run: request.run, id, event: JSON.stringify(event) });
-    logs.set(key, { lastId: fresh.at(-1)!.id, writer: log?.writer ?? request.writer ?? null, touched: true });
+    for (const { id, event } of fresh)
+      added.push({ run: request.run, id, event: JSON.stringify(event) });
+    logs.set(key, {
+      lastId: fresh.at(-1)!.id,
+      writer: log?.writer ?? request.writer ?? null,
+      touched: true,
+    });
     return { ok: true, value: fresh };
   });
   return { outcomes, added };
 }
 
 /** Sets the eviction time of many logs inside the caller's transaction. */
-export async function retainLogBatch(manager: EntityManager, postgres: boolean, requests: readonly RetainRequest[]): Promise<void> {
+export async function retainLogBatch(
+  manager: EntityManager,
+  postgres: boolean,
+  requests: readonly RetainRequest[],
+): Promise<void> {
   if (postgres) {
     await manager.query(
       `UPDATE agent_run_event_logs l SET expires_at = v.expires_at
          FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS v(thread_id, run_id, expires_at)
         WHERE l.thread_id = v.thread_id AND l.run_id = v.run_id`,
-      [requests.map((r) => r.run.threadId), requests.map((r) => r.run.runId), requests.map((r) => r.expiresAt)],
+      [
+        requests.map((r) => r.run.threadId),
+        requests.map((r) => r.run.runId),
+        requests.map((r) => r.expiresAt),
+      ],
     );
     return;
   }
   const connection = (await manager.queryRunner!.connect()) as SqliteConnection;
-  const update = connection.prepare(`UPDATE agent_run_event_logs SET expires_at = ? WHERE thread_id = ? AND run_id = ?`);
+  const update = connection.prepare(
+    `UPDATE agent_run_event_logs SET expires_at = ? WHERE thread_id = ? AND run_id = ?`,
+  );
   for (const { run, expiresAt } of requests) update.run(expiresAt, run.threadId, run.runId);
 }
 
@@ -112,21 +141,39 @@ const PG_UPSERT = `INSERT INTO agent_run_event_logs (thread_id, run_id, last_id,
 function postgresIo(manager: EntityManager): BatchIo {
   return {
     async read(runs) {
-      const rows = (await manager.query(PG_READ, [runs.map((r) => r.threadId), runs.map((r) => r.runId)])) as {
+      const rows = (await manager.query(PG_READ, [
+        runs.map((r) => r.threadId),
+        runs.map((r) => r.runId),
+      ])) as {
         thread_id: string;
         run_id: string;
         last_id: number;
         writer: string | null;
       }[];
-      return new Map(rows.map((row) => [keyOf({ threadId: row.thread_id, runId: row.run_id }), { lastId: row.last_id, writer: row.writer }]));
+      return new Map(
+        rows.map((row) => [
+          keyOf({ threadId: row.thread_id, runId: row.run_id }),
+          { lastId: row.last_id, writer: row.writer },
+        ]),
+      );
     },
     async insertEvents(rows) {
       if (rows.length)
-        await manager.query(PG_INSERT, [rows.map((r) => r.run.threadId), rows.map((r) => r.run.runId), rows.map((r) => r.id), rows.map((r) => r.event)]);
+        await manager.query(PG_INSERT, [
+          rows.map((r) => r.run.threadId),
+          rows.map((r) => r.run.runId),
+          rows.map((r) => r.id),
+          rows.map((r) => r.event),
+        ]);
     },
     async upsertLogs(rows) {
       if (rows.length)
-        await manager.query(PG_UPSERT, [rows.map((r) => r.run.threadId), rows.map((r) => r.run.runId), rows.map((r) => r.lastId), rows.map((r) => r.writer)]);
+        await manager.query(PG_UPSERT, [
+          rows.map((r) => r.run.threadId),
+          rows.map((r) => r.run.runId),
+          rows.map((r) => r.lastId),
+          rows.map((r) => r.writer),
+        ]);
     },
   };
 }
@@ -135,7 +182,9 @@ function postgresIo(manager: EntityManager): BatchIo {
 function sqliteIo(connection: SqliteConnection): BatchIo {
   return {
     async read(runs) {
-      const select = connection.prepare(`SELECT last_id AS lastId, writer FROM agent_run_event_logs WHERE thread_id = ? AND run_id = ?`);
+      const select = connection.prepare(
+        `SELECT last_id AS lastId, writer FROM agent_run_event_logs WHERE thread_id = ? AND run_id = ?`,
+      );
       const logs = new Map<string, LogState>();
       for (const run of runs) {
         const row = select.get(run.threadId, run.runId) as LogState | undefined;
@@ -144,7 +193,9 @@ function sqliteIo(connection: SqliteConnection): BatchIo {
       return logs;
     },
     async insertEvents(rows) {
-      const insert = connection.prepare(`INSERT INTO agent_run_events (thread_id, run_id, event_id, event) VALUES (?, ?, ?, ?)`);
+      const insert = connection.prepare(
+        `INSERT INTO agent_run_events (thread_id, run_id, event_id, event) VALUES (?, ?, ?, ?)`,
+      );
       for (const row of rows) insert.run(row.run.threadId, row.run.runId, row.id, row.event);
     },
     async upsertLogs(rows) {

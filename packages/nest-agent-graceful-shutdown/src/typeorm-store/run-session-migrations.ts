@@ -14,7 +14,8 @@ const MIGRATION_LOCK_KEY = 0x6167656e746d6967n;
  *   const source = await new DataSource(o!).initialize(); await runSessionMigrations(source); return source; } })
  */
 export async function runSessionMigrations(dataSource: DataSource): Promise<string[]> {
-  if (dataSource.options.type !== 'postgres') return names(await dataSource.runMigrations({ transaction: 'each' }));
+  if (dataSource.options.type !== 'postgres')
+    return names(await dataSource.runMigrations({ transaction: 'each' }));
   const runner = dataSource.createQueryRunner();
   try {
     await runner.connect();
@@ -29,4 +30,5 @@ export async function runSessionMigrations(dataSource: DataSource): Promise<stri
   }
 }
 
-const names = (migrations: Array<{ name: string }>) => migrations.map((migration) => migration.name);
+const names = (migrations: Array<{ name: string }>) =>
+  migrations.map((migration) => migration.name);

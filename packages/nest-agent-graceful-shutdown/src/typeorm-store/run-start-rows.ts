@@ -9,7 +9,11 @@ import { RECORD_FORMAT_VERSION, understandsFormat } from './record-format.js';
 import { insertMessages } from './session-rows.js';
 import { recordNotRunCalls } from './tool-call-rows.js';
 import { dequeueForStart } from './run-queue-rows.js';
-import { ThreadBusyError, type StartedRun, type StartRunCommand } from '../contracts/session-store.interface.js';
+import {
+  ThreadBusyError,
+  type StartedRun,
+  type StartRunCommand,
+} from '../contracts/session-store.interface.js';
 
 /**
  * Writes a run's start inside the caller's transaction: the thread (created if new) locked and
@@ -32,12 +36,18 @@ export async function writeRunStart(
   const limit = command.maxActiveRunsPerOwner;
   if (limit !== undefined) await lockOwnerRuns(manager, command.ownerId);
   let thread = await db.lockThread(manager, command.threadId);
-  if (thread && !understandsFormat(thread)) throw new NewerRecordFormatError(command.threadId, thread.formatVersion, RECORD_FORMAT_VERSION);
-  if (thread?.activeRunId) throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
-  if (command.expectedLastRunKey !== undefined && (thread?.lastRunKey ?? null) !== command.expectedLastRunKey) {
+  if (thread && !understandsFormat(thread))
+    throw new NewerRecordFormatError(command.threadId, thread.formatVersion, RECORD_FORMAT_VERSION);
+  if (thread?.activeRunId)
+    throw new ThreadBusyError(`thread ${command.threadId} already runs ${thread.activeRunId}`);
+  if (
+    command.expectedLastRunKey !== undefined &&
+    (thread?.lastRunKey ?? null) !== command.expectedLastRunKey
+  ) {
     throw new ThreadBusyError(`thread ${command.threadId} changed since it was read`);
   }
-  if (command.queuedRunId !== undefined) await dequeueForStart(manager, thread, command.queuedRunId);
+  if (command.queuedRunId !== undefined)
+    await dequeueForStart(manager, thread, command.queuedRunId);
   if (limit !== undefined) await assertRunSlot(manager, command.ownerId, limit, db.clockSql());
   const existed = thread !== null;
   thread ??= threads.create({
@@ -68,7 +78,14 @@ export async function writeRunStart(
     startedAt: at,
     endedAt: null,
   });
-  await insertMessages(manager, command.threadId, thread.messageCount, command.runId, command.messages, at);
+  await insertMessages(
+    manager,
+    command.threadId,
+    thread.messageCount,
+    command.runId,
+    command.messages,
+    at,
+  );
   await recordNotRunCalls(manager, command, at);
   // The row is locked (or new, and a concurrent insert fails on its key): no other start reads the same epoch.
   const fencingToken = (thread.leaseEpoch ?? 0) + 1;

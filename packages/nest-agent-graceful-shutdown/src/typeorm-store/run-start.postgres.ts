@@ -43,7 +43,11 @@ const STARTED = `SELECT lease_epoch FROM agent_threads WHERE thread_id = $1 AND 
 
 /** Whether `command` can go as one statement (see `START`). */
 export function startsInOneStatement(command: StartRunCommand): boolean {
-  return command.maxActiveRunsPerOwner === undefined && !command.notRunToolCalls?.length && command.queuedRunId === undefined;
+  return (
+    command.maxActiveRunsPerOwner === undefined &&
+    !command.notRunToolCalls?.length &&
+    command.queuedRunId === undefined
+  );
 }
 
 /**
@@ -59,7 +63,9 @@ export async function startRunInOneStatement(
 ): Promise<StartedRun | null> {
   // A retry after a lost connection: the first attempt may have committed unseen.
   if (attempt > 0) {
-    const [done] = (await manager.query(STARTED, [command.threadId, command.runKey])) as { lease_epoch: number }[];
+    const [done] = (await manager.query(STARTED, [command.threadId, command.runKey])) as {
+      lease_epoch: number;
+    }[];
     if (done) return { fencingToken: done.lease_epoch };
   }
   const { messages } = command;

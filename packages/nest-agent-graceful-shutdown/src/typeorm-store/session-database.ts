@@ -16,7 +16,12 @@ export interface PostgresConnection {
  * database has row locks. Lease times come from the database's clock, never an instance's.
  */
 export class SessionDatabase {
-  private resolved?: { dataSource: DataSource; queue?: WriteQueue; postgres: boolean; renewer?: LeaseRenewalConnection };
+  private resolved?: {
+    dataSource: DataSource;
+    queue?: WriteQueue;
+    postgres: boolean;
+    renewer?: LeaseRenewalConnection;
+  };
 
   /** @param source the data source, or a function that returns it once it is initialized. */
   constructor(
@@ -55,7 +60,9 @@ export class SessionDatabase {
 
   /** The database's current time as ISO text (see `clockSql`), read with `manager` (default: outside any transaction). */
   async now(manager: EntityManager = this.dataSource.manager): Promise<string> {
-    const [row] = (await manager.query(`SELECT ${this.clockSql()} AS now`)) as Array<{ now: string }>;
+    const [row] = (await manager.query(`SELECT ${this.clockSql()} AS now`)) as Array<{
+      now: string;
+    }>;
     return row.now;
   }
 
@@ -111,7 +118,9 @@ export class SessionDatabase {
    * COMMIT round trips. Retried through a lost connection like a transaction (`attempt` counts
    * the retries). PostgreSQL only.
    */
-  async onConnection<T>(work: (connection: PostgresConnection, attempt: number) => Promise<T>): Promise<T> {
+  async onConnection<T>(
+    work: (connection: PostgresConnection, attempt: number) => Promise<T>,
+  ): Promise<T> {
     const { dataSource } = this.connection();
     return retryThroughOutage(async (attempt) => {
       const runner = dataSource.createQueryRunner();
@@ -139,7 +148,9 @@ export class SessionDatabase {
    */
   readThrough<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const { dataSource, queue } = this.connection();
-    return queue ? work(dataSource.manager) : retryThroughOutage(() => work(dataSource.manager), this.retry);
+    return queue
+      ? work(dataSource.manager)
+      : retryThroughOutage(() => work(dataSource.manager), this.retry);
   }
 
   /** Find options that lock the rows read for the rest of the transaction, where the database has row locks. */
@@ -158,11 +169,18 @@ export class SessionDatabase {
    * transaction of a stalled process. The caller tries again on its next round.
    */
   lockThreadIfFree(manager: EntityManager, threadId: string): Promise<ThreadEntity | null> {
-    const lock = this.connection().postgres ? { lock: { mode: 'pessimistic_write' as const, onLocked: 'skip_locked' as const } } : {};
+    const lock = this.connection().postgres
+      ? { lock: { mode: 'pessimistic_write' as const, onLocked: 'skip_locked' as const } }
+      : {};
     return manager.getRepository(ThreadEntity).findOne({ where: { threadId }, ...lock });
   }
 
-  private connection(): { dataSource: DataSource; queue?: WriteQueue; postgres: boolean; renewer?: LeaseRenewalConnection } {
+  private connection(): {
+    dataSource: DataSource;
+    queue?: WriteQueue;
+    postgres: boolean;
+    renewer?: LeaseRenewalConnection;
+  } {
     if (!this.resolved) {
       const dataSource = typeof this.source === 'function' ? this.source() : this.source;
       const type = dataSource.options.type;

@@ -6,7 +6,13 @@ import { MessageEntity } from './entities/message.entity.js';
 import type { RunEntity } from './entities/run.entity.js';
 import { understandsFormat } from './record-format.js';
 import type { ThreadEntity } from './entities/thread.entity.js';
-import type { RunRecord, RunStatus, StoredMessage, ThreadRecord, ThreadStatus } from '../contracts/session-records.js';
+import type {
+  RunRecord,
+  RunStatus,
+  StoredMessage,
+  ThreadRecord,
+  ThreadStatus,
+} from '../contracts/session-records.js';
 
 // Rows to records and back: the store's only knowledge of column encodings (JSON in text columns).
 
@@ -65,7 +71,10 @@ export function toRunRecord(row: RunEntity): RunRecord {
     agentName: row.agentName ?? null,
     agentVersion: row.agentVersion ?? null,
     agentFingerprint: row.agentFingerprint ?? null,
-    usage: row.promptTokens === null || row.completionTokens === null ? null : { promptTokens: row.promptTokens, completionTokens: row.completionTokens },
+    usage:
+      row.promptTokens === null || row.completionTokens === null
+        ? null
+        : { promptTokens: row.promptTokens, completionTokens: row.completionTokens },
     startedAt: row.startedAt,
     endedAt: row.endedAt,
   };
@@ -80,7 +89,8 @@ export function toThreadRecord(thread: ThreadEntity, lastRun: RunEntity | null):
     messageCount: thread.messageCount,
     activeRunId: thread.activeRunId,
     // A newer release's marker and state may not read as this release's: they are left unread.
-    interrupt: thread.interrupt && understood ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
+    interrupt:
+      thread.interrupt && understood ? (JSON.parse(thread.interrupt) as InterruptedState) : null,
     runState: thread.runState && understood ? (JSON.parse(thread.runState) as unknown) : null,
     lastRun: lastRun ? toRunRecord(lastRun) : null,
     ...(understood ? {} : { newerFormatVersion: thread.formatVersion }),

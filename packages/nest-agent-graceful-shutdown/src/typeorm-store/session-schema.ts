@@ -19,7 +19,15 @@ import { ToolCallEntity } from './entities/tool-call.entity.js';
 import { QueuedRunEntity } from './entities/queued-run.entity.js';
 
 /** Entities to add to the host's TypeORM `entities`. */
-export const SESSION_ENTITIES = [ThreadEntity, MessageEntity, RunEntity, ToolCallEntity, RunEventLogEntity, RunEventEntity, QueuedRunEntity];
+export const SESSION_ENTITIES = [
+  ThreadEntity,
+  MessageEntity,
+  RunEntity,
+  ToolCallEntity,
+  RunEventLogEntity,
+  RunEventEntity,
+  QueuedRunEntity,
+];
 
 /** Migrations to add to the host's TypeORM `migrations` (run them with `migrationsRun: true` or the CLI). */
 export const SESSION_MIGRATIONS = [

@@ -11,8 +11,13 @@ import { writeQueueOf } from './session-database.js';
  * @example
  * await sharedTransaction(dataSource, (manager) => manager.query('UPDATE accounts SET … WHERE id = $1 AND fence <= $2', [id, token]));
  */
-export function sharedTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+export function sharedTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
   const type = dataSource.options.type as string;
   const embedded = type === 'better-sqlite3' || type === 'sqlite';
-  return embedded ? writeQueueOf(dataSource).run(() => dataSource.transaction(work)) : dataSource.transaction(work);
+  return embedded
+    ? writeQueueOf(dataSource).run(() => dataSource.transaction(work))
+    : dataSource.transaction(work);
 }

@@ -26,7 +26,10 @@ export interface SqliteFileSettings {
 }
 
 /** Opens a migrated SQLite store in a new temporary folder. */
-export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}, file: SqliteFileSettings = {}): Promise<SqliteStoreFixture> {
+export async function openSqliteStore(
+  options: TypeOrmSessionStoreOptions = {},
+  file: SqliteFileSettings = {},
+): Promise<SqliteStoreFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'session-store-'));
   const dataSource = new DataSource({
     type: 'better-sqlite3',
@@ -34,7 +37,13 @@ export async function openSqliteStore(options: TypeOrmSessionStoreOptions = {}, 
     entities: SESSION_ENTITIES,
     migrations: SESSION_MIGRATIONS,
     migrationsRun: true,
-    ...(file.asTheService ? { enableWAL: true, prepareDatabase: (db: { pragma(sql: string): unknown }) => void db.pragma('synchronous = NORMAL') } : {}),
+    ...(file.asTheService
+      ? {
+          enableWAL: true,
+          prepareDatabase: (db: { pragma(sql: string): unknown }) =>
+            void db.pragma('synchronous = NORMAL'),
+        }
+      : {}),
   });
   await dataSource.initialize();
   return {

@@ -64,7 +64,10 @@ function prepared(leaseUntilSql: string): { name: string; text: string } {
   let found = named.get(leaseUntilSql);
   if (!found) {
     const text = statement(leaseUntilSql);
-    found = { name: `agent_step_commit_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+    found = {
+      name: `agent_step_commit_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+      text,
+    };
     named.set(leaseUntilSql, found);
   }
   return found;
@@ -83,12 +86,24 @@ export async function writeStepsPostgres(
   leaseUntilSql: string,
   retry: boolean,
 ): Promise<StepWritten[]> {
-  const columns = { n: [] as number[], thread: [] as string[], runKey: [] as string[], iteration: [] as number[], phase: [] as string[] };
+  const columns = {
+    n: [] as number[],
+    thread: [] as string[],
+    runKey: [] as string[],
+    iteration: [] as number[],
+    phase: [] as string[],
+  };
   const added: number[] = [];
   const firstIds: (string | null)[] = [];
   const states: (string | null)[] = [];
   const stateSet: number[] = [];
-  const msg = { n: [] as number[], k: [] as number[], id: [] as string[], role: [] as string[], content: [] as string[] };
+  const msg = {
+    n: [] as number[],
+    k: [] as number[],
+    id: [] as string[],
+    role: [] as string[],
+    content: [] as string[],
+  };
   const msgMore = {
     toolCalls: [] as (string | null)[],
     toolCallId: [] as (string | null)[],
@@ -96,7 +111,12 @@ export async function writeStepsPostgres(
     runId: [] as string[],
     threadId: [] as string[],
   };
-  const call = { n: [] as number[], id: [] as string[], name: [] as string[], arguments: [] as string[] };
+  const call = {
+    n: [] as number[],
+    id: [] as string[],
+    name: [] as string[],
+    arguments: [] as string[],
+  };
   items.forEach(({ target, step }, n) => {
     const messages = step.messages ?? [];
     columns.n.push(n);

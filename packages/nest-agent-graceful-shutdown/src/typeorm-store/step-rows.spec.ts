@@ -8,7 +8,9 @@ const item = (threadId: string, id: string): StepItem & { id: string } => ({
 
 describe('roundsOf', () => {
   it('keeps a batch of distinct threads as one round', () => {
-    expect(roundsOf([item('a', '1'), item('b', '2')]).map((round) => round.map((i) => i.id))).toEqual([['1', '2']]);
+    expect(
+      roundsOf([item('a', '1'), item('b', '2')]).map((round) => round.map((i) => i.id)),
+    ).toEqual([['1', '2']]);
   });
 
   it("puts a thread's later steps in later rounds, in their order", () => {

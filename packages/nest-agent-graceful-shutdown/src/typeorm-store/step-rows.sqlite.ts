@@ -13,7 +13,9 @@ interface SqliteStatement {
 }
 
 // The lease fence of finished-run-rows.ts: keep the two in step.
-const THREAD = (leaseUntilSql: string) => `UPDATE agent_threads SET message_count = message_count + ?,
+const THREAD = (
+  leaseUntilSql: string,
+) => `UPDATE agent_threads SET message_count = message_count + ?,
   run_state = CASE WHEN ? THEN ? ELSE run_state END, updated_at = ?, lease_expires_at = ${leaseUntilSql}
   WHERE thread_id = ? AND last_run_key = ? AND active_run_id IS NOT NULL RETURNING message_count`;
 const MESSAGE = `INSERT INTO agent_messages (thread_id, seq, message_id, role, content, tool_calls, tool_call_id, truncated, run_id, created_at)
@@ -85,10 +87,17 @@ export async function writeStepsSqlite(
 function writeOne(statements: Statements, { target, step }: StepItem, at: string): StepWritten {
   const messages = step.messages ?? [];
   const state = stateText(step);
-  const updated = statements.thread.get(messages.length, state === undefined ? 0 : 1, state ?? null, at, target.threadId, target.runKey) as
-    { message_count: number } | undefined;
+  const updated = statements.thread.get(
+    messages.length,
+    state === undefined ? 0 : 1,
+    state ?? null,
+    at,
+    target.threadId,
+    target.runKey,
+  ) as { message_count: number } | undefined;
   if (!updated) return 'fenced';
-  for (const call of step.startedCalls ?? []) statements.start.run(target.threadId, call.id, target.runKey, call.name, call.arguments, at);
+  for (const call of step.startedCalls ?? [])
+    statements.start.run(target.threadId, call.id, target.runKey, call.name, call.arguments, at);
   const firstSeq = updated.message_count - messages.length;
   messages.forEach((message, index) => {
     const toolCallId = message.toolCallId ?? null;
@@ -104,7 +113,8 @@ function writeOne(statements: Statements, { target, step }: StepItem, at: string
       target.runId,
       at,
     );
-    if (message.role === 'tool' && toolCallId) statements.finish.run(message.content, at, target.threadId, toolCallId);
+    if (message.role === 'tool' && toolCallId)
+      statements.finish.run(message.content, at, target.threadId, toolCallId);
   });
   statements.run.run(target.iteration, target.phase, target.runKey, target.iteration, target.phase);
   return 'written';

@@ -39,7 +39,9 @@ export class StepWriter {
   }
 
   private async writeSqlite(items: readonly StepItem[]): Promise<BatchOutcome<void>[]> {
-    const written = await this.db.transaction((manager) => writeStepsSqlite(manager, items, this.at(), this.leaseUntilSql()));
+    const written = await this.db.transaction((manager) =>
+      writeStepsSqlite(manager, items, this.at(), this.leaseUntilSql()),
+    );
     return items.map((item, i) => outcomeOf(item, written[i]));
   }
 
@@ -56,7 +58,9 @@ export class StepWriter {
 
   private async writeRound(round: readonly StepItem[]): Promise<BatchOutcome<void>[]> {
     try {
-      const written = await this.db.onConnection((connection, attempt) => writeStepsPostgres(connection, round, this.at(), this.leaseUntilSql(), attempt > 0));
+      const written = await this.db.onConnection((connection, attempt) =>
+        writeStepsPostgres(connection, round, this.at(), this.leaseUntilSql(), attempt > 0),
+      );
       return round.map((item, i) => outcomeOf(item, written[i]));
     } catch (error) {
       // The database refused the statement (a constraint one step broke): each step alone, so
@@ -64,12 +68,18 @@ export class StepWriter {
       if (round.length > 1 && !isTransientConnectionError(error)) {
         return (await Promise.all(round.map((item) => this.writeRound([item])))).flat();
       }
-      return round.map(() => ({ ok: false, error: error instanceof Error ? error : new Error(String(error)) }));
+      return round.map(() => ({
+        ok: false,
+        error: error instanceof Error ? error : new Error(String(error)),
+      }));
     }
   }
 }
 
-function outcomeOf({ target }: StepItem, written: StepWritten | Error | undefined): BatchOutcome<void> {
+function outcomeOf(
+  { target }: StepItem,
+  written: StepWritten | Error | undefined,
+): BatchOutcome<void> {
   if (written === 'written' || written === 'stored') return { ok: true, value: undefined };
   if (written instanceof Error) return { ok: false, error: written };
   return { ok: false, error: new LeaseLostError(target.threadId, target.runKey) };

@@ -9,7 +9,11 @@ import type { ThreadListPage, ThreadListQuery, ThreadSummary } from '../contract
  * position, newest first, read along the index `ix_agent_threads_owner_activity`. One row more
  * than asked tells whether another page follows. `nowIso` decides which leases have expired.
  */
-export async function findThreadPage(manager: EntityManager, query: ThreadListQuery, nowIso: string): Promise<ThreadListPage> {
+export async function findThreadPage(
+  manager: EntityManager,
+  query: ThreadListQuery,
+  nowIso: string,
+): Promise<ThreadListPage> {
   const select = manager
     .getRepository(ThreadEntity)
     .createQueryBuilder('thread')
@@ -23,7 +27,13 @@ export async function findThreadPage(manager: EntityManager, query: ThreadListQu
       new Brackets((older) =>
         older
           .where('thread.updatedAt < :updatedAt', { updatedAt: after.updatedAt })
-          .orWhere(new Brackets((tie) => tie.where('thread.updatedAt = :updatedAt').andWhere('thread.threadId < :threadId', { threadId: after.threadId }))),
+          .orWhere(
+            new Brackets((tie) =>
+              tie
+                .where('thread.updatedAt = :updatedAt')
+                .andWhere('thread.threadId < :threadId', { threadId: after.threadId }),
+            ),
+          ),
       ),
     );
   }
@@ -32,7 +42,10 @@ export async function findThreadPage(manager: EntityManager, query: ThreadListQu
   const last = page.at(-1);
   return {
     threads: page.map((row) => toSummary(row, nowIso)),
-    next: rows.length > query.limit && last ? { updatedAt: last.updatedAt, threadId: last.threadId } : null,
+    next:
+      rows.length > query.limit && last
+        ? { updatedAt: last.updatedAt, threadId: last.threadId }
+        : null,
   };
 }
 

@@ -3,15 +3,26 @@ import { ToolCallEntity } from './entities/tool-call.entity.js';
 import type { ToolCallRecord } from '../contracts/session-records.js';
 import type { StartRunCommand } from '../contracts/session-store.interface.js';
 
-export async function findToolCallRows(manager: EntityManager, threadId: string, ids: readonly string[]): Promise<ToolCallRecord[]> {
+export async function findToolCallRows(
+  manager: EntityManager,
+  threadId: string,
+  ids: readonly string[],
+): Promise<ToolCallRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await manager.getRepository(ToolCallEntity).findBy({ threadId, toolCallId: In([...ids]) });
+  const rows = await manager
+    .getRepository(ToolCallEntity)
+    .findBy({ threadId, toolCallId: In([...ids]) });
   return rows.map(toToolCallRecord);
 }
 
 /** Calls a run attempt started and never finished: what a crash left pending. */
-export async function unfinishedToolCalls(manager: EntityManager, runKey: string): Promise<ToolCallRecord[]> {
-  const rows = await manager.getRepository(ToolCallEntity).find({ where: { runKey, status: 'started' }, order: { startedAt: 'ASC' } });
+export async function unfinishedToolCalls(
+  manager: EntityManager,
+  runKey: string,
+): Promise<ToolCallRecord[]> {
+  const rows = await manager
+    .getRepository(ToolCallEntity)
+    .find({ where: { runKey, status: 'started' }, order: { startedAt: 'ASC' } });
   return rows.map(toToolCallRecord);
 }
 
@@ -19,7 +30,11 @@ export async function unfinishedToolCalls(manager: EntityManager, runKey: string
  * Records the calls a run's start answered without running them (`not_run`, with that answer as
  * the result), over any `started` record an earlier attempt left for an idempotent call.
  */
-export async function recordNotRunCalls(manager: EntityManager, command: StartRunCommand, at: string): Promise<void> {
+export async function recordNotRunCalls(
+  manager: EntityManager,
+  command: StartRunCommand,
+  at: string,
+): Promise<void> {
   const calls = command.notRunToolCalls ?? [];
   if (calls.length === 0) return;
   const rows = calls.map(({ call, result }) => ({

@@ -2,15 +2,30 @@ import { EventEmitter } from 'node:events';
 import type { BaseEvent } from '@ag-ui/core';
 import { LessThan, MoreThan, type DataSource } from 'typeorm';
 import type { Unsubscribe } from '../contracts/signal-bus.interface.js';
-import type { LoggedEvent, RunEventLog, RunLogAppendOptions, RunLogKey, RunLogListener } from '../contracts/run-event-log.interface.js';
+import type {
+  LoggedEvent,
+  RunEventLog,
+  RunLogAppendOptions,
+  RunLogKey,
+  RunLogListener,
+} from '../contracts/run-event-log.interface.js';
 import { DEFAULT_RETRY_POLICY } from '../database/connection-retry.js';
 import { RunEventLogEntity } from './entities/run-event-log.entity.js';
 import { RunEventEntity } from './entities/run-event.entity.js';
 import { GroupCommit, type BatchOutcome } from '../database/group-commit.js';
 import type { LogNudges } from '../postgres-signals/log-nudges.js';
-import { appendEventBatch, retainLogBatch, type AppendRequest, type RetainRequest } from './run-event-log-rows.js';
+import {
+  appendEventBatch,
+  retainLogBatch,
+  type AppendRequest,
+  type RetainRequest,
+} from './run-event-log-rows.js';
 import { SessionDatabase } from './session-database.js';
-import { appendEventsInOneStatement, claimInOneStatement, oneRunEach } from './run-event-append.postgres.js';
+import {
+  appendEventsInOneStatement,
+  claimInOneStatement,
+  oneRunEach,
+} from './run-event-append.postgres.js';
 import { deliverSafely } from '../contracts/deliver-safely.js';
 
 const keyOf = (run: RunLogKey) => `${run.threadId}\u0000${run.runId}`;
@@ -35,8 +50,12 @@ export class TypeOrmRunEventLog implements RunEventLog {
     // On PostgreSQL, a batch of one call per run (the usual one) is one statement.
     const outcomes =
       this.postgres && oneRunEach(requests)
-        ? await this.db.onConnection((connection) => appendEventsInOneStatement(connection, requests))
-        : await this.db.transaction((manager) => appendEventBatch(manager, this.postgres, requests));
+        ? await this.db.onConnection((connection) =>
+            appendEventsInOneStatement(connection, requests),
+          )
+        : await this.db.transaction((manager) =>
+            appendEventBatch(manager, this.postgres, requests),
+          );
     this.nudge(requests, outcomes);
     return outcomes;
   });
@@ -44,10 +63,12 @@ export class TypeOrmRunEventLog implements RunEventLog {
   private readonly nudged = new EventEmitter().setMaxListeners(0);
   private readonly retains = new GroupCommit<RetainRequest>((requests) =>
     // One statement on PostgreSQL; SQLite's writes go through its queue, in a transaction.
-    (this.postgres ? this.db.statement.bind(this.db) : this.db.transaction.bind(this.db))(async (manager) => {
-      await retainLogBatch(manager, this.postgres, requests);
-      return requests.map(() => ({ ok: true as const, value: undefined }));
-    }),
+    (this.postgres ? this.db.statement.bind(this.db) : this.db.transaction.bind(this.db))(
+      async (manager) => {
+        await retainLogBatch(manager, this.postgres, requests);
+        return requests.map(() => ({ ok: true as const, value: undefined }));
+      },
+    ),
   );
 
   /**
@@ -64,24 +85,40 @@ export class TypeOrmRunEventLog implements RunEventLog {
     nudges?.onLogAppended((signal) => this.nudged.emit(keyOf(signal), signal.lastId));
   }
 
-  async append(run: RunLogKey, events: readonly LoggedEvent[], writer?: string, options?: RunLogAppendOptions): Promise<void> {
+  async append(
+    run: RunLogKey,
+    events: readonly LoggedEvent[],
+    writer?: string,
+    options?: RunLogAppendOptions,
+  ): Promise<void> {
     if (events.length === 0) return;
-    const fresh = await this.appends.submit({ run, events, writer, contiguous: options?.contiguous });
+    const fresh = await this.appends.submit({
+      run,
+      events,
+      writer,
+      contiguous: options?.contiguous,
+    });
     if (fresh.length) this.appended.emit(keyOf(run), fresh);
     await this.evictExpired();
   }
 
   async claim(run: RunLogKey, writer: string): Promise<LoggedEvent | null> {
-    if (this.postgres) return this.db.onConnection((connection) => claimInOneStatement(connection, run, writer));
+    if (this.postgres)
+      return this.db.onConnection((connection) => claimInOneStatement(connection, run, writer));
     const lastId = await this.db.transaction(async (manager) => {
       const logs = manager.getRepository(RunEventLogEntity);
-      const log = await logs.findOne({ where: { threadId: run.threadId, runId: run.runId }, ...this.db.rowLock() });
+      const log = await logs.findOne({
+        where: { threadId: run.threadId, runId: run.runId },
+        ...this.db.rowLock(),
+      });
       if (log) await logs.update({ threadId: run.threadId, runId: run.runId }, { writer });
       else await logs.insert({ ...run, lastId: 0, expiresAt: null, writer });
       return log?.lastId ?? 0;
     });
     if (lastId === 0) return null;
-    const row = await this.db.dataSource.getRepository(RunEventEntity).findOneBy({ threadId: run.threadId, runId: run.runId, eventId: lastId });
+    const row = await this.db.dataSource
+      .getRepository(RunEventEntity)
+      .findOneBy({ threadId: run.threadId, runId: run.runId, eventId: lastId });
     return row ? toLogged(row) : null;
   }
 
@@ -98,7 +135,9 @@ export class TypeOrmRunEventLog implements RunEventLog {
   async last(run: RunLogKey): Promise<LoggedEvent | null> {
     const log = await this.liveLog(run);
     if (!log) return null;
-    const row = await this.db.dataSource.getRepository(RunEventEntity).findOneBy({ threadId: run.threadId, runId: run.runId, eventId: log.lastId });
+    const row = await this.db.dataSource
+      .getRepository(RunEventEntity)
+      .findOneBy({ threadId: run.threadId, runId: run.runId, eventId: log.lastId });
     return row ? toLogged(row) : null;
   }
 
@@ -113,7 +152,8 @@ export class TypeOrmRunEventLog implements RunEventLog {
       cursor = fresh.at(-1)!.id;
       deliverSafely(listener, fresh);
     };
-    const onAppend = (events: readonly LoggedEvent[]) => (caughtUp ? deliver(events) : held.push(...events));
+    const onAppend = (events: readonly LoggedEvent[]) =>
+      caughtUp ? deliver(events) : held.push(...events);
     this.appended.on(key, onAppend);
     // Another instance appended: read what this follower has not seen, one read at a time.
     let reading: Promise<void> | undefined;
@@ -135,7 +175,8 @@ export class TypeOrmRunEventLog implements RunEventLog {
     // What is stored after `afterId` first; what is appended meanwhile waits, in order.
     void (async () => {
       try {
-        for (let page: LoggedEvent[] | null; (page = await this.read(run, cursor, 1_000))?.length;) deliver(page);
+        for (let page: LoggedEvent[] | null; (page = await this.read(run, cursor, 1_000))?.length;)
+          deliver(page);
       } catch (error) {
         listener.onError?.(error instanceof Error ? error : new Error(String(error)));
       }
@@ -155,7 +196,9 @@ export class TypeOrmRunEventLog implements RunEventLog {
   }
 
   private async liveLog(run: RunLogKey): Promise<RunEventLogEntity | null> {
-    const log = await this.db.dataSource.getRepository(RunEventLogEntity).findOneBy({ threadId: run.threadId, runId: run.runId });
+    const log = await this.db.dataSource
+      .getRepository(RunEventLogEntity)
+      .findOneBy({ threadId: run.threadId, runId: run.runId });
     return log && (log.expiresAt === null || log.expiresAt > this.isoNow()) ? log : null;
   }
 
@@ -164,18 +207,29 @@ export class TypeOrmRunEventLog implements RunEventLog {
     if (this.now() - this.lastEviction < EVICT_EVERY_MS) return;
     this.lastEviction = this.now();
     const logs = this.db.dataSource.getRepository(RunEventLogEntity);
-    const expired = await logs.find({ where: { expiresAt: LessThan(this.isoNow()) }, take: EVICT_BATCH });
+    const expired = await logs.find({
+      where: { expiresAt: LessThan(this.isoNow()) },
+      take: EVICT_BATCH,
+    });
     for (const log of expired) {
       await this.db.transaction(async (manager) => {
         // Only if still expired: an append may have brought the log back meanwhile.
-        const gone = await manager.getRepository(RunEventLogEntity).delete({ threadId: log.threadId, runId: log.runId, expiresAt: LessThan(this.isoNow()) });
-        if (gone.affected) await manager.getRepository(RunEventEntity).delete({ threadId: log.threadId, runId: log.runId });
+        const gone = await manager
+          .getRepository(RunEventLogEntity)
+          .delete({ threadId: log.threadId, runId: log.runId, expiresAt: LessThan(this.isoNow()) });
+        if (gone.affected)
+          await manager
+            .getRepository(RunEventEntity)
+            .delete({ threadId: log.threadId, runId: log.runId });
       });
     }
   }
 
   /** Announces the runs this batch grew, to the followers on other instances. */
-  private nudge(requests: readonly AppendRequest[], outcomes: readonly BatchOutcome<LoggedEvent[]>[]): void {
+  private nudge(
+    requests: readonly AppendRequest[],
+    outcomes: readonly BatchOutcome<LoggedEvent[]>[],
+  ): void {
     if (!this.nudges) return;
     const grown = requests.flatMap((request, index) => {
       const outcome = outcomes[index];

@@ -39,7 +39,12 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
   async function twoInstances(name: string): Promise<[TypeOrmSessionStore, TypeOrmSessionStore]> {
     const url = await databases.server.createDatabase(name);
     const open = async () => {
-      const source = new DataSource({ type: 'postgres', url, entities: SESSION_ENTITIES, migrations: SESSION_MIGRATIONS });
+      const source = new DataSource({
+        type: 'postgres',
+        url,
+        entities: SESSION_ENTITIES,
+        migrations: SESSION_MIGRATIONS,
+      });
       sources.push(await source.initialize());
       return new TypeOrmSessionStore(source);
     };
@@ -50,17 +55,33 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
 
   // As the service starts runs: the user's messages come with the run's first step, not here.
   const start = (store: TypeOrmSessionStore, runId: string, instanceId: string) =>
-    store.startRun({ threadId: 'shared', ownerId: 'alice', runKey: randomUUID(), runId, instanceId, messages: [], expectedLastRunKey: null });
+    store.startRun({
+      threadId: 'shared',
+      ownerId: 'alice',
+      runKey: randomUUID(),
+      runId,
+      instanceId,
+      messages: [],
+      expectedLastRunKey: null,
+    });
 
   it('lets exactly one of two instances start a new thread at the same moment', async () => {
     const [a, b] = await twoInstances('race_new');
 
-    const results = await Promise.allSettled([start(a, 'r-a', 'instance-a'), start(b, 'r-b', 'instance-b')]);
+    const results = await Promise.allSettled([
+      start(a, 'r-a', 'instance-a'),
+      start(b, 'r-b', 'instance-b'),
+    ]);
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ThreadBusyError) });
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: expect.any(ThreadBusyError),
+    });
     const winner = results[0].status === 'fulfilled' ? 'r-a' : 'r-b';
-    expect(await b.findThread('shared')).toMatchObject({ activeRunId: winner, lastRun: { runId: winner } });
+    expect(await b.findThread('shared')).toMatchObject({
+      activeRunId: winner,
+      lastRun: { runId: winner },
+    });
   });
 
   it('lets exactly one of two instances resume an interrupted thread at the same moment', async () => {
@@ -92,7 +113,9 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     );
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ThreadBusyError) });
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+      reason: expect.any(ThreadBusyError),
+    });
   });
 
   it("admits exactly the owner's limit of runs started at once from two instances", async () => {
@@ -112,7 +135,11 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     const results = await Promise.allSettled(starts);
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual(Array(6).fill(expect.any(TooManyRunsError)));
+    expect(
+      results
+        .filter((r) => r.status === 'rejected')
+        .map((r) => (r as PromiseRejectedResult).reason),
+    ).toEqual(Array(6).fill(expect.any(TooManyRunsError)));
   });
 
   it('saves a checkpoint written while the database restarts, once', async () => {
@@ -121,9 +148,10 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     const runKey = (await store.findThread('shared'))!.lastRun!.key;
     const stopped = databases.server.stop('fast');
 
-    const written = store.appendMessages({ threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'reasoning' }, [
-      { id: 'during-restart', role: 'assistant', content: 'kept' },
-    ]);
+    const written = store.appendMessages(
+      { threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'reasoning' },
+      [{ id: 'during-restart', role: 'assistant', content: 'kept' }],
+    );
     await stopped;
     await databases.server.startAgain();
 
@@ -136,14 +164,19 @@ describe('TypeOrmSessionStore on PostgreSQL shared by two instances', () => {
     await start(store, 'r1', 'instance-a');
     const runKey = (await store.findThread('shared'))!.lastRun!.key;
     const call = { id: 'call-1', name: 'lookup', arguments: '{}' };
-    await store.recordToolCallStarted({ threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'acting' }, call);
+    await store.recordToolCallStarted(
+      { threadId: 'shared', runId: 'r1', runKey, iteration: 1, phase: 'acting' },
+      call,
+    );
     await databases.server.stop('fast');
 
     // Asked while the server is down: the connection is refused until it is back.
     const found = store.findToolCalls('shared', ['call-1']);
     await databases.server.startAgain();
 
-    await expect(found).resolves.toEqual([expect.objectContaining({ toolCallId: 'call-1', status: 'started' })]);
+    await expect(found).resolves.toEqual([
+      expect.objectContaining({ toolCallId: 'call-1', status: 'started' }),
+    ]);
   }, 60_000);
 });
 

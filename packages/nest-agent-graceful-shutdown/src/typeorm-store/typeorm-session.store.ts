@@ -5,14 +5,30 @@ import { recordCrash } from './crash-recovery.js';
 import { MessageEntity } from './entities/message.entity.js';
 import { RunEntity } from './entities/run.entity.js';
 import { ThreadEntity } from './entities/thread.entity.js';
-import { crashCandidates, leaseExpired, renewLeaseRows, renewLeaseRowsSkippingLocked } from './lease-rows.js';
-import type { RunRecord, StoredMessage, ThreadRecord, ThreadStatus, ToolCallRecord } from '../contracts/session-records.js';
+import {
+  crashCandidates,
+  leaseExpired,
+  renewLeaseRows,
+  renewLeaseRowsSkippingLocked,
+} from './lease-rows.js';
+import type {
+  RunRecord,
+  StoredMessage,
+  ThreadRecord,
+  ThreadStatus,
+  ToolCallRecord,
+} from '../contracts/session-records.js';
 import { RunEndWriter } from './run-end-writer.js';
 import { writeRunStart } from './run-start-rows.js';
 import { startRunInOneStatement, startsInOneStatement } from './run-start.postgres.js';
 import { writeApprovalCancel } from './approval-cancel-rows.js';
 import { writeRunRollback } from './run-rollback-rows.js';
-import { findQueuedRows, findStartableQueueRows, writeEnqueue, writeQueueCancel } from './run-queue-rows.js';
+import {
+  findQueuedRows,
+  findStartableQueueRows,
+  writeEnqueue,
+  writeQueueCancel,
+} from './run-queue-rows.js';
 import { toRunRecord, toStoredMessage, toThreadRecord } from './session-rows.js';
 import { understandsFormat, understoodFormatWhere } from './record-format.js';
 import {
@@ -36,7 +52,10 @@ import type { StepCommit } from '../contracts/step-commit.js';
 import { StepWriter } from './step-writer.js';
 import { SessionDatabase } from './session-database.js';
 import { TypeOrmRunEventLog } from './typeorm-run-event-log.js';
-import { PostgresSignalBus, type PostgresSignalBusOptions } from '../postgres-signals/postgres-signal-bus.js';
+import {
+  PostgresSignalBus,
+  type PostgresSignalBusOptions,
+} from '../postgres-signals/postgres-signal-bus.js';
 import type { LogNudges } from '../postgres-signals/log-nudges.js';
 
 /** Options of the TypeORM session store. */
@@ -91,17 +110,22 @@ export class TypeOrmSessionStore implements SessionStore {
       // A row another transaction holds is being written (a checkpoint renews its lease): leave it.
       await this.db.transaction(async (manager) => {
         const locked = await this.db.lockThreadIfFree(manager, threadId);
-        if (locked && leaseExpired(locked, await this.db.now(manager))) await recordCrash(manager, locked, this.at());
+        if (locked && leaseExpired(locked, await this.db.now(manager)))
+          await recordCrash(manager, locked, this.at());
       });
       thread = await this.dataSource.getRepository(ThreadEntity).findOneBy({ threadId });
     }
     if (!thread) return null;
-    const lastRun = thread.lastRunKey ? await this.dataSource.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey }) : null;
+    const lastRun = thread.lastRunKey
+      ? await this.dataSource.getRepository(RunEntity).findOneBy({ key: thread.lastRunKey })
+      : null;
     return toThreadRecord(thread, lastRun);
   }
 
   async loadMessages(threadId: string): Promise<StoredMessage[]> {
-    const rows = await this.dataSource.getRepository(MessageEntity).find({ where: { threadId }, order: { seq: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(MessageEntity)
+      .find({ where: { threadId }, order: { seq: 'ASC' } });
     return rows.map(toStoredMessage);
   }
 
@@ -114,17 +138,24 @@ export class TypeOrmSessionStore implements SessionStore {
       take: limit + 1,
     });
     const messages = rows.slice(0, limit).map(toStoredMessage);
-    return { messages, nextAfterSeq: rows.length > limit ? messages[messages.length - 1].seq : null };
+    return {
+      messages,
+      nextAfterSeq: rows.length > limit ? messages[messages.length - 1].seq : null,
+    };
   }
 
   async startRun(command: StartRunCommand): Promise<StartedRun> {
     try {
       // The usual start on PostgreSQL is one statement; one it cannot make goes through the transaction, which says why.
       if (this.db.postgres && startsInOneStatement(command)) {
-        const started = await this.db.statement((manager, attempt) => startRunInOneStatement(manager, command, this.at(), this.leaseUntilSql(), attempt));
+        const started = await this.db.statement((manager, attempt) =>
+          startRunInOneStatement(manager, command, this.at(), this.leaseUntilSql(), attempt),
+        );
         if (started) return started;
       }
-      return await this.db.transaction((manager) => writeRunStart(this.db, manager, command, this.at(), this.leaseUntilSql()));
+      return await this.db.transaction((manager) =>
+        writeRunStart(this.db, manager, command, this.at(), this.leaseUntilSql()),
+      );
     } catch (error) {
       // Two instances creating the same new thread at once: the second one is busy.
       if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
@@ -162,7 +193,9 @@ export class TypeOrmSessionStore implements SessionStore {
 
   /** See `SessionStore.cancelApproval`. */
   cancelApproval(command: CancelApprovalCommand): Promise<boolean> {
-    return this.db.transaction((manager) => writeApprovalCancel(this.db, manager, command, this.at()));
+    return this.db.transaction((manager) =>
+      writeApprovalCancel(this.db, manager, command, this.at()),
+    );
   }
 
   /** See `SessionStore.rollbackRun`. */
@@ -197,7 +230,13 @@ export class TypeOrmSessionStore implements SessionStore {
       const chunk = runKeys.slice(i, i + RENEW_CHUNK);
       const kept = await this.db.renewal((manager) =>
         this.db.postgres
-          ? renewLeaseRowsSkippingLocked(manager, this.db.threadTable, instanceId, chunk, this.leaseUntilSql())
+          ? renewLeaseRowsSkippingLocked(
+              manager,
+              this.db.threadTable,
+              instanceId,
+              chunk,
+              this.leaseUntilSql(),
+            )
           : renewLeaseRows(manager, instanceId, chunk, this.leaseUntilSql()),
       );
       lost.push(...chunk.filter((key) => !kept.has(key)));
@@ -207,9 +246,10 @@ export class TypeOrmSessionStore implements SessionStore {
 
   async findRun(threadId: string, runId: string): Promise<RunRecord | null> {
     // The thread points at its latest attempt; start times alone can tie within a millisecond.
-    const thread = await this.dataSource
-      .getRepository(ThreadEntity)
-      .findOne({ select: { threadId: true, lastRunKey: true, activeRunId: true }, where: { threadId } });
+    const thread = await this.dataSource.getRepository(ThreadEntity).findOne({
+      select: { threadId: true, lastRunKey: true, activeRunId: true },
+      where: { threadId },
+    });
     const runs = this.dataSource.getRepository(RunEntity);
     const latest = thread?.lastRunKey ? await runs.findOneBy({ key: thread.lastRunKey }) : null;
     if (latest?.runId === runId) return toRunRecord(latest);
@@ -217,15 +257,27 @@ export class TypeOrmSessionStore implements SessionStore {
     return row ? toRunRecord(row) : null;
   }
 
-  async recoverCrashedRuns(options: { exclusiveInstanceId?: string; exceptRunKeys?: readonly string[] } = {}): Promise<number> {
+  async recoverCrashedRuns(
+    options: { exclusiveInstanceId?: string; exceptRunKeys?: readonly string[] } = {},
+  ): Promise<number> {
     const { exclusiveInstanceId } = options;
     let recovered = 0;
-    for (const threadId of await crashCandidates(this.dataSource.manager, this.db.clockSql(), options)) {
+    for (const threadId of await crashCandidates(
+      this.dataSource.manager,
+      this.db.clockSql(),
+      options,
+    )) {
       recovered += await this.db.transaction(async (manager) => {
         // A row another transaction holds is skipped, not waited for: the next sweep sees it again.
         const thread = await this.db.lockThreadIfFree(manager, threadId);
-        const takenOver = exclusiveInstanceId !== undefined && thread?.leaseOwner !== exclusiveInstanceId;
-        if (!thread?.activeRunId || !understandsFormat(thread) || !(takenOver || leaseExpired(thread, await this.db.now(manager)))) return 0;
+        const takenOver =
+          exclusiveInstanceId !== undefined && thread?.leaseOwner !== exclusiveInstanceId;
+        if (
+          !thread?.activeRunId ||
+          !understandsFormat(thread) ||
+          !(takenOver || leaseExpired(thread, await this.db.now(manager)))
+        )
+          return 0;
         await recordCrash(manager, thread, this.at());
         return 1;
       });
@@ -236,7 +288,11 @@ export class TypeOrmSessionStore implements SessionStore {
   async findInterruptedThreads(limit: number): Promise<string[]> {
     const rows = await this.dataSource.getRepository(ThreadEntity).find({
       select: { threadId: true },
-      where: { status: 'interrupted' satisfies ThreadStatus, activeRunId: IsNull(), ...understoodFormatWhere },
+      where: {
+        status: 'interrupted' satisfies ThreadStatus,
+        activeRunId: IsNull(),
+        ...understoodFormatWhere,
+      },
       order: { updatedAt: 'ASC' },
       take: limit,
     });

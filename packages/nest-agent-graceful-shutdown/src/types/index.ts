@@ -28,7 +28,11 @@ export type { CancelResult } from '../runs/run-cancel.service.js';
 export type { ExistingRunAnswerKind } from '../streams/existing-run-stream.js';
 export type { HttpResponseTarget } from '../http/server-response.js';
 export type { MessageView, ThreadView } from '../threads/thread-views.js';
-export type { ThreadListItemView, ThreadListRequest, ThreadListView } from '../threads/thread-list-view.js';
+export type {
+  ThreadListItemView,
+  ThreadListRequest,
+  ThreadListView,
+} from '../threads/thread-list-view.js';
 export type { MessagePageRequest, MessagePageView } from '../threads/message-page-view.js';
 
 export type { ShutdownPhase } from '../shutdown/shutdown-coordinator.service.js';

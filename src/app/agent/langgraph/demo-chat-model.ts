@@ -26,10 +26,18 @@ export class DemoChatModel extends BaseChatModel {
     return this;
   }
 
-  async _generate(messages: BaseMessage[], options: this['ParsedCallOptions']): Promise<ChatResult> {
+  async _generate(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+  ): Promise<ChatResult> {
     const signal = options.signal ?? new AbortController().signal;
     const answer = await this.demo.generate(
-      { messages: messages.flatMap((message, index) => fromLangChain(message, message.id ?? `m${index}`) ?? []), tools: [] },
+      {
+        messages: messages.flatMap(
+          (message, index) => fromLangChain(message, message.id ?? `m${index}`) ?? [],
+        ),
+        tools: [],
+      },
       { threadId: '', runId: '', signal },
     );
     const message = new AIMessage({

@@ -14,7 +14,9 @@ import type { ScriptedTurn } from '../run-handle-harness.js';
  * const turnFor = scriptFromConversation([{ toolCalls: [lookUp] }, { toolCalls: [charge] }, { text: 'Done.' }]);
  * const model: AgentModel = { name: 'scripted', generate: async ({ messages }) => toResponse(turnFor(messages)) };
  */
-export function scriptFromConversation(turns: readonly ScriptedTurn[]): (messages: readonly unknown[]) => ScriptedTurn {
+export function scriptFromConversation(
+  turns: readonly ScriptedTurn[],
+): (messages: readonly unknown[]) => ScriptedTurn {
   if (turns.length === 0) throw new Error('scriptFromConversation needs at least one turn');
   return (messages) => turns[Math.min(toolAnswersSinceUser(messages), turns.length - 1)];
 }
@@ -39,12 +41,17 @@ export function toolAnswersSinceUser(messages: readonly unknown[]): number {
 
 function isUser(item: Record<string, unknown>): boolean {
   if (item.role === 'user') return true;
-  const type = typeof item._getType === 'function' ? (item._getType as () => string).call(item) : item.type;
+  const type =
+    typeof item._getType === 'function' ? (item._getType as () => string).call(item) : item.type;
   return type === 'human';
 }
 
 function asksForTools(item: Record<string, unknown>): boolean {
   if (Array.isArray(item.toolCalls) && item.toolCalls.length > 0) return true;
   if (Array.isArray(item.tool_calls) && item.tool_calls.length > 0) return true;
-  return item.role === 'assistant' && Array.isArray(item.content) && item.content.some((part: { type?: string }) => part?.type === 'tool-call');
+  return (
+    item.role === 'assistant' &&
+    Array.isArray(item.content) &&
+    item.content.some((part: { type?: string }) => part?.type === 'tool-call')
+  );
 }

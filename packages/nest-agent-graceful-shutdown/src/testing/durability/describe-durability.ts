@@ -1,6 +1,10 @@
 /// <reference types="jest" />
 import type { DurabilityReport, InterruptionPoint } from './durability-report.js';
-import { verifyDurability, type AgentFactory, type DurabilityOptions } from './verify-durability.js';
+import {
+  verifyDurability,
+  type AgentFactory,
+  type DurabilityOptions,
+} from './verify-durability.js';
 
 /** `verifyDurability`'s options, and how long its runs may take before the suite fails. */
 export interface DescribeDurabilityOptions extends DurabilityOptions {
@@ -25,7 +29,11 @@ const KINDS: ReadonlyArray<{ kind: InterruptionPoint['kind']; where: string }> =
  * @example
  * describeDurability('order agent', makeAgent, { input: 'Order 42: charge and send the receipt' });
  */
-export function describeDurability(name: string, makeAgent: AgentFactory, options: DescribeDurabilityOptions): void {
+export function describeDurability(
+  name: string,
+  makeAgent: AgentFactory,
+  options: DescribeDurabilityOptions,
+): void {
   describe(`${name} (durability)`, () => {
     let report: DurabilityReport;
 
@@ -34,12 +42,16 @@ export function describeDurability(name: string, makeAgent: AgentFactory, option
     }, options.timeoutMs ?? 60_000);
 
     it('runs to its answer uninterrupted', () => {
-      expect(report.failures.filter((failure) => failure.startsWith('uninterrupted run: '))).toEqual([]);
+      expect(
+        report.failures.filter((failure) => failure.startsWith('uninterrupted run: ')),
+      ).toEqual([]);
     });
 
     for (const { kind, where } of KINDS) {
       it(`survives an interruption ${where}, resumed on a fresh agent`, () => {
-        expect(failuresOf(report, (point) => !point.acrossVersions && point.point.startsWith(kind))).toEqual([]);
+        expect(
+          failuresOf(report, (point) => !point.acrossVersions && point.point.startsWith(kind)),
+        ).toEqual([]);
       });
     }
 
@@ -51,6 +63,11 @@ export function describeDurability(name: string, makeAgent: AgentFactory, option
   });
 }
 
-function failuresOf(report: DurabilityReport, which: (point: DurabilityReport['points'][number]) => boolean): string[] {
-  return report.points.filter(which).flatMap((point) => point.failures.map((failure) => `${point.point}: ${failure}`));
+function failuresOf(
+  report: DurabilityReport,
+  which: (point: DurabilityReport['points'][number]) => boolean,
+): string[] {
+  return report.points
+    .filter(which)
+    .flatMap((point) => point.failures.map((failure) => `${point.point}: ${failure}`));
 }

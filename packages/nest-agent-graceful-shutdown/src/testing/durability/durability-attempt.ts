@@ -50,7 +50,10 @@ export interface AttemptResult {
 }
 
 /** The module serving, never draining: only the attempt's own interruption stops it. */
-const SERVING = { isInterrupting: false, drainTimeLeftMs: undefined } as unknown as ShutdownCoordinator;
+const SERVING = {
+  isInterrupting: false,
+  drainTimeLeftMs: undefined,
+} as unknown as ShutdownCoordinator;
 const NO_CANCELS = { onCancel: () => () => undefined } as unknown as SignalBus;
 
 /**
@@ -65,7 +68,8 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   const trace: AttemptTrace = { preReasoning: 0, preActing: [], streamed: [], started: [] };
   const at = spec.interruptAt;
   const stopAt = (kind: InterruptionPoint['kind'], index: number) => {
-    if (at?.kind === kind && at.index === index) control.requestStop(StopReason.Interrupted, `shutdown at ${at.label}`);
+    if (at?.kind === kind && at.index === index)
+      control.requestStop(StopReason.Interrupted, `shutdown at ${at.label}`);
   };
   const recorder: AgentHook = {
     preReasoning: () => stopAt('pre-reasoning', ++trace.preReasoning),

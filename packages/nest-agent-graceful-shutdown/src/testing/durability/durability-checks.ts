@@ -11,15 +11,18 @@ export function historyFailures(messages: readonly AgentMessage[]): string[] {
   const asked = new Map<string, string>();
   const answers = new Map<string, number>();
   for (const message of messages) {
-    for (const call of message.role === 'assistant' ? (message.toolCalls ?? []) : []) asked.set(call.id, call.name);
+    for (const call of message.role === 'assistant' ? (message.toolCalls ?? []) : [])
+      asked.set(call.id, call.name);
     if (message.role !== 'tool') continue;
     const id = message.toolCallId ?? '';
-    if (!asked.has(id)) failures.push(`the history has a tool message for call "${id}" with no earlier call`);
+    if (!asked.has(id))
+      failures.push(`the history has a tool message for call "${id}" with no earlier call`);
     answers.set(id, (answers.get(id) ?? 0) + 1);
   }
   for (const [id, name] of asked) {
     const count = answers.get(id) ?? 0;
-    if (count !== 1) failures.push(`the history answers ${name} call "${id}" ${count} times (once expected)`);
+    if (count !== 1)
+      failures.push(`the history answers ${name} call "${id}" ${count} times (once expected)`);
   }
   return failures;
 }
@@ -29,39 +32,57 @@ export function historyFailures(messages: readonly AgentMessage[]): string[] {
  * same arguments more than once and more often than in the uninterrupted run (a model asking
  * again after a result of unknown outcome).
  */
-export function executionFailures(executions: readonly ToolExecution[], baseline: readonly ToolExecution[], isIdempotent: (tool: string) => boolean): string[] {
+export function executionFailures(
+  executions: readonly ToolExecution[],
+  baseline: readonly ToolExecution[],
+  isIdempotent: (tool: string) => boolean,
+): string[] {
   const failures: string[] = [];
   const once = executions.filter(({ call }) => !isIdempotent(call.name));
   for (const [id, runs] of groupBy(once, ({ call }) => call.id)) {
-    if (runs.length > 1) failures.push(`${runs[0].call.name} call "${id}" ran ${runs.length} times (attempts ${runs.map((run) => run.attempt).join(', ')})`);
+    if (runs.length > 1)
+      failures.push(
+        `${runs[0].call.name} call "${id}" ran ${runs.length} times (attempts ${runs.map((run) => run.attempt).join(', ')})`,
+      );
   }
   const before = groupBy(baseline, ({ call }) => argumentsKey(call));
   for (const [key, runs] of groupBy(once, ({ call }) => argumentsKey(call))) {
     const expected = before.get(key)?.length ?? 0;
     if (runs.length > Math.max(expected, 1)) {
-      failures.push(`${runs[0].call.name} ran ${runs.length} times on ${runs[0].call.arguments} (${expected} in the uninterrupted run)`);
+      failures.push(
+        `${runs[0].call.name} ran ${runs.length} times on ${runs[0].call.arguments} (${expected} in the uninterrupted run)`,
+      );
     }
   }
   return failures;
 }
 
 /** Tools that ran on the resumed release though it has no such tool, or refuses the call's arguments. */
-export async function releaseFailures(executions: readonly ToolExecution[], agent: DurableAgent): Promise<string[]> {
+export async function releaseFailures(
+  executions: readonly ToolExecution[],
+  agent: DurableAgent,
+): Promise<string[]> {
   const failures: string[] = [];
   for (const { call } of executions) {
     if (!agent.toolTraits(call.name)) {
-      failures.push(`${call.name} call "${call.id}" ran though the new version has no tool ${call.name}`);
+      failures.push(
+        `${call.name} call "${call.id}" ran though the new version has no tool ${call.name}`,
+      );
       continue;
     }
     const check = (await agent.checkToolInput?.(call)) ?? { ok: true };
-    if (!check.ok) failures.push(`${call.name} call "${call.id}" ran on arguments the new version refuses: ${check.error}`);
+    if (!check.ok)
+      failures.push(
+        `${call.name} call "${call.id}" ran on arguments the new version refuses: ${check.error}`,
+      );
   }
   return failures;
 }
 
 /** The text of the last assistant message: the run's final answer. */
 export function finalAnswerOf(messages: readonly AgentMessage[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === 'assistant') return messages[i].content;
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i].role === 'assistant') return messages[i].content;
   return '';
 }
 

@@ -23,7 +23,10 @@ export class DurabilityStore extends MemoryCheckpointer {
 
   override async toolCallStarted(call: ToolCall): Promise<void> {
     await super.toolCallStarted(call);
-    this.executions.push({ attempt: this.attempt, call: { id: call.id, name: call.name, arguments: call.arguments } });
+    this.executions.push({
+      attempt: this.attempt,
+      call: { id: call.id, name: call.name, arguments: call.arguments },
+    });
     this.onStarted?.(call);
   }
 

@@ -12,8 +12,16 @@ export const ORDER_ANSWER = 'Order 42 is charged and its receipt is sent.';
 
 /** Looks up, charges, sends the receipt, answers: one tool per turn. */
 export const ORDER_TURNS: readonly ScriptedTurn[] = [
-  { text: 'Looking the order up.', toolCalls: [{ id: 'call-look-up', name: 'look_up_order', arguments: '{"orderId":42}' }] },
-  { text: 'Charging the card.', toolCalls: [{ id: 'call-charge', name: 'charge_card', arguments: '{"orderId":42,"amount":1999}' }] },
+  {
+    text: 'Looking the order up.',
+    toolCalls: [{ id: 'call-look-up', name: 'look_up_order', arguments: '{"orderId":42}' }],
+  },
+  {
+    text: 'Charging the card.',
+    toolCalls: [
+      { id: 'call-charge', name: 'charge_card', arguments: '{"orderId":42,"amount":1999}' },
+    ],
+  },
   { toolCalls: [{ id: 'call-receipt', name: 'send_receipt', arguments: '{"orderId":42}' }] },
   { text: ORDER_ANSWER },
 ];
@@ -35,7 +43,11 @@ export const ORDER_POINTS = [
   'mid-tool#3 send_receipt',
 ];
 
-const objectOf = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({ type: 'object', properties, required });
+const objectOf = (properties: Record<string, unknown>, required = Object.keys(properties)) => ({
+  type: 'object',
+  properties,
+  required,
+});
 
 /** The order tools' input schemas (JSON Schema), by name. */
 export const ORDER_SCHEMAS: Record<string, Record<string, unknown>> = {
@@ -51,12 +63,23 @@ export const ORDER_SCHEMAS: Record<string, Record<string, unknown>> = {
  */
 export function zodOf(schema: Record<string, unknown>): z.ZodObject<Record<string, z.ZodTypeAny>> {
   const properties = schema.properties as Record<string, { type: 'number' | 'string' }>;
-  return z.object(Object.fromEntries(Object.entries(properties).map(([name, { type }]) => [name, type === 'number' ? z.number() : z.string()])));
+  return z.object(
+    Object.fromEntries(
+      Object.entries(properties).map(([name, { type }]) => [
+        name,
+        type === 'number' ? z.number() : z.string(),
+      ]),
+    ),
+  );
 }
 
 /** The order tools in neutral terms; `look_up_order` only reads, so it is idempotent. */
 export const ORDER_TOOLS: readonly ContractTool[] = [
-  { name: 'look_up_order', idempotent: true, execute: async () => 'order 42: 19.99 EUR, card on file' },
+  {
+    name: 'look_up_order',
+    idempotent: true,
+    execute: async () => 'order 42: 19.99 EUR, card on file',
+  },
   { name: 'charge_card', execute: async () => 'charged 19.99 EUR' },
   { name: 'send_receipt', execute: async () => 'receipt sent' },
 ];
@@ -74,7 +97,10 @@ export function conversationModel(turns: readonly ScriptedTurn[] = ORDER_TURNS):
         await Promise.resolve();
       }
       signal.throwIfAborted();
-      return { content: turn.text ?? '', toolCalls: (turn.toolCalls ?? []).map((call) => ({ ...call })) };
+      return {
+        content: turn.text ?? '',
+        toolCalls: (turn.toolCalls ?? []).map((call) => ({ ...call })),
+      };
     },
   };
 }
@@ -90,10 +116,25 @@ export interface OrderAgentChanges {
 /** Version 2 of the order agent: `charge_card` needs a `currency`, and its model sends one. */
 export const WITH_CURRENCY: OrderAgentChanges = {
   version: '2.0.0',
-  schemas: { charge_card: objectOf({ orderId: { type: 'number' }, amount: { type: 'number' }, currency: { type: 'string' } }) },
+  schemas: {
+    charge_card: objectOf({
+      orderId: { type: 'number' },
+      amount: { type: 'number' },
+      currency: { type: 'string' },
+    }),
+  },
   turns: ORDER_TURNS.map((turn) =>
     turn.toolCalls?.[0].name === 'charge_card'
-      ? { ...turn, toolCalls: [{ id: 'call-charge-eur', name: 'charge_card', arguments: '{"orderId":42,"amount":1999,"currency":"EUR"}' }] }
+      ? {
+          ...turn,
+          toolCalls: [
+            {
+              id: 'call-charge-eur',
+              name: 'charge_card',
+              arguments: '{"orderId":42,"amount":1999,"currency":"EUR"}',
+            },
+          ],
+        }
       : turn,
   ),
 };
@@ -108,11 +149,13 @@ export const WITHOUT_CHARGE: OrderAgentChanges = {
 /** The order agent on the native runtime. */
 export function nativeOrderAgent(changes: OrderAgentChanges = {}): AgentDefinition {
   const schemas = { ...ORDER_SCHEMAS, ...changes.schemas };
-  const tools: AgentTool[] = ORDER_TOOLS.filter((tool) => tool.name !== changes.drop).map((tool) => ({
-    definition: { name: tool.name, description: tool.name, parameters: schemas[tool.name] },
-    idempotent: tool.idempotent,
-    execute: (args, context) => tool.execute(args as Record<string, unknown>, context.signal),
-  }));
+  const tools: AgentTool[] = ORDER_TOOLS.filter((tool) => tool.name !== changes.drop).map(
+    (tool) => ({
+      definition: { name: tool.name, description: tool.name, parameters: schemas[tool.name] },
+      idempotent: tool.idempotent,
+      execute: (args, context) => tool.execute(args as Record<string, unknown>, context.signal),
+    }),
+  );
   return { model: conversationModel(changes.turns), tools, version: changes.version ?? '1.0.0' };
 }
 
@@ -144,11 +187,20 @@ export function describeOrderAgentDurability(
   });
 
   it(`reports the pending charge answered "not run" (${next.reason}) across a change of version`, async () => {
-    const report = await verifyDurability(() => orderAgent(), { input, next: () => orderAgent(next.changes) });
-    const pending = report.points.find((point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card');
+    const report = await verifyDurability(() => orderAgent(), {
+      input,
+      next: () => orderAgent(next.changes),
+    });
+    const pending = report.points.find(
+      (point) => point.acrossVersions && point.point === 'pre-acting#2 charge_card',
+    );
 
     expect(report.failures).toEqual([]);
     const checked = next.checked ? await next.checked() : true;
-    expect(pending?.notRun).toEqual(checked ? [{ toolCallId: 'call-charge', tool: 'charge_card', reason: next.reason }] : undefined);
+    expect(pending?.notRun).toEqual(
+      checked
+        ? [{ toolCallId: 'call-charge', tool: 'charge_card', reason: next.reason }]
+        : undefined,
+    );
   });
 }

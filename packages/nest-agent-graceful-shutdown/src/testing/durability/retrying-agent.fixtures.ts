@@ -18,9 +18,13 @@ export class RetryingAgent implements DurableAgent {
 
   async run(handle: RunHandle): Promise<void> {
     await handle.prepare((call, signal) => this.execute(call, signal));
-    const unknown = handle.messages.filter((message) => message.role === 'tool' && message.content === OUTCOME_UNKNOWN_RESULT);
+    const unknown = handle.messages.filter(
+      (message) => message.role === 'tool' && message.content === OUTCOME_UNKNOWN_RESULT,
+    );
     for (const result of unknown) {
-      const call = handle.messages.flatMap((message) => message.toolCalls ?? []).find((asked) => asked.id === result.toolCallId)!;
+      const call = handle.messages
+        .flatMap((message) => message.toolCalls ?? [])
+        .find((asked) => asked.id === result.toolCallId)!;
       await handle.toolStarted(call);
       await handle.toolFinished(call, await this.execute(call, handle.signal));
     }
@@ -28,13 +32,20 @@ export class RetryingAgent implements DurableAgent {
       const point = await handle.beforeReasoning();
       if (point.stop) throw handle.stopped(point);
       const turn = this.turnFor(handle.messages);
-      const message = await handle.startAnswer().complete({ content: turn.text ?? '', toolCalls: turn.toolCalls?.map((call) => ({ ...call })) });
+      const message = await handle.startAnswer().complete({
+        content: turn.text ?? '',
+        toolCalls: turn.toolCalls?.map((call) => ({ ...call })),
+      });
       if (!message.toolCalls?.length) return;
-      for (const call of message.toolCalls) await handle.runTool(call, (signal) => this.execute(call, signal));
+      for (const call of message.toolCalls)
+        await handle.runTool(call, (signal) => this.execute(call, signal));
     }
   }
 
   private execute(call: ToolCall, signal: AbortSignal): Promise<string> {
-    return ORDER_TOOLS.find((tool) => tool.name === call.name)!.execute(JSON.parse(call.arguments) as Record<string, unknown>, signal);
+    return ORDER_TOOLS.find((tool) => tool.name === call.name)!.execute(
+      JSON.parse(call.arguments) as Record<string, unknown>,
+      signal,
+    );
   }
 }

@@ -9,7 +9,12 @@ import { AgentReleaseCheck } from '../../runs/agent-release-check.js';
 import { planThreadRun } from '../../runs/thread-run-plan.js';
 import { toDurableAgent } from '../../runtime/durable-agent.js';
 import { runAttempt, type AttemptResult, type AttemptTrace } from './durability-attempt.js';
-import { executionFailures, finalAnswerOf, historyFailures, releaseFailures } from './durability-checks.js';
+import {
+  executionFailures,
+  finalAnswerOf,
+  historyFailures,
+  releaseFailures,
+} from './durability-checks.js';
 import type { DurabilityReport, InterruptionPoint, PointReport } from './durability-report.js';
 import { DurabilityStore, type ToolExecution } from './durability-store.js';
 
@@ -48,26 +53,61 @@ interface Baseline {
  * const report = await verifyDurability(makeAgent, { input: 'Order 42: charge and send the receipt' });
  * expect(report.failures).toEqual([]);
  */
-export async function verifyDurability(makeAgent: AgentFactory, options: DurabilityOptions): Promise<DurabilityReport> {
-  const releases = new AgentReleaseCheck({ agentVersion: options.agentVersion ?? 'unversioned', onVersionChange: 'adapt' });
+export async function verifyDurability(
+  makeAgent: AgentFactory,
+  options: DurabilityOptions,
+): Promise<DurabilityReport> {
+  const releases = new AgentReleaseCheck({
+    agentVersion: options.agentVersion ?? 'unversioned',
+    onVersionChange: 'adapt',
+  });
   const input = userMessages(options.input);
   const store = new DurabilityStore();
   const agent = toDurableAgent(makeAgent());
-  const first = await runAttempt({ agent, release: releases.releaseOf(agent), store, history: [], prelude: input });
-  const failures = [...outcomeFailures(first, 'the uninterrupted run'), ...historyFailures(store.messages)];
-  const baseline: Baseline = { executions: store.executions, finalAnswer: finalAnswerOf(store.messages) };
-  const isIdempotent = (tool: string) => options.idempotentTools?.includes(tool) ?? agent.toolTraits(tool)?.idempotent === true;
+  const first = await runAttempt({
+    agent,
+    release: releases.releaseOf(agent),
+    store,
+    history: [],
+    prelude: input,
+  });
+  const failures = [
+    ...outcomeFailures(first, 'the uninterrupted run'),
+    ...historyFailures(store.messages),
+  ];
+  const baseline: Baseline = {
+    executions: store.executions,
+    finalAnswer: finalAnswerOf(store.messages),
+  };
+  const isIdempotent = (tool: string) =>
+    options.idempotentTools?.includes(tool) ?? agent.toolTraits(tool)?.idempotent === true;
   const points: PointReport[] = [];
-  const resumes: Array<{ next: AgentFactory; across: boolean }> = [{ next: makeAgent, across: false }];
+  const resumes: Array<{ next: AgentFactory; across: boolean }> = [
+    { next: makeAgent, across: false },
+  ];
   if (options.next) resumes.push({ next: options.next, across: true });
   for (const { next, across } of resumes) {
     for (const point of pointsOf(first.trace)) {
-      points.push(await interruptAndResume({ point, makeAgent, next, across, input, releases, baseline, isIdempotent }));
+      points.push(
+        await interruptAndResume({
+          point,
+          makeAgent,
+          next,
+          across,
+          input,
+          releases,
+          baseline,
+          isIdempotent,
+        }),
+      );
     }
   }
   return {
     points,
-    failures: [...failures.map((failure) => `uninterrupted run: ${failure}`), ...points.flatMap(prefixed)],
+    failures: [
+      ...failures.map((failure) => `uninterrupted run: ${failure}`),
+      ...points.flatMap(prefixed),
+    ],
     finalAnswer: baseline.finalAnswer,
   };
 }
@@ -75,10 +115,16 @@ export async function verifyDurability(makeAgent: AgentFactory, options: Durabil
 /** Every interruption point the uninterrupted run passed, in kind order. */
 export function pointsOf(trace: AttemptTrace): InterruptionPoint[] {
   const points: InterruptionPoint[] = [];
-  for (let i = 1; i <= trace.preReasoning; i++) points.push({ kind: 'pre-reasoning', index: i, label: `pre-reasoning#${i}` });
-  trace.preActing.forEach((tool, i) => points.push({ kind: 'pre-acting', index: i + 1, tool, label: `pre-acting#${i + 1} ${tool}` }));
-  for (const round of trace.streamed) points.push({ kind: 'mid-stream', index: round, label: `mid-stream#${round}` });
-  trace.started.forEach((tool, i) => points.push({ kind: 'mid-tool', index: i + 1, tool, label: `mid-tool#${i + 1} ${tool}` }));
+  for (let i = 1; i <= trace.preReasoning; i++)
+    points.push({ kind: 'pre-reasoning', index: i, label: `pre-reasoning#${i}` });
+  trace.preActing.forEach((tool, i) =>
+    points.push({ kind: 'pre-acting', index: i + 1, tool, label: `pre-acting#${i + 1} ${tool}` }),
+  );
+  for (const round of trace.streamed)
+    points.push({ kind: 'mid-stream', index: round, label: `mid-stream#${round}` });
+  trace.started.forEach((tool, i) =>
+    points.push({ kind: 'mid-tool', index: i + 1, tool, label: `mid-tool#${i + 1} ${tool}` }),
+  );
   return points;
 }
 
@@ -98,8 +144,20 @@ async function interruptAndResume(run: PointRun): Promise<PointReport> {
   const store = new DurabilityStore();
   const agent = toDurableAgent(run.makeAgent());
   const release = releases.releaseOf(agent);
-  const interrupted = await runAttempt({ agent, release, store, history: [], prelude: run.input, interruptAt: point });
-  const report: PointReport = { point: point.label, acrossVersions: across, ok: false, failures: [] };
+  const interrupted = await runAttempt({
+    agent,
+    release,
+    store,
+    history: [],
+    prelude: run.input,
+    interruptAt: point,
+  });
+  const report: PointReport = {
+    point: point.label,
+    acrossVersions: across,
+    ok: false,
+    failures: [],
+  };
   if (interrupted.outcome.stopReason !== StopReason.Interrupted) {
     report.failures.push(`the run was not interrupted: it ended ${interrupted.outcome.stopReason}`);
   }
@@ -118,7 +176,10 @@ async function interruptAndResume(run: PointRun): Promise<PointReport> {
   } catch (error) {
     if (!(error instanceof AgentVersionChangedError)) throw error;
     report.versionChange = {
-      from: { version: thread.interrupt?.agentVersion ?? '', fingerprint: thread.interrupt?.agentFingerprint ?? '' },
+      from: {
+        version: thread.interrupt?.agentVersion ?? '',
+        fingerprint: thread.interrupt?.agentFingerprint ?? '',
+      },
       to: releases.releaseOf(resumer),
       refused: true,
     };
@@ -126,8 +187,18 @@ async function interruptAndResume(run: PointRun): Promise<PointReport> {
   }
   await store.append(plan.resolvedResults);
   store.recordNotRun(plan.notRun);
-  if (plan.release.change) report.versionChange = { from: plan.release.change.from, to: plan.release.change.to, refused: false };
-  if (plan.notRun.length) report.notRun = plan.notRun.map(({ call, reason }) => ({ toolCallId: call.id, tool: call.name, reason }));
+  if (plan.release.change)
+    report.versionChange = {
+      from: plan.release.change.from,
+      to: plan.release.change.to,
+      refused: false,
+    };
+  if (plan.notRun.length)
+    report.notRun = plan.notRun.map(({ call, reason }) => ({
+      toolCallId: call.id,
+      tool: call.name,
+      reason,
+    }));
   store.attempt = 2;
   const resumed = await runAttempt({
     agent: resumer,
@@ -154,7 +225,9 @@ async function interruptAndResume(run: PointRun): Promise<PointReport> {
       )),
     );
   else if (report.finalAnswer !== run.baseline.finalAnswer) {
-    report.failures.push(`the final answer ${JSON.stringify(report.finalAnswer)} is not the uninterrupted run's ${JSON.stringify(run.baseline.finalAnswer)}`);
+    report.failures.push(
+      `the final answer ${JSON.stringify(report.finalAnswer)} is not the uninterrupted run's ${JSON.stringify(run.baseline.finalAnswer)}`,
+    );
   }
   return settle(report);
 }
@@ -179,7 +252,9 @@ function threadAfter({ marker }: AttemptResult, store: DurabilityStore): ThreadR
 
 function outcomeFailures({ outcome }: AttemptResult, which: string): string[] {
   if (outcome.stopReason === StopReason.Completed) return [];
-  return [`${which} ended ${outcome.stopReason}${outcome.error ? `: ${outcome.error.message}` : ''}`];
+  return [
+    `${which} ended ${outcome.stopReason}${outcome.error ? `: ${outcome.error.message}` : ''}`,
+  ];
 }
 
 function settle(report: PointReport): PointReport {
@@ -187,10 +262,16 @@ function settle(report: PointReport): PointReport {
 }
 
 function prefixed(report: PointReport): string[] {
-  const where = report.acrossVersions ? `${report.point} (resumed on the next version)` : report.point;
+  const where = report.acrossVersions
+    ? `${report.point} (resumed on the next version)`
+    : report.point;
   return report.failures.map((failure) => `${where}: ${failure}`);
 }
 
 function userMessages(input: string | readonly string[]): AgentMessage[] {
-  return (typeof input === 'string' ? [input] : input).map((content, i) => ({ id: `user-${i + 1}`, role: 'user', content }));
+  return (typeof input === 'string' ? [input] : input).map((content, i) => ({
+    id: `user-${i + 1}`,
+    role: 'user',
+    content,
+  }));
 }

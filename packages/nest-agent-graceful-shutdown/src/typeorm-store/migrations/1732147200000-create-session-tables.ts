@@ -1,6 +1,11 @@
 import { Table, TableIndex, type MigrationInterface, type QueryRunner } from 'typeorm';
 
-const varchar = (name: string, length: number, nullable = false) => ({ name, type: 'varchar', length: String(length), isNullable: nullable });
+const varchar = (name: string, length: number, nullable = false) => ({
+  name,
+  type: 'varchar',
+  length: String(length),
+  isNullable: nullable,
+});
 const text = (name: string, nullable = false) => ({ name, type: 'text', isNullable: nullable });
 const integer = (name: string) => ({ name, type: 'integer', default: 0 });
 
@@ -39,7 +44,13 @@ export class CreateSessionTables1732147200000 implements MigrationInterface {
           varchar('run_id', 128, true),
           varchar('created_at', 32),
         ],
-        indices: [new TableIndex({ name: 'uq_agent_messages_thread_message', columnNames: ['thread_id', 'message_id'], isUnique: true })],
+        indices: [
+          new TableIndex({
+            name: 'uq_agent_messages_thread_message',
+            columnNames: ['thread_id', 'message_id'],
+            isUnique: true,
+          }),
+        ],
       }),
     );
     await queryRunner.createTable(
@@ -60,7 +71,10 @@ export class CreateSessionTables1732147200000 implements MigrationInterface {
           varchar('ended_at', 32, true),
         ],
         indices: [
-          new TableIndex({ name: 'ix_agent_runs_thread_run', columnNames: ['thread_id', 'run_id'] }),
+          new TableIndex({
+            name: 'ix_agent_runs_thread_run',
+            columnNames: ['thread_id', 'run_id'],
+          }),
           new TableIndex({ name: 'ix_agent_runs_status', columnNames: ['status'] }),
         ],
       }),

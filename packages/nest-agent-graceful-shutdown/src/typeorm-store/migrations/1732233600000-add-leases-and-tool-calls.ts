@@ -10,9 +10,17 @@ export class AddLeasesAndToolCalls1732233600000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.addColumns('agent_threads', [
       new TableColumn({ name: 'lease_owner', type: 'varchar', length: '64', isNullable: true }),
-      new TableColumn({ name: 'lease_expires_at', type: 'varchar', length: '32', isNullable: true }),
+      new TableColumn({
+        name: 'lease_expires_at',
+        type: 'varchar',
+        length: '32',
+        isNullable: true,
+      }),
     ]);
-    await queryRunner.createIndex('agent_threads', new TableIndex({ name: 'ix_agent_threads_lease', columnNames: ['lease_expires_at'] }));
+    await queryRunner.createIndex(
+      'agent_threads',
+      new TableIndex({ name: 'ix_agent_threads_lease', columnNames: ['lease_expires_at'] }),
+    );
     await queryRunner.createTable(
       new Table({
         name: 'agent_tool_calls',

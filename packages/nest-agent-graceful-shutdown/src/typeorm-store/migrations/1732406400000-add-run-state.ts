@@ -5,7 +5,10 @@ export class AddRunState1732406400000 implements MigrationInterface {
   name = 'AddRunState1732406400000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('agent_threads', new TableColumn({ name: 'run_state', type: 'text', isNullable: true }));
+    await queryRunner.addColumn(
+      'agent_threads',
+      new TableColumn({ name: 'run_state', type: 'text', isNullable: true }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

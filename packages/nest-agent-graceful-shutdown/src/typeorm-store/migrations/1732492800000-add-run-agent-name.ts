@@ -5,7 +5,10 @@ export class AddRunAgentName1732492800000 implements MigrationInterface {
   name = 'AddRunAgentName1732492800000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('agent_runs', new TableColumn({ name: 'agent_name', type: 'varchar', length: '128', isNullable: true }));
+    await queryRunner.addColumn(
+      'agent_runs',
+      new TableColumn({ name: 'agent_name', type: 'varchar', length: '128', isNullable: true }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

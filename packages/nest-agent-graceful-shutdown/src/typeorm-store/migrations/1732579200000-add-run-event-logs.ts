@@ -15,7 +15,9 @@ export class AddRunEventLogs1732579200000 implements MigrationInterface {
           { name: 'writer', type: 'varchar', length: '36', isNullable: true },
           { name: 'expires_at', type: 'varchar', length: '32', isNullable: true },
         ],
-        indices: [new TableIndex({ name: 'ix_agent_run_event_logs_expiry', columnNames: ['expires_at'] })],
+        indices: [
+          new TableIndex({ name: 'ix_agent_run_event_logs_expiry', columnNames: ['expires_at'] }),
+        ],
       }),
     );
     await queryRunner.createTable(

@@ -7,7 +7,10 @@ export class AddThreadListIndex1732665600000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createIndex(
       'agent_threads',
-      new TableIndex({ name: 'ix_agent_threads_owner_activity', columnNames: ['owner_id', 'updated_at', 'thread_id'] }),
+      new TableIndex({
+        name: 'ix_agent_threads_owner_activity',
+        columnNames: ['owner_id', 'updated_at', 'thread_id'],
+      }),
     );
   }
 

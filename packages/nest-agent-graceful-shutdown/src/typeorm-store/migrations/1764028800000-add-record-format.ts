@@ -10,7 +10,10 @@ export class AddRecordFormat1764028800000 implements MigrationInterface {
   name = 'AddRecordFormat1764028800000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('agent_threads', new TableColumn({ name: 'format_version', type: 'integer', isNullable: false, default: 1 }));
+    await queryRunner.addColumn(
+      'agent_threads',
+      new TableColumn({ name: 'format_version', type: 'integer', isNullable: false, default: 1 }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

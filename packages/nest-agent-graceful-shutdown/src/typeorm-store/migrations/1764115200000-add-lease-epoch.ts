@@ -10,7 +10,10 @@ export class AddLeaseEpoch1764115200000 implements MigrationInterface {
   name = 'AddLeaseEpoch1764115200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('agent_threads', new TableColumn({ name: 'lease_epoch', type: 'integer', isNullable: false, default: 0 }));
+    await queryRunner.addColumn(
+      'agent_threads',
+      new TableColumn({ name: 'lease_epoch', type: 'integer', isNullable: false, default: 0 }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -19,7 +19,9 @@ export class AddRunCancels1764288000000 implements MigrationInterface {
          PRIMARY KEY (thread_id, run_id)
        )`,
     );
-    await queryRunner.query('CREATE INDEX IF NOT EXISTS agent_run_cancels_expires_at ON agent_run_cancels (expires_at)');
+    await queryRunner.query(
+      'CREATE INDEX IF NOT EXISTS agent_run_cancels_expires_at ON agent_run_cancels (expires_at)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -11,7 +11,12 @@ export class AddRunAgentRelease1764374400000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.addColumns('agent_runs', [
       new TableColumn({ name: 'agent_version', type: 'varchar', length: '128', isNullable: true }),
-      new TableColumn({ name: 'agent_fingerprint', type: 'varchar', length: '64', isNullable: true }),
+      new TableColumn({
+        name: 'agent_fingerprint',
+        type: 'varchar',
+        length: '64',
+        isNullable: true,
+      }),
     ]);
   }
 

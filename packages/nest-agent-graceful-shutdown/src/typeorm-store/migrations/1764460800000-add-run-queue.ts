@@ -15,7 +15,13 @@ export class AddRunQueue1764460800000 implements MigrationInterface {
       new Table({
         name: 'agent_run_queue',
         columns: [
-          { name: 'seq', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' },
+          {
+            name: 'seq',
+            type: 'integer',
+            isPrimary: true,
+            isGenerated: true,
+            generationStrategy: 'increment',
+          },
           { name: 'thread_id', type: 'varchar', length: '128' },
           { name: 'run_id', type: 'varchar', length: '128' },
           { name: 'owner_id', type: 'varchar', length: '256' },
@@ -24,13 +30,23 @@ export class AddRunQueue1764460800000 implements MigrationInterface {
           { name: 'enqueued_at', type: 'varchar', length: '32' },
         ],
         indices: [
-          new TableIndex({ name: 'uq_agent_run_queue_thread_run', columnNames: ['thread_id', 'run_id'], isUnique: true }),
-          new TableIndex({ name: 'ix_agent_run_queue_thread_seq', columnNames: ['thread_id', 'seq'] }),
+          new TableIndex({
+            name: 'uq_agent_run_queue_thread_run',
+            columnNames: ['thread_id', 'run_id'],
+            isUnique: true,
+          }),
+          new TableIndex({
+            name: 'ix_agent_run_queue_thread_seq',
+            columnNames: ['thread_id', 'seq'],
+          }),
         ],
       }),
       true,
     );
-    await queryRunner.addColumn('agent_threads', new TableColumn({ name: 'queued_runs', type: 'integer', isNullable: false, default: 0 }));
+    await queryRunner.addColumn(
+      'agent_threads',
+      new TableColumn({ name: 'queued_runs', type: 'integer', isNullable: false, default: 0 }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
