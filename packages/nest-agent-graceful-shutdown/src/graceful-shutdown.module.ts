@@ -15,8 +15,7 @@ import type { GracefulShutdownModuleOptions } from './options/graceful-shutdown-
 import { RetryAfterInterceptor } from './http/retry-after.interceptor.js';
 import { CrashedRunSweeper, LeaseKeeper } from './leases/index.js';
 import { ApplicationCloser } from './lifecycle/application-closer.js';
-import { nestContainerOf } from './lifecycle/nest-container.js';
-import { shutDownFirst } from './lifecycle/shutdown-first.js';
+import { shutDownFirst } from './lifecycle/nest-internals.js';
 import { AgentRunService } from './runs/agent-run.service.js';
 import { RunCancelService } from './runs/run-cancel.service.js';
 import { SESSION_STORE } from './contracts/session-store.interface.js';
@@ -123,7 +122,7 @@ export class GracefulShutdownModule
     moduleRef: ModuleRef,
   ) {
     super();
-    shutDownFirst(nestContainerOf(moduleRef), GracefulShutdownModule);
+    shutDownFirst(moduleRef, GracefulShutdownModule);
   }
 
   async onModuleInit(): Promise<void> {

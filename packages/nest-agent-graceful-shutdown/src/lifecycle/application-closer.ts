@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ModuleRef, NestApplicationContext } from '@nestjs/core';
-import { nestContainerOf } from './nest-container.js';
+import { ModuleRef } from '@nestjs/core';
+import { closeApplication } from './nest-internals.js';
 
 /**
  * Closes the host application through Nest's own sequence, as `app.close()` does: every
@@ -12,6 +12,6 @@ export class ApplicationCloser {
   constructor(private readonly moduleRef: ModuleRef) {}
 
   close(signal?: string): Promise<void> {
-    return new NestApplicationContext(nestContainerOf(this.moduleRef)).close(signal);
+    return closeApplication(this.moduleRef, signal);
   }
 }

@@ -55,8 +55,15 @@ export class ShutdownSignalListener implements OnApplicationBootstrap, OnApplica
     this.deadline = setTimeout(() => this.expire(), this.options.shutdownTimeoutMs);
     this.deadline.unref();
     this.coordinator.shutdown(signal).catch(() => undefined);
-    // Listeners of one signal run in the same turn, and Nest's reaches this module's
-    // onModuleDestroy within microtasks: by the next macrotask, a host close has begun or never will.
+    // Whether the host closes the application itself (Nest's enableShutdownHooks) is known by
+    // the next macrotask, and no API says it sooner. Why that holds: the listeners of one signal
+    // run in the same turn; Nest's (`listenToShutdownSignals`) calls `close`, whose sequence
+    // awaits only promises already settled (`initializationPromise`, `prepareClose`: the HTTP
+    // adapter's `beforeClose`, which closes idle connections without waiting) before its
+    // `callDestroyHook` runs this module's `onModuleDestroy` first (`shutDownFirst`), which marks
+    // the coordinator closing. So by `setImmediate` a host close has begun or never will. A Nest
+    // release that awaited I/O there would close the application twice: the consumer apps'
+    // proof (`enableShutdownHooks` on Nest 11 and 12, each hook counted once) is what fails then.
     setImmediate(() => {
       if (!this.coordinator.applicationClosing) void this.closeApplication(signal);
     });
