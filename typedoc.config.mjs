@@ -41,6 +41,7 @@ const INTERNAL_TYPES = [
   'InFlightRunRegistry',
   'LeaseKeeper',
   'ResumeModeSetting',
+  'QueueWatch',
   'GracefulShutdownHookDeps',
   'OwnedSignalBus',
   'OwnedRunEventLog',
@@ -52,6 +53,7 @@ const INTERNAL_TYPES = [
   'MessageEntity',
   'RunEventLogEntity',
   'RunEventEntity',
+  'QueuedRunEntity',
   'CreateSessionTables1732147200000',
   // shapes read inline
   'ResolvedReconnectOptions',
