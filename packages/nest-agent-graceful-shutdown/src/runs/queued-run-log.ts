@@ -1,6 +1,7 @@
 import { EventType, type BaseEvent } from '@ag-ui/core';
 import type { RunEventLog, RunLogKey } from '../contracts/run-event-log.interface.js';
-import type { QueuedRun } from '../contracts/session-store.interface.js';
+import type { ThreadRecord } from '../contracts/session-records.js';
+import type { QueuedRun, SessionStore } from '../contracts/session-store.interface.js';
 import { terminalEvent, type OutcomeSummary } from './run-outcome-mapping.js';
 
 /** The name of the CUSTOM event a queued run's stream opens with, while it waits. */
@@ -49,4 +50,17 @@ export async function endQueuedRunLog(
     { id: (last?.id ?? 0) + 1, event: terminalEvent(key.threadId, key.runId, summary) },
   ]);
   await log.retain(key, retentionMs);
+}
+
+/**
+ * The queued run `runId` of `thread` (as just read); the queue is read only when the thread
+ * counts one, so a request on a thread without a queue costs nothing more.
+ */
+export async function findQueuedRun(
+  store: SessionStore,
+  thread: ThreadRecord,
+  runId: string,
+): Promise<QueuedRun | null> {
+  if (!(thread.queuedRuns ?? 0) || !store.findQueuedRuns) return null;
+  return (await store.findQueuedRuns(thread.threadId)).find((run) => run.runId === runId) ?? null;
 }

@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { ThreadRecord } from '../contracts/session-records.js';
 import {
@@ -143,7 +144,10 @@ export class QueuedRunStarter implements OnModuleInit, OnApplicationShutdown {
         return true;
       }
       this.logger.warn('queued run not started yet', { threadId, runId, error: String(error) });
-      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS).unref());
+      // The pause ends with this instance's shutdown too: the other instances' sweeps take the queue.
+      await sleep(RETRY_PAUSE_MS, undefined, { signal: this.stopped.signal }).catch(
+        () => undefined,
+      );
     }
     return true;
   }

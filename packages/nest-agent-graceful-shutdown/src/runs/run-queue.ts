@@ -16,7 +16,7 @@ import { RECORD_FORMAT_VERSION } from '../typeorm-store/record-format.js';
 import type { ShutdownCoordinator } from '../shutdown/shutdown-coordinator.service.js';
 import type { ExistingRunStream } from '../streams/existing-run-stream.js';
 import type { ThreadQueryService } from '../threads/thread-query.service.js';
-import { openQueuedRunLog } from './queued-run-log.js';
+import { findQueuedRun, openQueuedRunLog } from './queued-run-log.js';
 import type { QueueWatch } from './queue-watch.js';
 import type { ValidRunInput } from './run-input.js';
 import type { RunStreamService } from './run-stream.service.js';
@@ -122,12 +122,8 @@ export class RunQueue {
   }
 
   /** The queued run `runId` of `thread`; the queue is read only when the thread has one. */
-  async find(thread: ThreadRecord, runId: string): Promise<QueuedRun | null> {
-    if (!(thread.queuedRuns ?? 0) || !this.deps.store.findQueuedRuns) return null;
-    return (
-      (await this.deps.store.findQueuedRuns(thread.threadId)).find((run) => run.runId === runId) ??
-      null
-    );
+  find(thread: ThreadRecord, runId: string): Promise<QueuedRun | null> {
+    return findQueuedRun(this.deps.store, thread, runId);
   }
 
   /**

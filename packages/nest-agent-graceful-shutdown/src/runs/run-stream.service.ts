@@ -28,6 +28,7 @@ import {
 } from '../contracts/run-event-log.interface.js';
 import { EventLogger } from '../logging/event-logger.js';
 import { QueueWatch } from './queue-watch.js';
+import { findQueuedRun } from './queued-run-log.js';
 
 const FIRST_PAGE = 1_000;
 /** A run that ended this recently may still be writing its last events to the log, in milliseconds. */
@@ -218,12 +219,9 @@ export class RunStreamService implements OnModuleInit {
     return last !== null && isTerminal(last.event);
   }
 
-  /** Whether `runId` waits in `thread`'s queue; the queue is read only when the thread has one. */
+  /** Whether `runId` waits in `thread`'s queue. */
   private async isQueued(thread: ThreadRecord, runId: string): Promise<boolean> {
-    if (!(thread.queuedRuns ?? 0) || !this.store.findQueuedRuns) return false;
-    return (await this.store.findQueuedRuns(thread.threadId)).some(
-      (queued) => queued.runId === runId,
-    );
+    return (await findQueuedRun(this.store, thread, runId)) !== null;
   }
 
   private recentlyEnded(thread: ThreadRecord, runId: string): boolean {
